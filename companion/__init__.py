@@ -1,0 +1,47 @@
+"""Odd Companion: score and referee small card games at a physical table.
+
+``create_app`` is the application factory (``flask --app companion run``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion import config
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: configuration, extensions, database, blueprints, security headers."""
+    instance = (test_config or {}).get("INSTANCE_PATH") or PROJECT_ROOT / "instance"
+    app = Flask(
+        __name__,
+        instance_path=str(instance),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    config.load(app, test_config)
+    # Keep the API's documented field order instead of sorting keys.
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    from companion import database
+    from companion.extensions import csrf, db, htmx, migrate
+    from companion.web import api, errors, pages, security
+
+    db.init_app(app)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"))
+    database.configure(app)
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    errors.register(app)
+    security.register(app)
+    return app

@@ -1,0 +1,73 @@
+"""Configuration: defaults here, then ``instance/config.py``, then ``COMPANION_*`` variables.
+
+``COMPANION_DATABASE_URL`` switches the database (for example to PostgreSQL through
+psycopg 3: ``postgresql+psycopg://user:pass@host/db``). Other ``COMPANION_X`` variables
+set the key ``X`` (values are parsed as JSON when they can be, as Flask does).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+SECRET_KEY_FILE = "secret_key"
+ENV_PREFIX = "COMPANION"
+
+DEFAULTS: dict[str, Any] = {
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    # A phone tab stays open all evening: the CSRF token lives as long as the session.
+    "WTF_CSRF_TIME_LIMIT": None,
+    "WTF_CSRF_SSL_STRICT": True,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 180,
+    # Apply migrations when the app starts (turn off when several workers share a database
+    # and `flask db upgrade` runs at deploy time instead).
+    "AUTO_MIGRATE": True,
+    # How often phones ask whether a play changed, in seconds.
+    "POLL_SECONDS": 2,
+    # API bodies and forms are small; refuse anything larger (413).
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # Join codes stay valid this long after a table was last used.
+    "JOIN_CODE_HOURS": 24,
+    # Wrong join codes allowed per client address in JOIN_WINDOW_MINUTES.
+    "JOIN_ATTEMPTS": 10,
+    "JOIN_WINDOW_MINUTES": 10,
+}
+
+
+def load(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Layer the configuration onto ``app``: defaults, instance file, environment, tests."""
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env(ENV_PREFIX)
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    database_url = app.config.get("DATABASE_URL")
+    if database_url:
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    app.config.setdefault(
+        "SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite'}"
+    )
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+
+
+def _instance_secret_key(instance: Path) -> str:
+    """Read the secret key kept in the instance folder, creating it on first start."""
+    path = instance / SECRET_KEY_FILE
+    if not path.exists():
+        # O_EXCL: when two workers start at once, only one writes; the other reads it.
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(secrets.token_hex(32))
+    return path.read_text().strip()

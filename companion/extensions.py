@@ -1,0 +1,19 @@
+"""Extension singletons, initialised by the application factory."""
+
+from __future__ import annotations
+
+from flask_htmx import HTMX
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every model."""
+
+
+db = SQLAlchemy(model_class=Base)
+csrf = CSRFProtect()
+htmx = HTMX()
+migrate = Migrate()

@@ -1,0 +1,18 @@
+"""Pure rules engines, one module per game, registered in one place.
+
+Nothing here imports Flask, SQLAlchemy or the web layer: engines take JSON-like states
+and return results, so they can be tested and reused anywhere.
+"""
+
+from __future__ import annotations
+
+from companion.games import odd_world, owl_about
+from companion.games.base import Game
+
+#: Every game the app knows, by its URL slug.
+GAMES: dict[str, Game] = {
+    odd_world.GAME.slug: odd_world.GAME,
+    owl_about.GAME.slug: owl_about.GAME,
+}
+
+__all__ = ["GAMES", "Game"]

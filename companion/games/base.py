@@ -1,0 +1,389 @@
+"""Common types every game engine speaks, and the shared ranking with tiebreakers.
+
+An engine turns a JSON-like *state* (what the players entered) into a :class:`Result`.
+Validation never stops at the first mistake: it collects every :class:`Problem`, each
+with a path into the state (``players[1].display.hoopoe``) and a sentence a player at
+the table understands.
+
+Ranking is shared: :func:`rank` orders players by score (highest or lowest first),
+then by an ordered list of tiebreak values, assigns competition ranks (1, 1, 3) and
+names what decided the winner.
+
+>>> order = rank(
+...     [Entry("Ann", 7, (6, 5)), Entry("Ben", 7, (6, 3)), Entry("Cy", 2, (1, 1))],
+...     tiebreak_labels=("Bird species in display", "Best single bird"),
+... )
+>>> [(s.player, s.rank) for s in order.standings]
+[('Ann', 1), ('Ben', 2), ('Cy', 3)]
+>>> order.decided_by
+'Best single bird'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
+
+import pydantic
+
+MAX_NAME_LENGTH = 40
+
+ModelT = TypeVar("ModelT", bound=pydantic.BaseModel)
+
+
+class Decision(StrEnum):
+    """Generic values of ``Result.decided_by`` (a tiebreaker's label is the other kind)."""
+
+    SCORE = "score"
+    SHARED = "shared"
+
+
+class ScoreOrder(StrEnum):
+    """Whether the highest or the lowest score ranks first."""
+
+    HIGHEST_FIRST = "highest"
+    LOWEST_FIRST = "lowest"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an entered state: where it is, and what is wrong."""
+
+    path: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        """The API shape of a problem."""
+        return {"path": self.path, "message": self.message}
+
+
+class InvalidStateError(Exception):
+    """Raised by ``parse`` when a state is impossible or incomplete; holds every problem."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
+        self.problems: list[Problem] = list(problems)
+
+
+@dataclass(frozen=True)
+class BreakdownLine:
+    """One line of a player's score explanation; the lines add up to the score."""
+
+    label: str
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a breakdown line."""
+        return {"label": self.label, "points": self.points}
+
+
+@dataclass(frozen=True)
+class TiebreakValue:
+    """One tiebreak value of a player, labelled as the rules name it."""
+
+    label: str
+    value: int | tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a tiebreak value (tuples become lists)."""
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return {"label": self.label, "value": value}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player's score and tiebreak values, before ranking."""
+
+    player: str
+    score: int
+    tiebreak: tuple[Any, ...] = ()
+    breakdown: tuple[BreakdownLine, ...] = ()
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A ranked player: score, competition rank, breakdown and tiebreak values."""
+
+    player: str
+    score: int
+    rank: int
+    winner: bool
+    breakdown: tuple[BreakdownLine, ...]
+    tiebreak: tuple[TiebreakValue, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a standing."""
+        return {
+            "player": self.player,
+            "score": self.score,
+            "rank": self.rank,
+            "winner": self.winner,
+            "breakdown": [line.to_json() for line in self.breakdown],
+            "tiebreak": [value.to_json() for value in self.tiebreak],
+        }
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The outcome of :func:`rank`: ordered standings and what decided the winner."""
+
+    standings: tuple[Standing, ...]
+    decided_by: str
+
+    @property
+    def winners(self) -> list[str]:
+        """Names of the rank-1 players."""
+        return [s.player for s in self.standings if s.winner]
+
+
+@dataclass(frozen=True)
+class Result:
+    """A scored state: the API's result object, plus game-specific extras."""
+
+    game: str
+    standings: tuple[Standing, ...]
+    decided_by: str
+    finished: bool
+    warnings: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[str]:
+        """Names of the rank-1 players."""
+        return [s.player for s in self.standings if s.winner]
+
+    def standing(self, player: str) -> Standing:
+        """The standing of one player by name."""
+        return next(s for s in self.standings if s.player == player)
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a result (extras are added as top-level fields)."""
+        body: dict[str, Any] = {
+            "game": self.game,
+            "standings": [s.to_json() for s in self.standings],
+            "winners": self.winners,
+            "decided_by": self.decided_by,
+            "finished": self.finished,
+            "warnings": list(self.warnings),
+        }
+        body.update(self.extra)
+        return body
+
+
+def _sort_key(entry: Entry, order: ScoreOrder) -> tuple[Any, ...]:
+    primary = entry.score if order is ScoreOrder.LOWEST_FIRST else -entry.score
+    return (primary, *(_negate(v) for v in entry.tiebreak))
+
+
+def _negate(value: Any) -> Any:
+    """Higher tiebreak values are better; negate them so that sorting puts them first."""
+    if isinstance(value, tuple):
+        return tuple(-v for v in value)
+    return -value
+
+
+def rank(
+    entries: Sequence[Entry],
+    *,
+    tiebreak_labels: Sequence[str] = (),
+    order: ScoreOrder = ScoreOrder.HIGHEST_FIRST,
+) -> Ranking:
+    """Rank players by score, then by each tiebreak value in turn (higher is better).
+
+    Players still tied after every tiebreaker share a competition rank and keep their
+    seating (input) order. A tuple tiebreak value compares element by element, which
+    suits "largest territory, then the next largest...".
+
+    >>> r = rank([Entry("A", 3), Entry("B", 5), Entry("C", 5)])
+    >>> [(s.player, s.rank, s.winner) for s in r.standings], r.decided_by
+    ([('B', 1, True), ('C', 1, True), ('A', 3, False)], 'shared')
+    >>> rank([Entry("A", 3), Entry("B", 1)], order=ScoreOrder.LOWEST_FIRST).winners
+    ['B']
+    """
+    if not entries:
+        return Ranking((), Decision.SHARED.value)
+    # sorted() is stable, so fully tied players keep seating order.
+    ordered = sorted(entries, key=lambda e: _sort_key(e, order))
+    standings: list[Standing] = []
+    for position, entry in enumerate(ordered):
+        previous = standings[-1] if standings else None
+        tied = previous is not None and _sort_key(ordered[position - 1], order) == _sort_key(
+            entry, order
+        )
+        place = previous.rank if tied and previous is not None else position + 1
+        standings.append(
+            Standing(
+                player=entry.player,
+                score=entry.score,
+                rank=place,
+                winner=place == 1,
+                breakdown=entry.breakdown,
+                tiebreak=tuple(
+                    TiebreakValue(label, value)
+                    for label, value in zip(tiebreak_labels, entry.tiebreak, strict=False)
+                ),
+            )
+        )
+    return Ranking(tuple(standings), _decided_by(ordered, tiebreak_labels, order))
+
+
+def _decided_by(ordered: Sequence[Entry], labels: Sequence[str], order: ScoreOrder) -> str:
+    """Name what separated the leader from the runner-up (or that the victory is shared)."""
+    if len(ordered) < 2:
+        return Decision.SCORE.value
+    first, second = ordered[0], ordered[1]
+    if _sort_key(first, order) == _sort_key(second, order):
+        return Decision.SHARED.value
+    if first.score != second.score:
+        return Decision.SCORE.value
+    for label, mine, theirs in zip(labels, first.tiebreak, second.tiebreak, strict=False):
+        if mine != theirs:
+            return label
+    return Decision.SHARED.value  # pragma: no cover - keys differ, so some value differs
+
+
+# --- validation helpers shared by every engine ---------------------------------------
+
+
+def path_of(location: Iterable[str | int]) -> str:
+    """Format a location as an API path: ``("players", 1, "name")`` -> ``players[1].name``.
+
+    >>> path_of(["players", 1, "display", "hoopoe"])
+    'players[1].display.hoopoe'
+    >>> path_of([])
+    ''
+    """
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def parse_path(path: str) -> list[str | int] | None:
+    """Split an API path back into keys and indexes; ``None`` when it is malformed.
+
+    >>> parse_path("players[1].display.hoopoe")
+    ['players', 1, 'display', 'hoopoe']
+    >>> parse_path("players[x]") is None
+    True
+    """
+    parts: list[str | int] = []
+    for match in _PATH_PART.finditer(path):
+        key, index = match.groups()
+        parts.append(int(index) if index is not None else key)
+    return parts if parts and path_of(parts) == path else None
+
+
+_PYDANTIC_MESSAGES: dict[str, str] = {
+    "missing": "This is required.",
+    "extra_forbidden": "This field is not known.",
+    "int_type": "Enter a whole number.",
+    "int_parsing": "Enter a whole number.",
+    "int_from_float": "Enter a whole number.",
+    "string_type": "Enter a text.",
+    "list_type": "Enter a list.",
+    "dict_type": "Enter an object.",
+    "model_type": "Enter an object.",
+    "bool_type": "Enter true or false.",
+}
+
+
+def problems_from_pydantic(error: pydantic.ValidationError) -> list[Problem]:
+    """Turn pydantic's errors into problems with API paths and plain sentences."""
+    problems = []
+    for detail in error.errors(include_url=False):
+        message = _PYDANTIC_MESSAGES.get(detail["type"])
+        if message is None:
+            message = str(detail["msg"]).rstrip(".") + "."
+            message = message[0].upper() + message[1:]
+        problems.append(Problem(path_of(detail["loc"]), message))
+    return problems
+
+
+def validate_model(model: type[ModelT], data: object) -> ModelT:
+    """Validate JSON data into a pydantic model, raising :class:`InvalidStateError`."""
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as error:
+        raise InvalidStateError(problems_from_pydantic(error)) from None
+
+
+def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[Problem]:
+    """Check player names: non-empty after trimming, at most 40 characters, unique.
+
+    >>> [p.message for p in name_problems(["Ann", " ann"], path=lambda i: f"players[{i}]")]
+    ['Two players are called "ann"; names must differ.']
+    """
+    problems = []
+    seen: set[str] = set()
+    for index, raw in enumerate(names):
+        name = raw.strip()
+        if not name:
+            problems.append(Problem(path(index), "A player needs a name."))
+        elif len(name) > MAX_NAME_LENGTH:
+            problems.append(
+                Problem(path(index), f"Names can have at most {MAX_NAME_LENGTH} characters.")
+            )
+        elif name.casefold() in seen:
+            problems.append(
+                Problem(path(index), f'Two players are called "{name}"; names must differ.')
+            )
+        seen.add(name.casefold())
+    return problems
+
+
+def player_count_problems(
+    count: int, *, minimum: int, maximum: int, path: str = "players"
+) -> list[Problem]:
+    """Check the number of players against a game's limits."""
+    if minimum <= count <= maximum:
+        return []
+    return [Problem(path, f"This game is for {minimum} to {maximum} players, not {count}.")]
+
+
+class Game(Protocol):
+    """What every game module registers: identity, limits, validation and scoring."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    #: Bumped whenever scoring changes, so cached results can be recomputed.
+    engine_version: int
+
+    def validate(self, state: object) -> list[Problem]:
+        """Every problem with a state (empty when it can be scored)."""
+        ...
+
+    def score(self, state: object) -> Result:
+        """Score a state; raises :class:`InvalidStateError` with every problem."""
+        ...
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """A fresh entry state for a new play with these players in seating order."""
+        ...
+
+    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+        """The JSON value a single edit sets at ``path``, from the text a form sent.
+
+        Raises :class:`InvalidStateError` when the path may not be edited on its own or the
+        text is not a value for it.
+        """
+        ...
+
+    def api_endpoints(self) -> Mapping[str, Callable[[object], dict[str, Any]]]:
+        """The game's JSON endpoints (``score`` and any referee checks): name -> handler.
+
+        A handler takes the decoded request body and returns the response body; it
+        raises :class:`InvalidStateError` for an impossible state.
+        """
+        ...

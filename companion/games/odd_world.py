@@ -1,0 +1,365 @@
+"""Odd World: a bird counts only when a player holds an odd number of its cards.
+
+The state is what lies on the table at the end: each player's display (cards per bird)
+and, optionally, the face-down card that is added at scoring.
+
+>>> result = GAME.score({"players": [
+...     {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 2, "hornbill": 1}},
+...     {"name": "Ben", "display": {"cassowary": 3}, "face_down": "cassowary"},
+... ]})
+>>> [(s.player, s.score) for s in result.standings]
+[('Ann', 6), ('Ben', 0)]
+>>> result.standing("Ann").breakdown[0]
+BreakdownLine(label='Hoopoe: 5 cards (odd)', points=5)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic
+
+from companion.games.base import (
+    BreakdownLine,
+    Entry,
+    InvalidStateError,
+    Problem,
+    Result,
+    name_problems,
+    path_of,
+    player_count_problems,
+    rank,
+    validate_model,
+)
+
+SLUG = "odd-world"
+CARDS_PER_BIRD = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+MAX_SERIES_GAMES = 3
+
+#: The nine birds in display order (positions 1-9): key -> name shown to players.
+BIRDS: dict[str, str] = {
+    "bird-of-paradise": "Bird-of-paradise",
+    "hoopoe": "Hoopoe",
+    "scarlet-ibis": "Scarlet ibis",
+    "shoebill": "Shoebill",
+    "hornbill": "Hornbill",
+    "crowned-crane": "Crowned crane",
+    "secretarybird": "Secretarybird",
+    "king-vulture": "King vulture",
+    "cassowary": "Cassowary",
+}
+
+SPECIES_TIEBREAK = "Bird species in display"
+BEST_BIRD_TIEBREAK = "Best single bird"
+TIEBREAKS = (SPECIES_TIEBREAK, BEST_BIRD_TIEBREAK)
+
+
+class PlayerModel(pydantic.BaseModel):
+    """One player's display as entered (shape only; rules are checked afterwards)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    name: str
+    display: dict[str, int] = {}
+    face_down: str | None = None
+
+
+class StateModel(pydantic.BaseModel):
+    """A whole Odd World table at scoring time."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    players: list[PlayerModel]
+
+
+class SeriesModel(pydantic.BaseModel):
+    """The three-games-in-a-row variant: up to three game states."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    games: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A player's cards per bird at scoring time (face-down card included)."""
+
+    name: str
+    counts: Mapping[str, int]
+
+    @property
+    def species(self) -> int:
+        """How many different birds the player holds."""
+        return sum(1 for n in self.counts.values() if n > 0)
+
+
+def bird_points(count: int) -> int:
+    """Points for one bird: its card count when odd, else nothing.
+
+    >>> bird_points(5), bird_points(2), bird_points(0)
+    (5, 0, 0)
+    """
+    return count if count % 2 == 1 else 0
+
+
+def _display_problems(index: int, player: PlayerModel) -> list[Problem]:
+    base = f"players[{index}]"
+    problems = []
+    for bird, count in player.display.items():
+        path = f"{base}.display.{bird}"
+        if bird not in BIRDS:
+            problems.append(Problem(path, f'"{bird}" is not an Odd World bird.'))
+        elif count < 0:
+            problems.append(Problem(path, "A card count cannot be negative."))
+        elif count > CARDS_PER_BIRD:
+            problems.append(
+                Problem(path, f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, not {count}.")
+            )
+    if player.face_down is not None and player.face_down not in BIRDS:
+        problems.append(
+            Problem(f"{base}.face_down", f'"{player.face_down}" is not an Odd World bird.')
+        )
+    return problems
+
+
+def _deck_problems(players: Sequence[PlayerModel]) -> list[Problem]:
+    """Over all players, no bird can have more cards than the deck holds."""
+    totals: Counter[str] = Counter()
+    last_path: dict[str, str] = {}
+    for index, player in enumerate(players):
+        for bird, count in player.display.items():
+            # Counts that are wrong on their own are reported by _display_problems.
+            if bird in BIRDS and 0 < count <= CARDS_PER_BIRD:
+                totals[bird] += count
+                last_path[bird] = f"players[{index}].display.{bird}"
+        if player.face_down in BIRDS:
+            totals[player.face_down] += 1
+            last_path[player.face_down] = f"players[{index}].face_down"
+    return [
+        Problem(
+            last_path[bird],
+            f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, but {total} were entered.",
+        )
+        for bird, total in totals.items()
+        if total > CARDS_PER_BIRD
+    ]
+
+
+def _problems(model: StateModel) -> list[Problem]:
+    players = model.players
+    problems = player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    problems += name_problems([p.name for p in players], path=lambda i: f"players[{i}].name")
+    for index, player in enumerate(players):
+        problems += _display_problems(index, player)
+    return problems + _deck_problems(players)
+
+
+def parse(state: object) -> list[Collection]:
+    """Validate a state and return each player's cards per bird, face-down included."""
+    model = validate_model(StateModel, state)
+    problems = _problems(model)
+    if problems:
+        raise InvalidStateError(problems)
+    return [_collection(player) for player in model.players]
+
+
+def _collection(player: PlayerModel) -> Collection:
+    counts = {bird: player.display.get(bird, 0) for bird in BIRDS}
+    if player.face_down is not None:
+        counts[player.face_down] += 1
+    return Collection(player.name.strip(), counts)
+
+
+def _breakdown(collection: Collection) -> tuple[BreakdownLine, ...]:
+    lines = []
+    for bird, count in collection.counts.items():
+        if count:
+            parity = "odd" if count % 2 else "even"
+            cards = "card" if count == 1 else "cards"
+            lines.append(
+                BreakdownLine(f"{BIRDS[bird]}: {count} {cards} ({parity})", bird_points(count))
+            )
+    return tuple(lines)
+
+
+def _entry(collection: Collection) -> Entry:
+    points = [bird_points(n) for n in collection.counts.values()]
+    return Entry(
+        player=collection.name,
+        score=sum(points),
+        tiebreak=(collection.species, max(points)),
+        breakdown=_breakdown(collection),
+    )
+
+
+def score_collections(collections: Sequence[Collection]) -> Result:
+    """Score already-validated collections (shared by one game and the series)."""
+    ranking = rank([_entry(c) for c in collections], tiebreak_labels=TIEBREAKS)
+    finished = any(c.species == len(BIRDS) for c in collections)
+    warnings = () if finished else (NOT_OVER_WARNING,)
+    return Result(SLUG, ranking.standings, ranking.decided_by, finished, warnings)
+
+
+NOT_OVER_WARNING = (
+    "Nobody holds all nine birds yet, so the game is only over if both draw piles ran out."
+)
+
+
+def score_series(data: object) -> Result:
+    """Score the three-games-in-a-row variant: the summed score decides; ties share.
+
+    >>> game = {"players": [{"name": "A", "display": {"hoopoe": 1}}, {"name": "B"}]}
+    >>> r = score_series({"games": [game, game]})
+    >>> [(s.player, s.score, [b.label for b in s.breakdown]) for s in r.standings][0]
+    ('A', 2, ['Game 1', 'Game 2'])
+    """
+    series = validate_model(SeriesModel, data)
+    games, problems = _series_games(series.games)
+    if not problems:
+        problems = _series_roster_problems(games)
+    if problems:
+        raise InvalidStateError(problems)
+    results = [score_collections(collections) for collections in games]
+    seating = [c.name for c in games[0]]
+    entries = []
+    for name in seating:
+        per_game = [_score_of(result, name) for result in results]
+        entries.append(
+            Entry(
+                player=name,
+                score=sum(per_game),
+                breakdown=tuple(
+                    BreakdownLine(f"Game {n}", points) for n, points in enumerate(per_game, 1)
+                ),
+            )
+        )
+    ranking = rank(entries)
+    finished = len(results) == MAX_SERIES_GAMES and all(r.finished for r in results)
+    return Result(
+        SLUG,
+        ranking.standings,
+        ranking.decided_by,
+        finished,
+        extra={"games": [r.to_json() for r in results]},
+    )
+
+
+def _series_games(games: Sequence[object]) -> tuple[list[list[Collection]], list[Problem]]:
+    problems: list[Problem] = []
+    if not 1 <= len(games) <= MAX_SERIES_GAMES:
+        problems.append(Problem("games", "A series has 1 to 3 games."))
+    parsed = []
+    for index, game in enumerate(games):
+        try:
+            parsed.append(parse(game))
+        except InvalidStateError as invalid:
+            problems += [Problem(f"games[{index}].{p.path}", p.message) for p in invalid.problems]
+    return parsed, problems
+
+
+def _series_roster_problems(games: Sequence[Sequence[Collection]]) -> list[Problem]:
+    first = {c.name.casefold() for c in games[0]}
+    return [
+        Problem(f"games[{index}].players", "Every game of a series has the same players.")
+        for index, game in enumerate(games)
+        if {c.name.casefold() for c in game} != first
+    ]
+
+
+def _score_of(result: Result, name: str) -> int:
+    """A player's score in one game; names match regardless of case."""
+    return next(s.score for s in result.standings if s.player.casefold() == name.casefold())
+
+
+class OddWorld:
+    """The Odd World engine, registered under ``odd-world``."""
+
+    slug = SLUG
+    name = "Odd World"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    engine_version = 1
+    birds = BIRDS
+
+    def validate(self, state: object) -> list[Problem]:
+        """Every problem with a state; empty when it can be scored."""
+        try:
+            parse(state)
+        except InvalidStateError as invalid:
+            return invalid.problems
+        return []
+
+    def score(self, state: object) -> Result:
+        """Score one game (see the module example)."""
+        return score_collections(parse(state))
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """Empty displays for these players, every bird at 0, no face-down card yet."""
+        return {
+            "players": [
+                {"name": name, "display": dict.fromkeys(BIRDS, 0), "face_down": None}
+                for name in players
+            ]
+        }
+
+    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+        """A bird count (``players[i].display.<bird>``) or face-down card edit."""
+        where = path_of(path)
+        match list(path):
+            case ["players", int(), "display", str(bird)] if bird in BIRDS:
+                return _count_from_text(where, raw)
+            case ["players", int(), "face_down"]:
+                if raw == "":
+                    return None
+                if raw in BIRDS:
+                    return raw
+                raise InvalidStateError([Problem(where, "Pick one of the nine birds.")])
+        raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+        """A field's name for people: "Ben's Hoopoe", "Ben's face-down card"."""
+        match list(path):
+            case ["players", int(seat), "display", str(bird)] if bird in BIRDS:
+                return f"{_seat_name(state, seat)}'s {BIRDS[bird]}"
+            case ["players", int(seat), "face_down"]:
+                return f"{_seat_name(state, seat)}'s face-down card"
+        return path_of(path)
+
+    def display_value(self, path: Sequence[str | int], value: object) -> str:
+        """A stored value as people read it (bird names, "none" for no face-down card)."""
+        if value is None:
+            return "none"
+        if isinstance(value, str):
+            return BIRDS.get(value, value)
+        return str(value)
+
+    def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
+        """The JSON endpoints of this game: name -> handler of a parsed body."""
+        return {
+            "score": lambda body: self.score(body).to_json(),
+            "series": lambda body: score_series(body).to_json(),
+        }
+
+
+def _seat_name(state: Mapping[str, Any], seat: int) -> str:
+    try:
+        return str(state["players"][seat]["name"])
+    except (LookupError, TypeError):
+        return f"Seat {seat + 1}"
+
+
+def _count_from_text(where: str, raw: str) -> int:
+    try:
+        count = int(raw)
+    except ValueError:
+        raise InvalidStateError([Problem(where, "Enter a whole number of cards.")]) from None
+    if not 0 <= count <= CARDS_PER_BIRD:
+        raise InvalidStateError([Problem(where, f"Enter 0 to {CARDS_PER_BIRD} cards.")])
+    return count
+
+
+GAME = OddWorld()

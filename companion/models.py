@@ -1,0 +1,168 @@
+"""Storage: tables and their players, plays with their entered state and edit log.
+
+A play stores its current entered *state* (the engine's JSON input) together with an
+append-only log of edits that produced it, so the state is always the log folded. The
+version counts edits; phones compare it to know whether anything changed.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from companion.extensions import db
+
+TOKEN_HASH_LENGTH = 64
+JOIN_CODE_LENGTH = 6
+NAME_LENGTH = 40
+GAME_SLUG_LENGTH = 40
+
+
+def utcnow() -> datetime:
+    """The current UTC time, without a zone: SQLite cannot keep one, so none is stored."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class PlayStatus(enum.StrEnum):
+    """Whether a play still takes edits."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class EditKind(enum.StrEnum):
+    """What one entry of a play's edit log did."""
+
+    SET = "set"
+    UNDO = "undo"
+    FINISH = "finish"
+    REOPEN = "reopen"
+
+
+class Table(db.Model):  # type: ignore[name-defined,misc]
+    """People sitting together for an evening; reached by capability links."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Random, never shown: the capability tokens are derived from it with the secret key.
+    uid: Mapped[str] = mapped_column(String(32), unique=True)
+    edit_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    view_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    join_code: Mapped[str] = mapped_column(String(JOIN_CODE_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    plays: Mapped[list[Play]] = relationship(
+        back_populates="table", order_by="Play.id", cascade="all, delete-orphan"
+    )
+    series: Mapped[list[Series]] = relationship(
+        back_populates="table", order_by="Series.id", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_names(self) -> list[str]:
+        """Names in seating order (clockwise)."""
+        return [p.name for p in self.players]
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A person at a table, in seating order."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+
+    table: Mapped[Table] = relationship(back_populates="players")
+
+
+class Series(db.Model):  # type: ignore[name-defined,misc]
+    """Linked plays whose summed score decides (Odd World's three games in a row)."""
+
+    __tablename__ = "series"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(GAME_SLUG_LENGTH))
+    length: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    table: Mapped[Table] = relationship(back_populates="series")
+    plays: Mapped[list[Play]] = relationship(back_populates="series", order_by="Play.series_index")
+
+
+class Play(db.Model):  # type: ignore[name-defined,misc]
+    """One game played at a table: its entered state, edit log and cached result."""
+
+    __tablename__ = "plays"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
+    series_index: Mapped[int | None]
+    game: Mapped[str] = mapped_column(String(GAME_SLUG_LENGTH))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(String(16), default=PlayStatus.ACTIVE.value)
+    # The engine's last result (API shape) and the engine version that computed it.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    engine_version: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None]
+
+    table: Mapped[Table] = relationship(back_populates="plays")
+    series: Mapped[Series | None] = relationship(back_populates="plays")
+    edits: Mapped[list[Edit]] = relationship(
+        back_populates="play", order_by="Edit.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def finished(self) -> bool:
+        """Whether the table declared this play over."""
+        return self.status == PlayStatus.FINISHED.value
+
+
+class Edit(db.Model):  # type: ignore[name-defined,misc]
+    """One entry of a play's append-only log: what changed, from what, by whom, when."""
+
+    __tablename__ = "edits"
+    __table_args__ = (UniqueConstraint("play_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    play_id: Mapped[int] = mapped_column(ForeignKey("plays.id", ondelete="CASCADE"))
+    # The play's version once this edit is applied (1, 2, 3...).
+    number: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(16))
+    path: Mapped[str | None] = mapped_column(String(200))
+    value: Mapped[Any] = mapped_column(JSON, nullable=True)
+    previous: Mapped[Any] = mapped_column(JSON, nullable=True)
+    # For an undo: the number of the edit it reverted.
+    undoes: Mapped[int | None]
+    device: Mapped[str] = mapped_column(String(16))
+    author: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    play: Mapped[Play] = relationship(back_populates="edits")
+
+
+class JoinAttempt(db.Model):  # type: ignore[name-defined,misc]
+    """A wrong join code typed from one client, kept briefly to rate-limit guessing."""
+
+    __tablename__ = "join_attempts"
+    __table_args__ = (Index("ix_join_attempts_client_at", "client", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    client: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,1 @@
+"""Services: the only layer that commits; turns requests into engine calls and storage."""

@@ -1,0 +1,436 @@
+"""Plays: starting games, applying single edits, undo, finishing, series and history.
+
+Every change is one small edit in an append-only log, applied to the stored state with
+an optimistic version check: the state row is only written if nobody else wrote it in
+between; otherwise the edit is re-applied to the fresh state. So two phones editing
+different fields never lose an edit, while an edit based on a stale value of the *same*
+field is refused with the fresh value (:class:`EditConflict`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import update
+
+from companion.extensions import db
+from companion.games import GAMES, Game
+from companion.games.base import InvalidStateError, Problem, parse_path, path_of
+from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
+from companion.services import tables
+
+#: How often an edit is re-applied when other phones keep writing the same play.
+MAX_WRITE_ATTEMPTS = 5
+FINISHED_MESSAGE = "This game is finished. Reopen it to change anything."
+NOTHING_TO_UNDO = "There is nothing to undo."
+SERIES_FUNCTION = "series"
+
+
+class EditRefused(Exception):  # noqa: N818 - raised as "the edit is refused"
+    """The edit would make the state impossible, or is not an edit at all; nothing stored."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = list(problems)
+
+
+class EditConflict(Exception):  # noqa: N818 - raised as "the edit is in conflict"
+    """Someone changed the same field first; carries the fresh value."""
+
+    def __init__(self, path: str, current: Any, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.current = current
+        self.message = message
+
+
+class WriteContention(Exception):  # noqa: N818
+    """The play kept changing under this edit; the phone should simply try again."""
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who made an edit: the device's short id and, when the person said, their name."""
+
+    device: str
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How the history names them."""
+        return f"{self.name} (device {self.device})" if self.name else f"device {self.device}"
+
+
+def game_of(play: Play) -> Game:
+    """The engine that scores this play."""
+    return GAMES[play.game]
+
+
+def start_play(
+    table: Table,
+    game_slug: str,
+    *,
+    options: Mapping[str, Any] | None = None,
+    series: Series | None = None,
+) -> Play:
+    """Start a game at a table with the table's players in seating order; commits."""
+    game = GAMES[game_slug]
+    problems = player_count_problems_for(game, len(table.players))
+    if problems:
+        raise EditRefused(problems)
+    chosen = dict(options or {})
+    play = Play(
+        table=table,
+        game=game_slug,
+        options=chosen,
+        state=game.new_state(table.player_names, chosen),
+        version=0,
+        status=PlayStatus.ACTIVE.value,
+        series=series,
+        series_index=len(series.plays) if series is not None else None,
+    )
+    _cache_result(play, game)
+    tables.touch(table)
+    db.session.add(play)
+    db.session.commit()
+    return play
+
+
+def player_count_problems_for(game: Game, count: int) -> list[Problem]:
+    """Whether this game can be played by that many people."""
+    if game.min_players <= count <= game.max_players:
+        return []
+    return [
+        Problem(
+            "game",
+            f"{game.name} is for {game.min_players} to {game.max_players} players; "
+            f"this table has {count}.",
+        )
+    ]
+
+
+def start_series(table: Table, game_slug: str, *, length: int) -> Play:
+    """Start linked games whose summed score decides, and its first game; commits."""
+    series = Series(table=table, game=game_slug, length=length)
+    db.session.add(series)
+    return start_play(table, game_slug, series=series)
+
+
+def next_in_series(play: Play) -> Play:
+    """Start the next game of the play's series once this one is finished; commits."""
+    series = play.series
+    if series is None or not play.finished or len(series.plays) >= series.length:
+        raise EditRefused([Problem("series", "There is no next game in this series.")])
+    if any(not p.finished for p in series.plays):
+        raise EditRefused([Problem("series", "Finish the current game of the series first.")])
+    return start_play(play.table, series.game, series=series)
+
+
+def series_result(series: Series) -> dict[str, Any] | None:
+    """The series standings over its games so far (API shape); ``None`` if unscorable."""
+    function = GAMES[series.game].api_endpoints().get(SERIES_FUNCTION)
+    if function is None:
+        return None
+    try:
+        result = function({"games": [p.state for p in series.plays]})
+    except InvalidStateError:
+        return None
+    # The table, not the engine, says when the series is over: all its games finished.
+    result["over"] = len(series.plays) == series.length and all(p.finished for p in series.plays)
+    return result
+
+
+def value_at(state: Any, parts: Sequence[str | int]) -> Any:
+    """The value at a path of a JSON-like state; raises LookupError when it is missing."""
+    node = state
+    for part in parts:
+        list_step = isinstance(part, int) and isinstance(node, list)
+        if list_step or (isinstance(part, str) and isinstance(node, dict)):
+            node = node[part]
+        else:
+            raise LookupError(part)
+    return node
+
+
+def _with_value(state: dict[str, Any], parts: Sequence[str | int], value: Any) -> dict[str, Any]:
+    """A copy of the state with one value replaced (the stored state is never mutated)."""
+    fresh = copy.deepcopy(state)
+    node: Any = fresh
+    for part in parts[:-1]:
+        node = node[part]
+    node[parts[-1]] = value
+    return fresh
+
+
+def _parts(path: str) -> list[str | int]:
+    parts = parse_path(path)
+    if parts is None:
+        raise EditRefused([Problem(path, "This is not a field of the game.")])
+    return parts
+
+
+def set_value(play: Play, *, path: str, raw: str, base: str | None, author: Author) -> Edit | None:
+    """Set one field from form text; ``base`` is the value the phone showed (or ``None``).
+
+    Returns the new edit, or ``None`` when the value was already that. Raises
+    :class:`EditRefused` or :class:`EditConflict`; nothing is stored then.
+    """
+    game = game_of(play)
+    parts = _parts(path)
+    value = _parse(game, parts, raw)
+    expected = _parse(game, parts, base) if base is not None else None
+
+    def change(state: dict[str, Any]) -> tuple[Any, Any] | None:
+        current = _current(state, parts, path)
+        if base is not None and current != expected:
+            raise EditConflict(path, current, _conflict_message(game, state, parts, current))
+        return None if current == value else (current, value)
+
+    return _write(play, kind=EditKind.SET, parts=parts, change=change, author=author)
+
+
+def _parse(game: Game, parts: Sequence[str | int], raw: str) -> Any:
+    try:
+        return game.parse_edit(parts, raw)
+    except InvalidStateError as invalid:
+        raise EditRefused(invalid.problems) from None
+
+
+def _current(state: dict[str, Any], parts: Sequence[str | int], path: str) -> Any:
+    try:
+        return value_at(state, parts)
+    except (LookupError, TypeError):
+        raise EditRefused([Problem(path, "This is not a field of the game.")]) from None
+
+
+def _conflict_message(
+    game: Game, state: Mapping[str, Any], parts: Sequence[str | int], current: Any
+) -> str:
+    shown = "nothing" if current is None else current
+    return (
+        f"Someone changed {describe_path(game, state, parts)} at the same time: "
+        f"it is now {display_value(game, parts, shown)}. Check it and try again."
+    )
+
+
+def undo(play: Play, *, author: Author) -> Edit:
+    """Revert the most recent edit that is not yet undone (undo again for the one before)."""
+    target = last_undoable(play)
+    if target is None or target.path is None:
+        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
+    parts = _parts(target.path)
+
+    def change(state: dict[str, Any]) -> tuple[Any, Any]:
+        return _current(state, parts, target.path or ""), target.previous
+
+    return _require(
+        _write(
+            play,
+            kind=EditKind.UNDO,
+            parts=parts,
+            change=change,
+            author=author,
+            undoes=target.number,
+        )
+    )
+
+
+def last_undoable(play: Play) -> Edit | None:
+    """The newest value edit that no undo has reverted yet, if any."""
+    undone = {e.undoes for e in play.edits if e.kind == EditKind.UNDO.value}
+    for edit in reversed(play.edits):
+        if edit.kind == EditKind.SET.value and edit.number not in undone:
+            return edit
+    return None
+
+
+def _require(edit: Edit | None) -> Edit:
+    if edit is None:  # pragma: no cover - an undo always changes the value back
+        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
+    return edit
+
+
+def _write(
+    play: Play,
+    *,
+    kind: EditKind,
+    parts: Sequence[str | int],
+    change: Callable[[dict[str, Any]], tuple[Any, Any] | None],
+    author: Author,
+    undoes: int | None = None,
+) -> Edit | None:
+    """Apply a change to the freshest state, guarded by the version; retry on a race."""
+    game = game_of(play)
+    path = path_of(parts)
+    for _attempt in range(MAX_WRITE_ATTEMPTS):
+        db.session.refresh(play)
+        if play.finished:
+            raise EditRefused([Problem(path, FINISHED_MESSAGE)])
+        outcome = change(play.state)
+        if outcome is None:
+            return None
+        previous, value = outcome
+        state = _with_value(play.state, parts, value)
+        problems = game.validate(state)
+        if problems:
+            raise EditRefused(_at_edited_field(path, problems))
+        edit = _commit(
+            play,
+            game,
+            state=state,
+            edit=Edit(
+                kind=kind.value,
+                path=path,
+                value=value,
+                previous=previous,
+                undoes=undoes,
+                device=author.device,
+                author=author.name,
+            ),
+        )
+        if edit is not None:
+            return edit
+    raise WriteContention
+
+
+def _at_edited_field(path: str, problems: Sequence[Problem]) -> list[Problem]:
+    """Problems an edit would cause, shown at the field that was edited."""
+    return [Problem(path, p.message) for p in problems]
+
+
+def _commit(play: Play, game: Game, *, state: dict[str, Any], edit: Edit) -> Edit | None:
+    """Write the new state if the version did not move; ``None`` when it did."""
+    version = play.version
+    result = _result_json(game, state)
+    written = db.session.execute(
+        update(Play)
+        .where(Play.id == play.id, Play.version == version)
+        .values(
+            state=state, version=version + 1, result=result, engine_version=game.engine_version
+        )
+    )
+    if written.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        return None
+    edit.play_id = play.id
+    edit.number = version + 1
+    db.session.add(edit)
+    tables.touch(play.table)
+    db.session.commit()
+    db.session.refresh(play)
+    return edit
+
+
+def _result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
+    try:
+        return game.score(state).to_json()
+    except InvalidStateError:
+        return None
+
+
+def _cache_result(play: Play, game: Game) -> None:
+    play.result = _result_json(game, play.state)
+    play.engine_version = game.engine_version
+
+
+def current_result(play: Play) -> dict[str, Any] | None:
+    """The play's result, recomputed when the engine changed since it was cached."""
+    game = game_of(play)
+    if play.engine_version != game.engine_version or play.result is None:
+        return _result_json(game, play.state)
+    return play.result
+
+
+def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
+    """Finish a play (final standings count in the totals) or reopen it; commits."""
+    game = game_of(play)
+    status = PlayStatus.FINISHED if finished else PlayStatus.ACTIVE
+    kind = EditKind.FINISH if finished else EditKind.REOPEN
+    for _attempt in range(MAX_WRITE_ATTEMPTS):
+        db.session.refresh(play)
+        if play.status == status.value:
+            raise EditRefused([Problem("status", f"This game is already {status.value}.")])
+        version = play.version
+        written = db.session.execute(
+            update(Play)
+            .where(Play.id == play.id, Play.version == version)
+            .values(
+                status=status.value,
+                version=version + 1,
+                finished_at=utcnow() if finished else None,
+                result=_result_json(game, play.state),
+                engine_version=game.engine_version,
+            )
+        )
+        if written.rowcount != 1:  # type: ignore[attr-defined]
+            db.session.rollback()
+            continue
+        edit = Edit(
+            play_id=play.id,
+            number=version + 1,
+            kind=kind.value,
+            device=author.device,
+            author=author.name,
+        )
+        db.session.add(edit)
+        tables.touch(play.table)
+        db.session.commit()
+        db.session.refresh(play)
+        return edit
+    raise WriteContention
+
+
+def describe_path(game: Game, state: Mapping[str, Any], parts: Sequence[str | int]) -> str:
+    """A field's name for people ("Ben's Hoopoe"), from the game when it knows one."""
+    describe = getattr(game, "describe_path", None)
+    if describe is not None:
+        return str(describe(state, parts))
+    return path_of(parts)
+
+
+def display_value(game: Game, parts: Sequence[str | int], value: Any) -> str:
+    """A stored value as people read it."""
+    show = getattr(game, "display_value", None)
+    return str(show(parts, value)) if show is not None else str(value)
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One edit as the history shows it."""
+
+    number: int
+    when: str
+    who: str
+    what: str
+
+
+def history(play: Play) -> list[HistoryLine]:
+    """The play's edits, newest first, in words."""
+    game = game_of(play)
+    return [
+        HistoryLine(
+            number=edit.number,
+            when=edit.created_at.strftime("%H:%M:%S"),
+            who=Author(edit.device, edit.author).label,
+            what=_describe_edit(game, play.state, edit),
+        )
+        for edit in reversed(play.edits)
+    ]
+
+
+def _describe_edit(game: Game, state: Mapping[str, Any], edit: Edit) -> str:
+    if edit.kind == EditKind.FINISH.value:
+        return "Finished the game."
+    if edit.kind == EditKind.REOPEN.value:
+        return "Reopened the game."
+    parts = parse_path(edit.path or "") or []
+    field = describe_path(game, state, parts)
+    change = (
+        f"{display_value(game, parts, edit.previous)} → {display_value(game, parts, edit.value)}"
+    )
+    if edit.kind == EditKind.UNDO.value:
+        return f"Undid edit {edit.undoes}: {field} {change}."
+    return f"{field}: {change}."

@@ -1,0 +1,38 @@
+"""Error pages: JSON under /api, friendly HTML elsewhere; CSRF refusals explained."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from companion.web.api import error_response
+
+API_PREFIX = "/api/"
+API_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+CSRF_MESSAGE = (
+    "This page was open too long or came from elsewhere, so the change was not saved. "
+    "Reload the page and try again."
+)
+
+
+def register(app: Flask) -> None:
+    """Install the error handlers."""
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error: CSRFError) -> tuple[str, int]:
+        return render_template("error.html", status=400, message=CSRF_MESSAGE), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response | tuple[str, int]:
+        status = error.code or 500
+        if request.path.startswith(API_PREFIX):
+            code = API_CODES.get(status, "error")
+            return error_response(status, code, error.description or error.name)
+        return render_template("error.html", status=status, message=error.description), status

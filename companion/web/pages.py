@@ -1,0 +1,444 @@
+"""HTML pages and their htmx fragments: tables, joining, plays, edits, history."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import segno
+from flask import Blueprint, abort, current_app, redirect, request, session, url_for
+from flask_htmx import make_response as htmx_response
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
+
+from companion.extensions import db
+from companion.games import GAMES
+from companion.models import Play
+from companion.services import explain, plays, tables
+from companion.services.tables import Access, TableAccess
+from companion.web.forms import (
+    ActionForm,
+    EditForm,
+    IdentityForm,
+    JoinForm,
+    RosterForm,
+    StartPlayForm,
+)
+from companion.web.render import page_or_fragment, wants_fragment
+
+bp = Blueprint("pages", __name__)
+
+DEVICE_KEY = "device"
+NAMES_KEY = "names"
+DEVICE_ID_BYTES = 2
+UNPROCESSABLE = 422
+CONFLICT = 409
+FORBIDDEN = 403
+TOO_MANY = 429
+READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def _open(token: str) -> TableAccess:
+    found = tables.find(token)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _open_for_edit(token: str) -> TableAccess:
+    found = _open(token)
+    if not found.can_edit:
+        abort(FORBIDDEN, READ_ONLY_MESSAGE)
+    return found
+
+
+def _play(found: TableAccess, play_id: int) -> Play:
+    play = db.get_or_404(Play, play_id)
+    if play.table_id != found.table.id:
+        abort(404)
+    return play
+
+
+def _author(found: TableAccess) -> plays.Author:
+    """The device id lives in the session; the name is what this phone said it is."""
+    if DEVICE_KEY not in session:
+        session[DEVICE_KEY] = secrets.token_hex(DEVICE_ID_BYTES)
+        session.permanent = True
+    names = session.get(NAMES_KEY, {})
+    return plays.Author(session[DEVICE_KEY], names.get(str(found.table.id)))
+
+
+def _links(found: TableAccess) -> dict[str, str]:
+    table = found.table
+    links = {
+        "view": url_for("pages.table", token=tables.token_for(table, Access.VIEW), _external=True)
+    }
+    if found.can_edit:
+        links["edit"] = url_for(
+            "pages.table", token=tables.token_for(table, Access.EDIT), _external=True
+        )
+    return links
+
+
+def _token(found: TableAccess) -> str:
+    return tables.token_for(found.table, found.access)
+
+
+def _go(target: str) -> Response:
+    """Navigate after a successful post: 303 for browsers and boosted forms; for a fragment
+    request, HX-Redirect, so the new page is loaded whole rather than into the fragment."""
+    if wants_fragment():
+        response: Response = htmx_response("", 204, redirect=target)
+        return response
+    return redirect(target, code=303)
+
+
+def _redirect_to_play(found: TableAccess, play: Play) -> Response:
+    """303 to the play page, keeping the phone's choice of whose display it shows."""
+    seat = request.values.get("seat") or None
+    return redirect(url_for("pages.play", token=_token(found), play_id=play.id, seat=seat), 303)
+
+
+# --- home, new table, join ----------------------------------------------------------
+
+
+@bp.get("/")
+def home() -> Response:
+    """Start a table or join one."""
+    return page_or_fragment(
+        "home.html", "_roster.html", roster=RosterForm(), join=JoinForm(formdata=None)
+    )
+
+
+ROSTER_ACTIONS = ("add", "remove", "up", "down")
+
+
+@bp.post("/tables")
+def create_table() -> Response:
+    """Edit the roster (add, remove, move) or create the table from it."""
+    form = RosterForm()
+    action, _, index_text = request.form.get("action", "create").partition("-")
+    if action in ROSTER_ACTIONS:
+        return _edit_roster(action, index_text)
+    if not form.validate():
+        return page_or_fragment(
+            "home.html",
+            "_roster.html",
+            status=UNPROCESSABLE,
+            roster=form,
+            join=JoinForm(formdata=None),
+        )
+    table = tables.create_table(form.names)
+    return _go(url_for("pages.table", token=tables.token_for(table, Access.EDIT)))
+
+
+def _edit_roster(action: str, index_text: str) -> Response:
+    """Rebuild the roster with one change; nothing is stored until the table is created."""
+    names = [name for key, name in request.form.items(multi=True) if key.startswith("players-")]
+    index = int(index_text) if index_text.isdigit() else len(names)
+    if action == "add" and len(names) < tables.MAX_PLAYERS_AT_TABLE:
+        names.append("")
+    elif action == "remove" and index < len(names) and len(names) > 1:
+        names.pop(index)
+    elif action == "up" and 0 < index < len(names):
+        names[index - 1], names[index] = names[index], names[index - 1]
+    elif action == "down" and index < len(names) - 1:
+        names[index + 1], names[index] = names[index], names[index + 1]
+    data = MultiDict({f"players-{i}": name for i, name in enumerate(names)})
+    form = RosterForm(formdata=data)
+    return page_or_fragment("home.html", "_roster.html", roster=form, join=JoinForm(formdata=None))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join() -> Response:
+    """Type a table's short code to open its link."""
+    form = JoinForm(formdata=request.form if request.method == "POST" else None)
+    if request.method == "GET" and request.args.get("code"):
+        form = JoinForm(formdata=request.args, meta={"csrf": False})
+    if not form.is_submitted() and request.method == "GET" and not request.args.get("code"):
+        return page_or_fragment("join.html", "_join.html", join=form)
+    if not form.validate():
+        return page_or_fragment("join.html", "_join.html", status=UNPROCESSABLE, join=form)
+    client = request.remote_addr or "unknown"
+    try:
+        table = tables.join(form.code.data or "", client=client)
+    except tables.TooManyAttempts:
+        form.code.errors = ["Too many wrong codes from here. Wait a few minutes and try again."]
+        return page_or_fragment("join.html", "_join.html", status=TOO_MANY, join=form)
+    if table is None:
+        form.code.errors = ["No open table has this code. Check it with the table."]
+        return page_or_fragment("join.html", "_join.html", status=UNPROCESSABLE, join=form)
+    return redirect(url_for("pages.table", token=tables.token_for(table, Access.EDIT)), code=303)
+
+
+# --- a table --------------------------------------------------------------------------
+
+
+def _table_context(found: TableAccess) -> dict[str, Any]:
+    table = found.table
+    links = _links(found)
+    start = StartPlayForm(formdata=None)
+    start.game.choices = _game_choices()
+    identity = IdentityForm(formdata=None)
+    identity.name.choices = [("", "Nobody in particular"), *[(n, n) for n in table.player_names]]
+    identity.name.data = _author(found).name or ""
+    return {
+        "found": found,
+        "table": table,
+        "token": _token(found),
+        "links": links,
+        "qr": _qr_svg(links.get("edit") or links["view"]),
+        "start": start,
+        "identity": identity,
+        "totals": tables.running_totals(table),
+        "played_games": sorted({p.game for p in table.plays if p.finished}),
+        "games": GAMES,
+        "results": {play.id: plays.current_result(play) for play in table.plays},
+        "series_results": {s.id: plays.series_result(s) for s in table.series},
+        "explain": explain,
+    }
+
+
+ENTRY_TEMPLATE = "games/{slug}/_entry.html"
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    """Games the pages can enter: registered *and* given an entry partial (the others are
+    reachable through the JSON API already)."""
+    known = set(current_app.jinja_env.list_templates())
+    return [
+        (slug, game.name)
+        for slug, game in GAMES.items()
+        if ENTRY_TEMPLATE.format(slug=slug) in known
+    ]
+
+
+def _qr_svg(url: str) -> str:
+    """The QR code of a link as inline SVG (server-side, no script)."""
+    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2))
+
+
+@bp.get("/t/<token>")
+def table(token: str) -> Response:
+    """A table: join code, QR code, links, games played and running totals."""
+    found = _open(token)
+    return page_or_fragment("table.html", "_table.html", **_table_context(found))
+
+
+@bp.post("/t/<token>/me")
+def identify(token: str) -> Response:
+    """Remember who holds this phone, for the edit history."""
+    found = _open(token)
+    form = IdentityForm()
+    form.name.choices = [("", ""), *[(n, n) for n in found.table.player_names]]
+    if not form.validate():
+        return page_or_fragment(
+            "table.html", "_table.html", status=UNPROCESSABLE, **_table_context(found)
+        )
+    names = dict(session.get(NAMES_KEY, {}))
+    names[str(found.table.id)] = form.name.data or None
+    session[NAMES_KEY] = {key: value for key, value in names.items() if value}
+    return redirect(url_for("pages.table", token=token), code=303)
+
+
+@bp.post("/t/<token>/plays")
+def start_play(token: str) -> Response:
+    """Start a game (or a series of games) at the table."""
+    found = _open_for_edit(token)
+    form = StartPlayForm()
+    form.game.choices = _game_choices()
+    context = _table_context(found)
+    if not form.validate():
+        context["start"] = form
+        return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+    try:
+        if form.series.data:
+            play = plays.start_series(found.table, form.game.data, length=3)
+        else:
+            play = plays.start_play(found.table, form.game.data)
+    except plays.EditRefused as refused:
+        db.session.rollback()
+        form.game.errors = [p.message for p in refused.problems]
+        context["start"] = form
+        return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+    return _redirect_to_play(found, play)
+
+
+# --- a play ---------------------------------------------------------------------------
+
+
+ALL_SEATS = "all"
+
+
+def _seat(found: TableAccess, play: Play) -> int | str:
+    """Which player's entry this phone shows: asked for, else its owner's, else everyone."""
+    asked = request.values.get("seat", "")
+    count = len(play.state.get("players", []))
+    if asked.isdigit() and int(asked) < count:
+        return int(asked)
+    if asked == ALL_SEATS:
+        return ALL_SEATS
+    owner = _author(found).name
+    names = [p.get("name") for p in play.state.get("players", [])]
+    return names.index(owner) if owner in names else ALL_SEATS
+
+
+def _play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]:
+    result = plays.current_result(play)
+    series = play.series
+    return {
+        "found": found,
+        "table": found.table,
+        "token": _token(found),
+        "play": play,
+        "seat": _seat(found, play),
+        "game": plays.game_of(play),
+        "state": play.state,
+        "result": result,
+        "explanation": explain.decision(result, over=play.finished) if result else None,
+        "action": ActionForm(formdata=None),
+        "edit": EditForm(formdata=None),
+        "errors": {},
+        "conflict": None,
+        "can_undo": found.can_edit and not play.finished and plays.last_undoable(play) is not None,
+        "series_result": plays.series_result(series) if series else None,
+        "explain": explain,
+        **extra,
+    }
+
+
+@bp.get("/t/<token>/plays/<int:play_id>")
+def play(token: str, play_id: int) -> Response:
+    """A play: entry for the table, live standings, undo and finish."""
+    found = _open(token)
+    current = _play(found, play_id)
+    return page_or_fragment("play.html", "_play.html", **_play_context(found, current))
+
+
+@bp.get("/t/<token>/plays/<int:play_id>/poll")
+def poll(token: str, play_id: int) -> Response:
+    """Cheap live check: 204 while the phone's version is current, else the fresh fragment."""
+    found = _open(token)
+    current = _play(found, play_id)
+    if request.args.get("version", type=int) == current.version:
+        return Response(status=204)
+    return page_or_fragment("play.html", "_play.html", **_play_context(found, current))
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/edit")
+def edit(token: str, play_id: int) -> Response:
+    """Set one field of the play (a stepper tap, a picked card)."""
+    found = _open_for_edit(token)
+    current = _play(found, play_id)
+    form = EditForm()
+    status, errors, conflict = 200, {}, None
+    if not form.validate():
+        errors = {form.path.data or "": " ".join(form.path.errors) or "Invalid edit."}
+        status = UNPROCESSABLE
+    else:
+        try:
+            plays.set_value(
+                current,
+                path=form.path.data or "",
+                raw=form.value.data or "",
+                base=form.base.data if form.base.raw_data else None,
+                author=_author(found),
+            )
+        except plays.EditRefused as refused:
+            errors = {p.path: p.message for p in refused.problems}
+            status = UNPROCESSABLE
+        except plays.EditConflict as clash:
+            errors = {clash.path: clash.message}
+            conflict = clash
+            status = CONFLICT
+        except plays.WriteContention:
+            errors = {form.path.data or "": "Many phones are editing at once; try again."}
+            status = CONFLICT
+    return _after_change(found, current, status=status, errors=errors, conflict=conflict)
+
+
+def _after_change(
+    found: TableAccess, current: Play, *, status: int, errors: dict[str, str], conflict: Any = None
+) -> Response:
+    """htmx gets the fresh fragment; a plain form post is redirected (or re-rendered on error)."""
+    db.session.rollback()
+    db.session.refresh(current)
+    if status == 200 and not wants_fragment():
+        return _redirect_to_play(found, current)
+    context = _play_context(found, current, errors=errors, conflict=conflict)
+    return page_or_fragment("play.html", "_play.html", status=status, **context)
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/undo")
+def undo(token: str, play_id: int) -> Response:
+    """Undo the most recent edit that is not undone yet."""
+    found = _open_for_edit(token)
+    current = _play(found, play_id)
+    return _run_action(found, current, lambda: plays.undo(current, author=_author(found)))
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/finish")
+def finish(token: str, play_id: int) -> Response:
+    """Declare the game over: its standings count in the table's totals."""
+    found = _open_for_edit(token)
+    current = _play(found, play_id)
+    return _run_action(
+        found, current, lambda: plays.set_status(current, finished=True, author=_author(found))
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/reopen")
+def reopen(token: str, play_id: int) -> Response:
+    """Reopen a finished game to correct it."""
+    found = _open_for_edit(token)
+    current = _play(found, play_id)
+    return _run_action(
+        found, current, lambda: plays.set_status(current, finished=False, author=_author(found))
+    )
+
+
+def _run_action(found: TableAccess, current: Play, run: Callable[[], object]) -> Response:
+    """Run a button's action (CSRF is checked by CSRFProtect before the view runs)."""
+    try:
+        run()
+    except plays.EditRefused as refused:
+        errors = {"action": " ".join(p.message for p in refused.problems)}
+        return _after_change(found, current, status=UNPROCESSABLE, errors=errors)
+    except plays.WriteContention:
+        errors = {"action": "Many phones are editing at once; try again."}
+        return _after_change(found, current, status=CONFLICT, errors=errors)
+    return _after_change(found, current, status=200, errors={})
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/next")
+def next_game(token: str, play_id: int) -> Response:
+    """Start the next game of a series."""
+    found = _open_for_edit(token)
+    current = _play(found, play_id)
+    try:
+        following = plays.next_in_series(current)
+    except plays.EditRefused as refused:
+        errors = {"action": " ".join(p.message for p in refused.problems)}
+        return _after_change(found, current, status=UNPROCESSABLE, errors=errors)
+    return _go(url_for("pages.play", token=_token(found), play_id=following.id))
+
+
+@bp.get("/t/<token>/plays/<int:play_id>/history")
+def history(token: str, play_id: int) -> Response:
+    """Every edit of the play: who (which phone), when, what."""
+    found = _open(token)
+    current = _play(found, play_id)
+    return page_or_fragment(
+        "history.html",
+        "_history.html",
+        found=found,
+        table=found.table,
+        token=_token(found),
+        play=current,
+        game=plays.game_of(current),
+        lines=plays.history(current),
+    )

@@ -1,0 +1,166 @@
+"""The JSON API: Odd World score and series, and the generic error handling."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+SCORE = "/api/v1/games/odd-world/score"
+SERIES = "/api/v1/games/odd-world/series"
+
+API_EXAMPLE = {
+    "players": [
+        {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
+        {"name": "Ben", "display": {"cassowary": 3}, "face_down": None},
+    ]
+}
+
+
+def test_score_matches_the_contract(client: FlaskClient) -> None:
+    response = client.post(SCORE, json=API_EXAMPLE)
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert list(body)[:6] == ["game", "standings", "winners", "decided_by", "finished", "warnings"]
+    assert body["game"] == "odd-world"
+    assert body["winners"] == ["Ann"]
+    assert body["decided_by"] == "score"
+    assert body["finished"] is False
+    ann = body["standings"][0]
+    assert ann == {
+        "player": "Ann",
+        "score": 5,
+        "rank": 1,
+        "winner": True,
+        "breakdown": [
+            {"label": "Hoopoe: 5 cards (odd)", "points": 5},
+            {"label": "Shoebill: 2 cards (even)", "points": 0},
+        ],
+        "tiebreak": [
+            {"label": "Bird species in display", "value": 2},
+            {"label": "Best single bird", "value": 5},
+        ],
+    }
+
+
+def test_series_endpoint(client: FlaskClient) -> None:
+    body = client.post(SERIES, json={"games": [API_EXAMPLE, API_EXAMPLE, API_EXAMPLE]}).get_json()
+    assert [(s["player"], s["score"]) for s in body["standings"]] == [("Ann", 15), ("Ben", 9)]
+    assert [line["label"] for line in body["standings"][0]["breakdown"]] == [
+        "Game 1",
+        "Game 2",
+        "Game 3",
+    ]
+    assert body["decided_by"] == "score"
+    assert len(body["games"]) == 3
+
+
+def test_422_lists_every_problem(client: FlaskClient) -> None:
+    state = {
+        "players": [
+            {"name": "Ann", "display": {"hoopoe": 5}},
+            {"name": "ann", "display": {"hoopoe": 4, "dodo": 1}},
+        ]
+    }
+    response = client.post(SCORE, json=state)
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["error"] == "invalid_state"
+    assert {p["path"] for p in body["problems"]} == {
+        "players[1].name",
+        "players[1].display.dodo",
+        "players[1].display.hoopoe",
+    }
+    assert "Only 8 Hoopoe cards exist, but 9 were entered." in [
+        p["message"] for p in body["problems"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "kwargs", "status", "error"),
+    [
+        ("/api/v1/games/chess/score", {"json": {}}, 404, "not_found"),
+        ("/api/v1/games/odd-world/referee", {"json": {}}, 404, "not_found"),
+        ("/api/v1/nothing", {"json": {}}, 404, "not_found"),
+        (SCORE, {"data": "{not json", "content_type": "application/json"}, 400, "bad_request"),
+        (SCORE, {"data": "[1, 2]", "content_type": "application/json"}, 400, "bad_request"),
+        (SCORE, {"data": "[" * 100000, "content_type": "application/json"}, 400, "bad_request"),
+        (
+            SCORE,
+            {"data": "players=1", "content_type": "text/plain"},
+            415,
+            "unsupported_media_type",
+        ),
+        (SCORE, {"data": b"\xff\xfe", "content_type": "application/json"}, 400, "bad_request"),
+        (
+            SCORE,
+            {"data": "x" * (2 * 1024 * 1024), "content_type": "application/json"},
+            413,
+            "payload_too_large",
+        ),
+    ],
+)
+def test_generic_errors(
+    client: FlaskClient, url: str, kwargs: dict[str, Any], status: int, error: str
+) -> None:
+    response = client.post(url, **kwargs)
+    assert response.status_code == status
+    assert response.get_json()["error"] == error
+    assert response.get_json()["message"]
+
+
+def test_wrong_method_is_json_405(client: FlaskClient) -> None:
+    response = client.get(SCORE)
+    assert response.status_code == 405
+    assert response.get_json()["error"] == "method_not_allowed"
+
+
+def test_api_needs_no_csrf_token(client: FlaskClient) -> None:
+    assert client.post(SCORE, json=API_EXAMPLE).status_code == 200
+
+
+def test_games_index(client: FlaskClient) -> None:
+    games = client.get("/api/v1/games").get_json()["games"]
+    odd_world = next(g for g in games if g["slug"] == "odd-world")
+    assert odd_world["players"] == {"min": 2, "max": 5}
+    assert "/api/v1/games/odd-world/series" in odd_world["endpoints"]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+birds = st.sampled_from(["hoopoe", "shoebill", "dodo", "", "cassowary"])
+players = st.fixed_dictionaries(
+    {"name": st.text(max_size=42) | json_values},
+    optional={
+        "display": st.dictionaries(birds, st.integers(-2, 10) | json_values, max_size=4)
+        | json_values,
+        "face_down": birds | json_values,
+    },
+)
+bodies = (
+    st.fixed_dictionaries({"players": st.lists(players, max_size=7) | json_values}) | json_values
+)
+
+
+@settings(
+    max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+)
+@given(body=bodies)
+def test_fuzzed_bodies_never_cause_a_500(client: FlaskClient, body: Any) -> None:
+    for url in (SCORE, SERIES):
+        response = client.post(url, data=json.dumps(body), content_type="application/json")
+        assert response.status_code in {200, 400, 422}
+        if response.status_code == 422:
+            problems = response.get_json()["problems"]
+            assert problems
+            assert all(p["message"].endswith(".") for p in problems)

@@ -1,0 +1,67 @@
+"""Browser tests: the app served on 127.0.0.1 in a thread, Debian's Chromium at phone size."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.extensions import db
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+#: The closed network here refuses Chromium's own background connections; keep it quiet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium (Playwright cannot download its own browsers here)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium package is not installed (apt install chromium).")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """Every page is a phone: small viewport, touch, a phone's pixel ratio."""
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+
+@pytest.fixture
+def live_server(tmp_path: Path, sqlite_template: Path) -> Iterator[str]:
+    """The app on a free port of 127.0.0.1, with a fresh database; yields its base URL."""
+    shutil.copy(sqlite_template, tmp_path / "companion.sqlite")
+    app = create_app(
+        {"INSTANCE_PATH": tmp_path, "SECRET_KEY": "e2e", "AUTO_MIGRATE": False, "POLL_SECONDS": 1}
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        with app.app_context():
+            db.engine.dispose()

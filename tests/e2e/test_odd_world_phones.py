@@ -1,0 +1,104 @@
+"""Two phones at one table play Odd World in Chromium: live edits, finish, axe scans."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+LIVE_TIMEOUT_MS = 6000
+
+
+def assert_accessible(page: Page) -> None:
+    """An axe scan of the page finds no violations."""
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+def tap_plus(page: Page, bird: str, player: str, times: int = 1) -> None:
+    """Tap a stepper's + and wait until the saved count shows."""
+    count = page.get_by_label(f"{player}'s {bird}", exact=True)
+    for _ in range(times):
+        before = int(count.inner_text())
+        page.get_by_role("button", name=f"One more {bird} for {player}").click()
+        expect(count).to_have_text(str(before + 1))
+
+
+def test_two_phones_score_a_game(browser: Browser, live_server: str) -> None:
+    ann_phone = browser.new_context().new_page()
+    ann_phone.goto(live_server)
+    assert_accessible(ann_phone)
+    ann_phone.get_by_label("Player 1", exact=True).fill("Ann")
+    ann_phone.get_by_role("button", name="Add a player").click()
+    expect(ann_phone.get_by_label("Player 2", exact=True)).to_be_visible()
+    ann_phone.get_by_label("Player 2", exact=True).fill("Ben")
+    ann_phone.get_by_role("button", name="Start the table").click()
+    expect(ann_phone.get_by_role("heading", level=1)).to_contain_text("Table")
+    assert_accessible(ann_phone)
+    code = ann_phone.locator("h1 .code").inner_text()
+
+    ben_phone = browser.new_context().new_page()
+    ben_phone.goto(f"{live_server}/join")
+    assert_accessible(ben_phone)
+    ben_phone.get_by_label("Join code").fill(code.lower())
+    ben_phone.get_by_role("button", name="Join").click()
+    expect(ben_phone.get_by_role("heading", level=1)).to_have_text(f"Table {code}")
+
+    ann_phone.get_by_label("Game", exact=True).select_option("odd-world")
+    ann_phone.get_by_role("button", name="Start").click()
+    expect(ann_phone.get_by_role("heading", level=1)).to_have_text("Odd World")
+    assert_accessible(ann_phone)
+
+    ben_phone.reload()
+    ben_phone.get_by_role("link", name="Odd World").click()
+    expect(ben_phone.get_by_role("heading", level=1)).to_have_text("Odd World")
+
+    tap_plus(ann_phone, "Hoopoe", "Ann", times=3)
+    tap_plus(ben_phone, "Shoebill", "Ben", times=1)
+    tap_plus(ben_phone, "Hornbill", "Ben", times=1)
+
+    # Each phone sees the other's edits through polling.
+    expect(ben_phone.get_by_label("Ann's Hoopoe", exact=True)).to_have_text(
+        "3", timeout=LIVE_TIMEOUT_MS
+    )
+    expect(ann_phone.get_by_label("Ben's Shoebill", exact=True)).to_have_text(
+        "1", timeout=LIVE_TIMEOUT_MS
+    )
+    expect(ann_phone.locator(".decision")).to_have_text(
+        re.compile("Ann leads with 3 points."), timeout=LIVE_TIMEOUT_MS
+    )
+
+    ann_phone.get_by_label("Ann's face-down card").select_option("cassowary")
+    expect(ann_phone.locator(".decision")).to_have_text(re.compile("Ann leads with 4 points."))
+
+    ann_phone.get_by_role("button", name="Finish the game").click()
+    expect(ann_phone.get_by_role("heading", name="Final standings")).to_be_visible()
+    expect(ben_phone.get_by_role("heading", name="Final standings")).to_be_visible(
+        timeout=LIVE_TIMEOUT_MS
+    )
+    expect(ben_phone.locator(".decision")).to_have_text("Ann wins with 4 points.")
+    expect(ben_phone.get_by_text("Hoopoe: 3 cards (odd)")).to_be_visible()
+    assert_accessible(ben_phone)
+
+    ann_phone.get_by_role("link", name=re.compile("History")).click()
+    expect(ann_phone.get_by_role("heading", level=1)).to_contain_text("every change")
+    expect(ann_phone.get_by_text("Ben's Shoebill: 0 → 1.")).to_be_visible()
+    assert_accessible(ann_phone)
+
+
+def test_stepper_works_without_javascript(browser: Browser, live_server: str) -> None:
+    page = browser.new_context(java_script_enabled=False).new_page()
+    page.goto(live_server)
+    page.get_by_label("Player 1", exact=True).fill("Ann")
+    page.get_by_role("button", name="Add a player").click()
+    page.get_by_label("Player 2", exact=True).fill("Ben")
+    page.get_by_role("button", name="Start the table").click()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("button", name="One more Hoopoe for Ben").click()
+    expect(page.get_by_label("Ben's Hoopoe", exact=True)).to_have_text("1")
+    page.get_by_role("button", name="Undo last change").click()
+    expect(page.get_by_label("Ben's Hoopoe", exact=True)).to_have_text("0")

@@ -1,0 +1,77 @@
+"""Helpers for web tests: CSRF tokens from pages, creating tables and plays via HTTP."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+CSRF_FIELD = re.compile(
+    r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"'
+)
+CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
+HTMX = {"HX-Request": "true"}
+
+
+def csrf(client: FlaskClient, url: str = "/") -> str:
+    """The CSRF token a page hands out (from its htmx headers)."""
+    page = client.get(url).get_data(as_text=True)
+    match = CSRF_HEADER.search(page)
+    assert match, "page has no CSRF token"
+    return match.group(1)
+
+
+@dataclass
+class TableLinks:
+    """The capability tokens of a table created through the pages."""
+
+    edit: str
+    view: str
+    code: str
+
+
+def create_table(client: FlaskClient, names: list[str]) -> TableLinks:
+    """Create a table through the home page form and read its links from the table page."""
+    data = {f"players-{i}": name for i, name in enumerate(names)}
+    data.update(csrf_token=csrf(client), action="create")
+    response = client.post("/tables", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    edit = response.headers["Location"].rsplit("/t/", 1)[1]
+    page = client.get(f"/t/{edit}").get_data(as_text=True)
+    view = re.search(r'id="view-link" readonly value="[^"]*/t/([^"]+)"', page)
+    code = re.search(r'Table <span class="code">([A-Z0-9]+)</span>', page)
+    assert view
+    assert code
+    return TableLinks(edit=edit, view=view.group(1), code=code.group(1))
+
+
+def start_play(
+    client: FlaskClient, token: str, game: str = "odd-world", *, series: bool = False
+) -> int:
+    """Start a game at the table; returns the play's id."""
+    data = {"game": game, "csrf_token": csrf(client, f"/t/{token}")}
+    if series:
+        data["series"] = "y"
+    response = client.post(f"/t/{token}/plays", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(response.headers["Location"].split("/plays/")[1].split("?")[0])
+
+
+def edit(
+    client: FlaskClient,
+    token: str,
+    play_id: int,
+    *,
+    path: str,
+    value: str,
+    base: str | None = None,
+    htmx: bool = True,
+) -> TestResponse:
+    """Post one edit as a stepper or picker would."""
+    data = {"path": path, "value": value, "csrf_token": csrf(client, f"/t/{token}")}
+    if base is not None:
+        data["base"] = base
+    headers = HTMX if htmx else {}
+    return client.post(f"/t/{token}/plays/{play_id}/edit", data=data, headers=headers)
