@@ -23,7 +23,7 @@ from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, ut
 from companion.services import tables
 
 #: How often an edit is re-applied when other phones keep writing the same play.
-MAX_WRITE_ATTEMPTS = 5
+MAX_WRITE_ATTEMPTS = 25
 FINISHED_MESSAGE = "This game is finished. Reopen it to change anything."
 NOTHING_TO_UNDO = "There is nothing to undo."
 SERIES_FUNCTION = "series"

@@ -339,3 +339,33 @@ def test_games_without_pages_are_not_offered(client: FlaskClient, links: TableLi
         f"/t/{links.edit}/plays", data={"csrf_token": token, "game": "owl-about"}
     )
     assert refused.status_code == 422
+
+
+def test_phones_editing_different_fields_at_once_lose_nothing(
+    app: Flask, links: TableLinks, play_id: int
+) -> None:
+    import threading
+
+    taps = 4
+    birds = ["hoopoe", "shoebill", "hornbill"]
+    failures: list[int] = []
+
+    def phone(seat: int) -> None:
+        client = app.test_client()
+        for count in range(1, taps + 1):
+            path = f"players[{seat}].display.{birds[seat]}"
+            response = edit(client, links.edit, play_id, path=path, value=str(count))
+            if response.status_code != 200:
+                failures.append(response.status_code)
+
+    threads = [threading.Thread(target=phone, args=(seat,)) for seat in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    html = app.test_client().get(f"/t/{links.edit}/plays/{play_id}").get_data(as_text=True)
+    assert _count(html, "Ann", "Hoopoe") == str(taps)
+    assert _count(html, "Ben", "Shoebill") == str(taps)
+    assert _count(html, "Cy", "Hornbill") == str(taps)
+    assert f"History ({3 * taps})" in html
