@@ -31,7 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from companion import database
     from companion.extensions import csrf, db, htmx, migrate
-    from companion.web import api, errors, pages, security
+    from companion.web import api, errors, games, pages, security
 
     db.init_app(app)
     csrf.init_app(app)
@@ -41,6 +41,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    games.register(app)
     csrf.exempt(api.bp)
     errors.register(app)
     security.register(app)

@@ -82,11 +82,15 @@ def start_play(
     if problems:
         raise EditRefused(problems)
     chosen = dict(options or {})
+    try:
+        state = game.new_state(table.player_names, chosen)
+    except InvalidStateError as invalid:
+        raise EditRefused(invalid.problems) from None
     play = Play(
         table=table,
         game=game_slug,
         options=chosen,
-        state=game.new_state(table.player_names, chosen),
+        state=state,
         version=0,
         status=PlayStatus.ACTIVE.value,
         series=series,
@@ -172,6 +176,13 @@ def _parts(path: str) -> list[str | int]:
     return parts
 
 
+class _Unchecked:
+    """Marks an edit that overwrites whatever is there (no stale-value check)."""
+
+
+UNCHECKED: Any = _Unchecked()
+
+
 def set_value(play: Play, *, path: str, raw: str, base: str | None, author: Author) -> Edit | None:
     """Set one field from form text; ``base`` is the value the phone showed (or ``None``).
 
@@ -181,11 +192,23 @@ def set_value(play: Play, *, path: str, raw: str, base: str | None, author: Auth
     game = game_of(play)
     parts = _parts(path)
     value = _parse(game, parts, raw)
-    expected = _parse(game, parts, base) if base is not None else None
+    expected = _parse(game, parts, base) if base is not None else UNCHECKED
+    return replace_value(play, path=path, value=value, expected=expected, author=author)
+
+
+def replace_value(
+    play: Play, *, path: str, value: Any, expected: Any = UNCHECKED, author: Author
+) -> Edit | None:
+    """Set any JSON value at ``path`` as one edit (game services build such values: a
+    played card appended to a trick, a new round). ``expected`` is the value the phone
+    based the change on; when the stored value differs, :class:`EditConflict` is raised.
+    """
+    game = game_of(play)
+    parts = _parts(path)
 
     def change(state: dict[str, Any]) -> tuple[Any, Any] | None:
         current = _current(state, parts, path)
-        if base is not None and current != expected:
+        if expected is not UNCHECKED and current != expected:
             raise EditConflict(path, current, _conflict_message(game, state, parts, current))
         return None if current == value else (current, value)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import segno
@@ -25,6 +26,7 @@ from companion.web.forms import (
     RosterForm,
     StartPlayForm,
 )
+from companion.web.games import PAGES
 from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
@@ -203,18 +205,9 @@ def _table_context(found: TableAccess) -> dict[str, Any]:
     }
 
 
-ENTRY_TEMPLATE = "games/{slug}/_entry.html"
-
-
 def _game_choices() -> list[tuple[str, str]]:
-    """Games the pages can enter: registered *and* given an entry partial (the others are
-    reachable through the JSON API already)."""
-    known = set(current_app.jinja_env.list_templates())
-    return [
-        (slug, game.name)
-        for slug, game in GAMES.items()
-        if ENTRY_TEMPLATE.format(slug=slug) in known
-    ]
+    """Games the pages can enter (the JSON API serves the others already)."""
+    return [(slug, game.name) for slug, game in GAMES.items() if slug in PAGES]
 
 
 def _qr_svg(url: str) -> str:
@@ -255,9 +248,11 @@ def start_play(token: str) -> Response:
     if not form.validate():
         context["start"] = form
         return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+    if PAGES[form.game.data].options_form is not None:
+        return redirect(url_for("pages.options", token=token, slug=form.game.data), code=303)
     try:
         if form.series.data:
-            play = plays.start_series(found.table, form.game.data, length=3)
+            play = plays.start_series(found.table, form.game.data, length=SERIES_LENGTH)
         else:
             play = plays.start_play(found.table, form.game.data)
     except plays.EditRefused as refused:
@@ -268,10 +263,40 @@ def start_play(token: str) -> Response:
     return _redirect_to_play(found, play)
 
 
+@bp.route("/t/<token>/plays/new/<slug>", methods=["GET", "POST"])
+def options(token: str, slug: str) -> Response:
+    """A game's options (mode, variants, target...) before it starts."""
+    found = _open_for_edit(token)
+    pages = PAGES.get(slug)
+    if pages is None or pages.options_form is None:
+        abort(404)
+    form = pages.options_form(formdata=None if request.method == "GET" else request.form)
+    context: dict[str, Any] = {
+        "found": found,
+        "table": found.table,
+        "token": token,
+        "form": form,
+        "game": GAMES[slug],
+        "slug": slug,
+    }
+    if request.method == "GET":
+        return page_or_fragment("options.html", "_options.html", **context)
+    if not form.validate():
+        return page_or_fragment("options.html", "_options.html", status=UNPROCESSABLE, **context)
+    try:
+        play = plays.start_play(found.table, slug, options=form.options())
+    except plays.EditRefused as refused:
+        db.session.rollback()
+        context["problems"] = [p.message for p in refused.problems]
+        return page_or_fragment("options.html", "_options.html", status=UNPROCESSABLE, **context)
+    return _go(url_for("pages.play", token=token, play_id=play.id))
+
+
 # --- a play ---------------------------------------------------------------------------
 
 
 ALL_SEATS = "all"
+SERIES_LENGTH = 3
 
 
 def _seat(found: TableAccess, play: Play) -> int | str:
@@ -285,6 +310,16 @@ def _seat(found: TableAccess, play: Play) -> int | str:
     owner = _author(found).name
     names = [p.get("name") for p in play.state.get("players", [])]
     return names.index(owner) if owner in names else ALL_SEATS
+
+
+GAME_CSS = "games/{slug}.css"
+
+
+def _game_css(slug: str) -> str | None:
+    """A game's own stylesheet (``static/games/<slug>.css``), when it has one."""
+    name = GAME_CSS.format(slug=slug)
+    static = Path(current_app.static_folder or "")
+    return url_for("static", filename=name) if (static / name).exists() else None
 
 
 def _play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]:
@@ -306,6 +341,7 @@ def _play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any
         "conflict": None,
         "can_undo": found.can_edit and not play.finished and plays.last_undoable(play) is not None,
         "series_result": plays.series_result(series) if series else None,
+        "game_css": _game_css(play.game),
         "explain": explain,
         **extra,
     }
