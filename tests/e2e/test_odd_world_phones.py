@@ -5,18 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.axe import assert_accessible
 
 pytestmark = pytest.mark.e2e
 
 LIVE_TIMEOUT_MS = 6000
-
-
-def assert_accessible(page: Page) -> None:
-    """An axe scan of the page finds no violations."""
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_report()
 
 
 def tap_plus(page: Page, bird: str, player: str, times: int = 1) -> None:
