@@ -302,8 +302,11 @@ def _write(
             raise EditRefused(_at_edited_field(path, problems))
         edit = _commit(
             play,
-            game,
-            state=state,
+            values={
+                "state": state,
+                "result": _result_json(game, state),
+                "engine_version": game.engine_version,
+            },
             edit=Edit(
                 kind=kind.value,
                 path=path,
@@ -324,16 +327,14 @@ def _at_edited_field(path: str, problems: Sequence[Problem]) -> list[Problem]:
     return [Problem(path, p.message) for p in problems]
 
 
-def _commit(play: Play, game: Game, *, state: dict[str, Any], edit: Edit) -> Edit | None:
-    """Write the new state if the version did not move; ``None`` when it did."""
+def _commit(play: Play, *, values: Mapping[str, Any], edit: Edit) -> Edit | None:
+    """Write the play's new column values and log the edit, but only if the version did not
+    move since the play was read; ``None`` when it did (the caller re-reads and retries)."""
     version = play.version
-    result = _result_json(game, state)
     written = db.session.execute(
         update(Play)
         .where(Play.id == play.id, Play.version == version)
-        .values(
-            state=state, version=version + 1, result=result, engine_version=game.engine_version
-        )
+        .values(**values, version=version + 1)
     )
     if written.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
@@ -376,33 +377,18 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
         db.session.refresh(play)
         if play.status == status.value:
             raise EditRefused([Problem("status", f"This game is already {status.value}.")])
-        version = play.version
-        written = db.session.execute(
-            update(Play)
-            .where(Play.id == play.id, Play.version == version)
-            .values(
-                status=status.value,
-                version=version + 1,
-                finished_at=utcnow() if finished else None,
-                result=_result_json(game, play.state),
-                engine_version=game.engine_version,
-            )
+        edit = _commit(
+            play,
+            values={
+                "status": status.value,
+                "finished_at": utcnow() if finished else None,
+                "result": _result_json(game, play.state),
+                "engine_version": game.engine_version,
+            },
+            edit=Edit(kind=kind.value, device=author.device, author=author.name),
         )
-        if written.rowcount != 1:  # type: ignore[attr-defined]
-            db.session.rollback()
-            continue
-        edit = Edit(
-            play_id=play.id,
-            number=version + 1,
-            kind=kind.value,
-            device=author.device,
-            author=author.name,
-        )
-        db.session.add(edit)
-        tables.touch(play.table)
-        db.session.commit()
-        db.session.refresh(play)
-        return edit
+        if edit is not None:
+            return edit
     raise WriteContention
 
 

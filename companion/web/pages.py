@@ -108,11 +108,27 @@ def _redirect_to_play(found: TableAccess, play: Play) -> Response:
 # --- home, new table, join ----------------------------------------------------------
 
 
+RECENT_KEY = "recent"
+RECENT_TABLES = 6
+NEW_ROSTER = {"players": ["", ""]}
+
+
+def _remember(found: TableAccess) -> None:
+    """Keep this phone's latest tables (link and label) in its session for the home page."""
+    entry = [_token(found), f"{found.table.join_code} · {', '.join(found.table.player_names)}"]
+    recent = [item for item in session.get(RECENT_KEY, []) if item[0] != entry[0]]
+    session[RECENT_KEY] = [entry, *recent][:RECENT_TABLES]
+
+
 @bp.get("/")
 def home() -> Response:
-    """Start a table or join one."""
+    """Start a table, join one, or go back to one this phone opened."""
     return page_or_fragment(
-        "home.html", "_roster.html", roster=RosterForm(), join=JoinForm(formdata=None)
+        "home.html",
+        "_roster.html",
+        roster=RosterForm(formdata=None, data=NEW_ROSTER),
+        join=JoinForm(formdata=None),
+        recent=session.get(RECENT_KEY, []),
     )
 
 
@@ -155,19 +171,20 @@ def _edit_roster(action: str, index_text: str) -> Response:
     return page_or_fragment("home.html", "_roster.html", roster=form, join=JoinForm(formdata=None))
 
 
-@bp.route("/join", methods=["GET", "POST"])
+@bp.get("/join")
+def join_page() -> Response:
+    """The form for a table's short code."""
+    return page_or_fragment("join.html", "_join.html", join=JoinForm(formdata=None))
+
+
+@bp.post("/join")
 def join() -> Response:
-    """Type a table's short code to open its link."""
-    form = JoinForm(formdata=request.form if request.method == "POST" else None)
-    if request.method == "GET" and request.args.get("code"):
-        form = JoinForm(formdata=request.args, meta={"csrf": False})
-    if not form.is_submitted() and request.method == "GET" and not request.args.get("code"):
-        return page_or_fragment("join.html", "_join.html", join=form)
+    """Open the table whose short code was typed (wrong codes are rate-limited)."""
+    form = JoinForm()
     if not form.validate():
         return page_or_fragment("join.html", "_join.html", status=UNPROCESSABLE, join=form)
-    client = request.remote_addr or "unknown"
     try:
-        table = tables.join(form.code.data or "", client=client)
+        table = tables.join(form.code.data or "", client=request.remote_addr or "unknown")
     except tables.TooManyAttempts:
         form.code.errors = ["Too many wrong codes from here. Wait a few minutes and try again."]
         return page_or_fragment("join.html", "_join.html", status=TOO_MANY, join=form)
@@ -180,14 +197,31 @@ def join() -> Response:
 # --- a table --------------------------------------------------------------------------
 
 
-def _table_context(found: TableAccess) -> dict[str, Any]:
+def _start_form(*, formdata: Any = None) -> StartPlayForm:
+    form = StartPlayForm(formdata=formdata)
+    form.game.choices = [(slug, game.name) for slug, game in GAMES.items() if slug in PAGES]
+    return form
+
+
+def _identity_form(found: TableAccess, *, formdata: Any = None) -> IdentityForm:
+    form = IdentityForm(formdata=formdata)
+    names = found.table.player_names
+    form.name.choices = [("", "Nobody in particular"), *[(n, n) for n in names]]
+    if formdata is None:
+        form.name.data = _author(found).name or ""
+    return form
+
+
+def _table_context(
+    found: TableAccess,
+    *,
+    start: StartPlayForm | None = None,
+    identity: IdentityForm | None = None,
+) -> dict[str, Any]:
     table = found.table
     links = _links(found)
-    start = StartPlayForm(formdata=None)
-    start.game.choices = _game_choices()
-    identity = IdentityForm(formdata=None)
-    identity.name.choices = [("", "Nobody in particular"), *[(n, n) for n in table.player_names]]
-    identity.name.data = _author(found).name or ""
+    start = start or _start_form()
+    identity = identity or _identity_form(found)
     return {
         "found": found,
         "table": table,
@@ -205,11 +239,6 @@ def _table_context(found: TableAccess) -> dict[str, Any]:
     }
 
 
-def _game_choices() -> list[tuple[str, str]]:
-    """Games the pages can enter (the JSON API serves the others already)."""
-    return [(slug, game.name) for slug, game in GAMES.items() if slug in PAGES]
-
-
 def _qr_svg(url: str) -> str:
     """The QR code of a link as inline SVG (server-side, no script)."""
     return str(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2))
@@ -219,19 +248,18 @@ def _qr_svg(url: str) -> str:
 def table(token: str) -> Response:
     """A table: join code, QR code, links, games played and running totals."""
     found = _open(token)
+    _remember(found)
     return page_or_fragment("table.html", "_table.html", **_table_context(found))
 
 
 @bp.post("/t/<token>/me")
 def identify(token: str) -> Response:
     """Remember who holds this phone, for the edit history."""
-    found = _open(token)
-    form = IdentityForm()
-    form.name.choices = [("", ""), *[(n, n) for n in found.table.player_names]]
+    found = _open_for_edit(token)
+    form = _identity_form(found, formdata=request.form)
     if not form.validate():
-        return page_or_fragment(
-            "table.html", "_table.html", status=UNPROCESSABLE, **_table_context(found)
-        )
+        context = _table_context(found, identity=form)
+        return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
     names = dict(session.get(NAMES_KEY, {}))
     names[str(found.table.id)] = form.name.data or None
     session[NAMES_KEY] = {key: value for key, value in names.items() if value}
@@ -242,25 +270,26 @@ def identify(token: str) -> Response:
 def start_play(token: str) -> Response:
     """Start a game (or a series of games) at the table."""
     found = _open_for_edit(token)
-    form = StartPlayForm()
-    form.game.choices = _game_choices()
-    context = _table_context(found)
-    if not form.validate():
-        context["start"] = form
-        return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
-    if PAGES[form.game.data].options_form is not None:
-        return redirect(url_for("pages.options", token=token, slug=form.game.data), code=303)
-    try:
-        if form.series.data:
-            play = plays.start_series(found.table, form.game.data, length=SERIES_LENGTH)
+    form = _start_form(formdata=request.form)
+    if form.validate():
+        slug = form.game.data
+        if form.series.data and SERIES_FUNCTION not in GAMES[slug].api_endpoints():
+            form.series.errors = [f"{GAMES[slug].name} has no series variant."]
+        elif PAGES[slug].options_form is not None:
+            return redirect(url_for("pages.options", token=token, slug=slug), code=303)
         else:
-            play = plays.start_play(found.table, form.game.data)
-    except plays.EditRefused as refused:
-        db.session.rollback()
-        form.game.errors = [p.message for p in refused.problems]
-        context["start"] = form
-        return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
-    return _redirect_to_play(found, play)
+            try:
+                if form.series.data:
+                    play = plays.start_series(found.table, slug, length=SERIES_LENGTH)
+                else:
+                    play = plays.start_play(found.table, slug)
+            except plays.EditRefused as refused:
+                db.session.rollback()
+                form.game.errors = [p.message for p in refused.problems]
+            else:
+                return _redirect_to_play(found, play)
+    context = _table_context(found, start=form)
+    return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
 
 
 @bp.route("/t/<token>/plays/new/<slug>", methods=["GET", "POST"])
@@ -297,6 +326,7 @@ def options(token: str, slug: str) -> Response:
 
 ALL_SEATS = "all"
 SERIES_LENGTH = 3
+SERIES_FUNCTION = plays.SERIES_FUNCTION
 
 
 def _seat(found: TableAccess, play: Play) -> int | str:

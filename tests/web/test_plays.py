@@ -330,6 +330,14 @@ def test_error_is_shown_once_next_to_its_field(
     assert html.index("Enter 0 to 8 cards.") < html.index("players[0].display.scarlet-ibis")
 
 
+def test_series_only_for_games_with_a_series_variant(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    token = csrf(client, f"/t/{links.edit}")
+    data = {"csrf_token": token, "game": "odd-world", "series": "y"}
+    assert client.post(f"/t/{links.edit}/plays", data=data).status_code == 303
+
+
 def test_games_without_pages_are_not_offered(client: FlaskClient, links: TableLinks) -> None:
     page = client.get(f"/t/{links.edit}").get_data(as_text=True)
     assert '<option value="odd-world">' in page

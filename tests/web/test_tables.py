@@ -78,8 +78,6 @@ def test_join_by_code_opens_the_table(app: Flask, client: FlaskClient) -> None:
     response = other.post("/join", data={"code": code, "csrf_token": csrf(other, "/join")})
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/t/{links.edit}")
-    qr_link = other.get(f"/join?code={links.code}")
-    assert qr_link.status_code == 303
 
 
 def test_wrong_join_codes_are_rate_limited(app: Flask, client: FlaskClient) -> None:
@@ -122,3 +120,13 @@ def test_identity_names_the_phone_in_history(client: FlaskClient) -> None:
     history = client.get(f"/t/{links.edit}/plays/{play}/history").get_data(as_text=True)
     assert "Ben (device" in history
     assert "Ben&#39;s Hoopoe: 0 → 1." in history
+
+
+def test_home_lists_this_phones_recent_tables(client: FlaskClient) -> None:
+    assert "Your tables" not in client.get("/").get_data(as_text=True)
+    links = create_table(client, ["Ann", "Ben"])
+    home = client.get("/").get_data(as_text=True)
+    assert "Your tables" in home
+    assert f"/t/{links.edit}" in home
+    assert f"{links.code} · Ann, Ben" in home
+    assert 'name="players-1"' in client.get("/").get_data(as_text=True)  # two empty rows
