@@ -25,6 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 180,
+    # Only send the cookie when it changes: keeps the 2-second poll answers tiny.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     # Apply migrations when the app starts (turn off when several workers share a database
     # and `flask db upgrade` runs at deploy time instead).
     "AUTO_MIGRATE": True,

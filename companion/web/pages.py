@@ -330,15 +330,16 @@ SERIES_FUNCTION = plays.SERIES_FUNCTION
 
 
 def _seat(found: TableAccess, play: Play) -> int | str:
-    """Which player's entry this phone shows: asked for, else its owner's, else everyone."""
+    """Whose entry this phone shows (a seat number, or everyone): what it asked for, else
+    its owner's seat (see "Whose phone is this?"), else everyone. Seats are the table's,
+    which every play starts with."""
     asked = request.values.get("seat", "")
-    count = len(play.state.get("players", []))
-    if asked.isdigit() and int(asked) < count:
+    names = found.table.player_names
+    if asked.isdigit() and int(asked) < len(names):
         return int(asked)
     if asked == ALL_SEATS:
         return ALL_SEATS
     owner = _author(found).name
-    names = [p.get("name") for p in play.state.get("players", [])]
     return names.index(owner) if owner in names else ALL_SEATS
 
 
