@@ -39,6 +39,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"))
     database.configure(app)
 
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     games.register(app)

@@ -39,6 +39,9 @@ DEFAULTS: dict[str, Any] = {
     # Wrong join codes allowed per client address in JOIN_WINDOW_MINUTES.
     "JOIN_ATTEMPTS": 10,
     "JOIN_WINDOW_MINUTES": 10,
+    # How many reverse proxies in front of the app set X-Forwarded-* headers (0: none).
+    # The join-code rate limit and the links in QR codes need the real client and host.
+    "TRUSTED_PROXIES": 0,
 }
 
 

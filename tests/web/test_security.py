@@ -101,3 +101,20 @@ def test_config_layers_instance_file_and_environment(tmp_path: Path, monkeypatch
     with app.app_context():
         db.engine.dispose()
     assert os.environ["COMPANION_JOIN_ATTEMPTS"] == "7"
+
+
+def test_trusted_proxy_headers(tmp_path: Path) -> None:
+    app = create_app({"INSTANCE_PATH": tmp_path, "TRUSTED_PROXIES": 1, "SECRET_KEY": "p"})
+    client = app.test_client()
+    page = client.get(
+        "/", headers={"X-Forwarded-Host": "odd.example", "X-Forwarded-Proto": "https"}
+    )
+    assert page.status_code == 200
+    links = create_table(client, ["Ann"])
+    table = client.get(
+        f"/t/{links.edit}",
+        headers={"X-Forwarded-Host": "odd.example", "X-Forwarded-Proto": "https"},
+    ).get_data(as_text=True)
+    assert f'value="https://odd.example/t/{links.edit}"' in table
+    with app.app_context():
+        db.engine.dispose()
