@@ -10,6 +10,14 @@ The state is the list of rounds, each entered trick by trick (``tricks``) or sum
 as trophy counts (``trophies``), with optional wrong-card penalties. Shapes follow the
 "Owl About" section of the API contract.
 
+Playing along: a round marked ``"open": true`` is being played trick by trick at the
+table, so its last trick may still be short of cards (even have none yet: it then only
+names its lead). Only complete tricks count for trophies. Such a round may also carry
+``"hands"``: the cards each player held after the draft, from which the referee tells
+which plays broke the follow or night rule. :func:`round_view` is the play-along
+picture of a round: every trick with its FP and winner, whose turn it is, and which
+cards are used up.
+
 >>> result = GAME.score({
 ...     "players": ["Miu", "Carol", "Romi", "Tom"],
 ...     "rounds": [{"trophies": {"Miu": 4, "Carol": 3, "Tom": 3, "Romi": 0}}],
@@ -42,7 +50,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -437,13 +445,19 @@ class TrickModel(pydantic.BaseModel):
 
 
 class RoundModel(pydantic.BaseModel):
-    """One round: tricks one by one, or trophy counts only, plus penalties."""
+    """One round: tricks one by one, or trophy counts only, plus penalties.
+
+    ``open`` marks a round being played along (its last trick may be short of cards);
+    ``hands`` are the hands after the draft, when players entered them.
+    """
 
     model_config = _STRICT
 
     tricks: list[TrickModel] | None = None
     trophies: dict[str, int] | None = None
     penalties: dict[str, int] = {}
+    open: bool = False
+    hands: dict[str, list[str]] | None = None
 
 
 class StateModel(pydantic.BaseModel):
@@ -577,11 +591,17 @@ class TrickInput:
 
 @dataclass(frozen=True)
 class RoundInput:
-    """A round after validation: exactly one of ``tricks`` and ``trophies`` is set."""
+    """A round after validation: exactly one of ``tricks`` and ``trophies`` is set.
+
+    ``open`` rounds are being played along (their last trick may be short of cards);
+    ``hands`` maps players (names as shown) to the hands they entered.
+    """
 
     tricks: tuple[TrickInput, ...] | None
     trophies: Mapping[str, int] | None
     penalties: Mapping[str, int]
+    open: bool = False
+    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -646,11 +666,12 @@ def _trophies_problems(
 
 
 def _trick_problems(
-    trick: TrickModel, *, location: Sequence[str | int], context: _Context
+    trick: TrickModel, *, location: Sequence[str | int], context: _Context, in_play: bool
 ) -> list[Problem]:
     problems = []
     count = len(context.roster.names)
-    if len(trick.cards) != count:
+    short_allowed = in_play and len(trick.cards) < count
+    if len(trick.cards) != count and not short_allowed:
         problems.append(
             Problem(
                 path_of([*location, "cards"]),
@@ -663,7 +684,9 @@ def _trick_problems(
         problems.append(Problem(path_of([*location, "lead"]), _unknown_player(trick.lead)))
     if trick.winner is not None:
         where = path_of([*location, "winner"])
-        if context.mode != Mode.ADVANCED:
+        if len(trick.cards) != count:
+            problems.append(Problem(where, "A trick still being played has no taker yet."))
+        elif context.mode != Mode.ADVANCED:
             problems.append(
                 Problem(
                     where,
@@ -693,7 +716,11 @@ def _taker(trick: TrickModel, context: _Context) -> str | None:
 
 
 def _tricks_problems(
-    tricks: Sequence[TrickModel], *, location: Sequence[str | int], context: _Context
+    tricks: Sequence[TrickModel],
+    *,
+    location: Sequence[str | int],
+    context: _Context,
+    open_round: bool,
 ) -> list[Problem]:
     problems = []
     chart = context.roster.chart
@@ -708,7 +735,8 @@ def _tricks_problems(
     previous_taker: str | None = None
     for index, trick in enumerate(tricks):
         here = [*location, "tricks", index]
-        problems += _trick_problems(trick, location=here, context=context)
+        in_play = open_round and index == len(tricks) - 1
+        problems += _trick_problems(trick, location=here, context=context, in_play=in_play)
         lead = context.roster.find(trick.lead)
         # The first trick of a round may be led by anyone; later ones by the last taker.
         if index > 0 and previous_taker is not None and lead not in (None, previous_taker):
@@ -728,9 +756,18 @@ def _tricks_problems(
     return problems + _copies_problems(places, "were played in this round")
 
 
-def _round_problems(round_: RoundModel, *, index: int, context: _Context) -> list[Problem]:
+def _round_problems(
+    round_: RoundModel, *, index: int, context: _Context, last: bool
+) -> list[Problem]:
     location: list[str | int] = ["rounds", index]
     problems = []
+    if round_.open and round_.tricks is None:
+        problems.append(
+            Problem(
+                path_of([*location, "open"]),
+                "Only a round entered trick by trick can be played along.",
+            )
+        )
     if round_.tricks is not None and round_.trophies is not None:
         problems.append(
             Problem(
@@ -743,7 +780,9 @@ def _round_problems(round_: RoundModel, *, index: int, context: _Context) -> lis
             Problem(path_of(location), "Enter this round's tricks or its trophy counts.")
         )
     if round_.tricks is not None:
-        problems += _tricks_problems(round_.tricks, location=location, context=context)
+        problems += _tricks_problems(
+            round_.tricks, location=location, context=context, open_round=round_.open and last
+        )
     if round_.trophies is not None:
         problems += _trophies_problems(
             round_.trophies, location=[*location, "trophies"], roster=context.roster
@@ -751,6 +790,77 @@ def _round_problems(round_: RoundModel, *, index: int, context: _Context) -> lis
     problems += _player_map_problems(
         round_.penalties, [*location, "penalties"], roster=context.roster, what="A penalty"
     )
+    if round_.hands is not None:
+        problems += _round_hands_problems(round_, location=location, context=context)
+    return problems
+
+
+def _round_hands_problems(
+    round_: RoundModel, *, location: Sequence[str | int], context: _Context
+) -> list[Problem]:
+    """Entered hands: known players, real cards, a hand's size, and the deck's copies.
+
+    Outside advanced mode (where special effects may move cards between hands) every
+    card a player plays must also come from their entered hand.
+    """
+    hands = round_.hands or {}
+    roster = context.roster
+    chart = roster.chart
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for name, hand in hands.items():
+        where = [*location, "hands", name]
+        player = roster.find(name)
+        if player is None or player in seen:
+            message = _unknown_player(name) if player is None else _entered_twice(player)
+            problems.append(Problem(path_of(where), message))
+            continue
+        seen.add(player)
+        problems += _cards_problems(hand, where)
+        if chart is not None and len(hand) > chart.hand_cards:
+            problems.append(
+                Problem(
+                    path_of(where),
+                    f"With {chart.players} players a hand holds {chart.hand_cards} cards, "
+                    f"but {len(hand)} were entered.",
+                )
+            )
+    places = (
+        ((*location, "hands", name, i), code)
+        for name, hand in hands.items()
+        for i, code in enumerate(hand)
+    )
+    problems += _copies_problems(places, "were entered in the hands")
+    if problems or context.mode == Mode.ADVANCED or not round_.tricks:
+        return problems
+    return _played_from_hands_problems(round_, location=location, roster=roster)
+
+
+def _played_from_hands_problems(
+    round_: RoundModel, *, location: Sequence[str | int], roster: Roster
+) -> list[Problem]:
+    left = {roster.find(name): list(hand) for name, hand in (round_.hands or {}).items()}
+    problems: list[Problem] = []
+    for t, trick in enumerate(round_.tricks or []):
+        lead = roster.find(trick.lead)
+        if lead is None:
+            return problems
+        for c, (seat, code) in enumerate(
+            zip(seating_from(roster.names, lead), trick.cards, strict=False)
+        ):
+            hand = left.get(seat)
+            if hand is None or code not in DECK:
+                continue
+            if code in hand:
+                hand.remove(code)
+                continue
+            problems.append(
+                Problem(
+                    path_of([*location, "tricks", t, "cards", c]),
+                    f"{seat}'s entered hand has no {card(code).label} left to play. "
+                    "Check the card, or correct the hand.",
+                )
+            )
     return problems
 
 
@@ -774,6 +884,10 @@ def _game_input(model: StateModel) -> GameInput:
             tricks=None if r.tricks is None else tuple(trick(t) for t in r.tricks),
             trophies=None if r.trophies is None else by_player(r.trophies),
             penalties=by_player(r.penalties),
+            open=r.open,
+            hands={
+                roster.find(name) or name: tuple(hand) for name, hand in (r.hands or {}).items()
+            },
         )
         for r in model.rounds
     )
@@ -798,7 +912,8 @@ def parse(state: object) -> GameInput:
     context = _Context(roster, model.mode)
     problems = _roster_problems(model.players) + _options_problems(model)
     for index, round_ in enumerate(model.rounds):
-        problems += _round_problems(round_, index=index, context=context)
+        last = index == len(model.rounds) - 1
+        problems += _round_problems(round_, index=index, context=context, last=last)
     if problems:
         raise InvalidStateError(problems)
     return _game_input(model)
@@ -926,7 +1041,11 @@ def _taken(game: GameInput, round_: RoundInput) -> _Taken:
     if round_.tricks is None:
         assert round_.trophies is not None  # validation allows exactly one of the two
         return _Taken((), {**zero, **round_.trophies}, None, zero)
-    played = tuple(play_trick(t, mode=game.mode, players=game.players) for t in round_.tricks)
+    played = tuple(
+        play_trick(t, mode=game.mode, players=game.players)
+        for t in round_.tricks
+        if len(t.cards) == len(game.players)
+    )
     trophies, nights, bonus = dict(zero), dict(zero), dict(zero)
     for trick in played:
         trophies[trick.winner] += trick.trophies
@@ -961,7 +1080,7 @@ def score_round(
         vp[name] = earned + taken.same_speed[name] + round_.penalties.get(name, 0)
         reset = collection.get(name) is NightCollection.TOTAL_RESET
         totals[name] = 0 if reset else totals_before[name] + vp[name]
-    complete = round_.tricks is None or len(round_.tricks) == game.chart.tricks
+    complete = round_.tricks is None or len(taken.tricks) == game.chart.tricks
     return RoundScore(
         number=number,
         tricks=taken.tricks,
@@ -1047,7 +1166,7 @@ def _round_warnings(game: GameInput, rounds: Sequence[RoundScore]) -> list[str]:
                 )
             warnings += _trophy_total_warnings(n, trophies=entered.trophies, chart=game.chart)
         if entered.tricks is not None and game.mode is not Mode.ADVANCED:
-            warnings += _round_rule_breaks(n, scored.tricks, mode=game.mode)
+            warnings += _round_rule_breaks(n, scored.tricks, mode=game.mode, hands=entered.hands)
     return warnings
 
 
@@ -1072,17 +1191,24 @@ def _trophy_total_warnings(
 WRONG_CARD_REMINDER = "A wrong card costs its player 1 VP as a penalty."
 
 
-def _round_rule_breaks(number: int, tricks: Sequence[PlayedTrick], *, mode: Mode) -> list[str]:
+def _round_rule_breaks(
+    number: int,
+    tricks: Sequence[PlayedTrick],
+    *,
+    mode: Mode,
+    hands: Mapping[str, Sequence[str]],
+) -> list[str]:
     """Wrong cards that the recorded tricks prove.
 
-    A card a player plays later was already in their hand, so the known part of each
-    hand is the cards still to come. (Not in advanced mode: special effects, which the
+    The known part of a hand is the entered hand, else the cards the player plays later
+    (they were already in the hand). (Not in advanced mode: special effects, which the
     app does not model, may move cards between hands.)
     """
-    still_to_play: dict[str, list[str]] = {}
+    still_to_play: dict[str, list[str]] = {name: list(hand) for name, hand in hands.items()}
     for trick in tricks:
         for seat, code in zip(trick.seats, trick.cards, strict=True):
-            still_to_play.setdefault(seat, []).append(code)
+            if seat not in hands:
+                still_to_play.setdefault(seat, []).append(code)
     warnings = []
     for index, trick in enumerate(tricks, 1):
         for position, (seat, code) in enumerate(zip(trick.seats, trick.cards, strict=True)):
@@ -1273,6 +1399,246 @@ def check_trick(data: object) -> dict[str, Any]:
     }
 
 
+# --- the play-along picture -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardPlay:
+    """One card down in a trick: who played it, its FP, and the rules it broke (sentences)."""
+
+    player: str
+    code: str
+    fp: int
+    broken: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The card as players name it."""
+        return card(self.code).label
+
+
+@dataclass(frozen=True)
+class TrickView:
+    """A trick as the table sees it while playing along.
+
+    ``winner`` is who takes it (or is winning so far), an override included;
+    ``beats`` is who the cards alone would give it to when an override changed that.
+    """
+
+    number: int
+    lead: str
+    seats: tuple[str, ...]
+    plays: tuple[CardPlay, ...]
+    winner: str | None
+    beats: str | None
+    next_player: str | None
+    trophies: int
+    same_speed: bool
+
+    @property
+    def complete(self) -> bool:
+        """Whether everyone has played."""
+        return self.next_player is None
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """One round while playing along: its tricks, the trick being played, used cards.
+
+    ``current`` is the trick being played or about to be led (``None`` once every trick
+    of the round is complete); ``left`` is how many copies of each card are not played
+    yet this round; ``hands`` are the entered hands minus the cards played from them;
+    ``playable`` the cards the next player may play, when their hand is known.
+    """
+
+    number: int
+    tricks: tuple[TrickView, ...]
+    current: TrickView | None
+    left: Mapping[str, int]
+    hands: Mapping[str, tuple[str, ...]]
+    playable: tuple[str, ...] | None
+    complete: bool
+
+    @property
+    def done(self) -> tuple[TrickView, ...]:
+        """The complete tricks."""
+        return tuple(t for t in self.tricks if t.complete)
+
+    @property
+    def last_taker(self) -> str | None:
+        """Who took the last complete trick (and leads the next one)."""
+        return self.done[-1].winner if self.done else None
+
+
+def _view_trick(
+    trick: TrickInput,
+    *,
+    number: int,
+    game: GameInput,
+    hands: Mapping[str, list[str]],
+) -> TrickView:
+    progress = trick_progress(
+        mode=game.mode, players=game.players, lead=trick.lead, cards=trick.cards
+    )
+    plays = []
+    check = game.mode is not Mode.ADVANCED
+    for index, (seat, code) in enumerate(zip(progress.seats, trick.cards, strict=False)):
+        before = trick.cards[:index]
+        hand = hands.get(seat)
+        broken: list[str] = []
+        if hand is not None and check:
+            broken = [
+                _rule_break_message(rule, player=seat, code=code, fastest=_fastest(before))
+                for rule in rule_breaks(code, hand=hand, played_before=before, mode=game.mode)
+            ]
+        plays.append(CardPlay(seat, code, progress.fp[index], tuple(broken)))
+    taker = trick.winner if trick.winner is not None and progress.complete else progress.winner
+    return TrickView(
+        number=number,
+        lead=trick.lead,
+        seats=progress.seats,
+        plays=tuple(plays),
+        winner=taker,
+        beats=progress.winner if taker != progress.winner else None,
+        next_player=progress.next_player,
+        trophies=progress.trophies,
+        same_speed=bool(trick.cards) and progress.complete and same_speed(trick.cards),
+    )
+
+
+def round_view(game: GameInput, index: int) -> RoundView:
+    """The play-along picture of a round entered trick by trick (index from 0).
+
+    >>> g = parse({"players": ["Miu", "Carol", "Romi", "Tom"], "rounds": [
+    ...     {"open": True, "tricks": [{"lead": "Miu", "cards": ["6", "2", "8", "10"]},
+    ...                               {"lead": "Carol", "cards": ["9"]}]}]})
+    >>> view = round_view(g, 0)
+    >>> view.current.lead, view.current.next_player, view.current.winner
+    ('Carol', 'Romi', 'Carol')
+    >>> view.left["10"], view.left["9"], view.complete
+    (1, 1, False)
+    """
+    round_ = game.rounds[index]
+    tricks = round_.tricks or ()
+    hands = {name: list(hand) for name, hand in round_.hands.items()}
+    left = dict(DECK)
+    views = []
+    for number, trick in enumerate(tricks, 1):
+        views.append(_view_trick(trick, number=number, game=game, hands=hands))
+        for seat, code in zip(seating_from(game.players, trick.lead), trick.cards, strict=False):
+            left[code] -= 1
+            if code in hands.get(seat, ()):
+                hands[seat].remove(code)
+    complete = len([v for v in views if v.complete]) == game.chart.tricks
+    current = _current_trick(views, game=game, complete=complete)
+    next_hand = None
+    if current is not None and current.next_player is not None and game.mode is not Mode.ADVANCED:
+        next_hand = hands.get(current.next_player)
+    playable = None
+    if next_hand is not None and current is not None:
+        before = [p.code for p in current.plays]
+        playable = tuple(legal_cards(next_hand, before, mode=game.mode))
+    return RoundView(
+        number=index + 1,
+        tricks=tuple(views),
+        current=current,
+        left=left,
+        hands={name: tuple(hand) for name, hand in hands.items()},
+        playable=playable,
+        complete=complete,
+    )
+
+
+def _current_trick(
+    views: Sequence[TrickView], *, game: GameInput, complete: bool
+) -> TrickView | None:
+    """The trick being played, or the next one, led by the last taker, before its first card."""
+    if complete:
+        return None
+    if views and not views[-1].complete:
+        return views[-1]
+    lead = views[-1].winner if views else game.players[LEAD]
+    assert lead is not None  # a complete trick always has a taker
+    seats = seating_from(game.players, lead)
+    return TrickView(len(views) + 1, lead, seats, (), None, None, lead, 0, same_speed=False)
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything the play page shows: the game, its scored rounds, the round in play.
+
+    ``current`` is the last round's play-along picture (``None`` when there is no round
+    yet or the last one was entered as trophies); ``ended_after`` the number of the
+    round that ended the game.
+    """
+
+    game: GameInput
+    rounds: tuple[RoundScore, ...]
+    current: RoundView | None
+    ended_after: int | None
+
+    @property
+    def last_round(self) -> RoundScore | None:
+        """The last round scored, if any."""
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def round_open(self) -> bool:
+        """Whether the last round still has tricks to play."""
+        return self.last_round is not None and not self.last_round.complete
+
+    @property
+    def can_start_round(self) -> bool:
+        """A new round may start: the last one is complete and the game goes on."""
+        return self.ended_after is None and not self.round_open
+
+    def next_lead(self) -> str:
+        """Who leads a new round: the taker of the last trick, else the first player."""
+        if self.current is not None and self.current.last_taker is not None:
+            return self.current.last_taker
+        return self.game.players[LEAD]
+
+
+def board(state: object) -> Board:
+    """The play-along picture of a valid state (``InvalidStateError`` otherwise).
+
+    >>> b = board({"players": ["A", "B", "C"], "rounds": []})
+    >>> b.current, b.can_start_round, b.next_lead()
+    (None, True, 'A')
+    """
+    game = parse(state)
+    rounds = tuple(score_rounds(game))
+    current = None
+    if game.rounds and game.rounds[-1].tricks is not None:
+        current = round_view(game, len(game.rounds) - 1)
+    return Board(game, rounds, current, game_end(rounds, game.target))
+
+
+def open_round(players: Sequence[str], *, lead: str) -> dict[str, Any]:
+    """A round to play along, with its first trick led by ``lead`` and no card yet.
+
+    >>> open_round(["A", "B", "C"], lead="B")["tricks"]
+    [{'lead': 'B', 'cards': []}]
+    """
+    return {
+        "tricks": [{"lead": lead, "cards": []}],
+        "trophies": None,
+        "penalties": {},
+        "open": True,
+        "hands": {},
+    }
+
+
+def parse_hand(raw: str, *, where: str) -> list[str]:
+    """The cards of a hand typed as codes separated by spaces or commas.
+
+    >>> parse_hand("2, 6 n6  10", where="hand")
+    ['2', '6', 'N6', '10']
+    """
+    codes = raw.replace(",", " ").split()
+    return [_card_from_text(where, code) for code in codes]
+
+
 # --- form edits -------------------------------------------------------------------------------
 
 
@@ -1313,6 +1679,25 @@ def new_round(players: Sequence[str], *, summarised: bool = False) -> dict[str, 
     return {"tricks": [], "trophies": None, "penalties": {}}
 
 
+#: A player's entry in a per-player field of a round, named for the history.
+_SINGULAR = {"penalties": "penalty", "trophies": "trophies", "hands": "hand"}
+
+
+def _label(code: object) -> str:
+    return card(code).label if isinstance(code, str) and code in DECK else str(code)
+
+
+def _tricks_in_words(tricks: Sequence[Any]) -> str:
+    if not tricks:
+        return "no trick"
+    last = tricks[-1]
+    if not isinstance(last, dict):
+        return f"{len(tricks)} tricks"
+    cards = ", ".join(_label(c) for c in last.get("cards", [])) or "no card yet"
+    count = f"{len(tricks)} trick{'s' if len(tricks) != 1 else ''}"
+    return f"{count} (the last led by {last.get('lead')}: {cards})"
+
+
 class OwlAbout:
     """The Owl About engine, registered under ``owl-about``."""
 
@@ -1321,6 +1706,9 @@ class OwlAbout:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 1
+    #: The deck (card code -> copies) and the cards by code, for the card pickers.
+    deck = DECK
+    cards = CARDS
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state, game end included; empty when it can be scored."""
@@ -1388,6 +1776,82 @@ class OwlAbout:
             case ["rounds", int(), "tricks", int(), "winner"]:
                 return _name_from_text(where, raw) if raw.strip() else None
         raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+
+    def chart(self) -> tuple[ChartRow, ...]:
+        """The player chart (for the options page)."""
+        return player_chart()
+
+    def board(self, state: object) -> Board:
+        """The play-along picture of a state (see :func:`board`)."""
+        return board(state)
+
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+        """A field's name for the edit history and conflict messages.
+
+        >>> GAME.describe_path({}, ["rounds", 0, "tricks", 2, "cards"])
+        'Round 1, trick 3'
+        """
+        match list(path):
+            case ["rounds"]:
+                return "Rounds"
+            case ["rounds", int(r)]:
+                return f"Round {r + 1}"
+            case ["rounds", int(r), "tricks"]:
+                return f"Round {r + 1} tricks"
+            case ["rounds", int(r), "tricks", int(t), "cards"] | [
+                "rounds",
+                int(r),
+                "tricks",
+                int(t),
+            ]:
+                return f"Round {r + 1}, trick {t + 1}"
+            case ["rounds", int(r), "tricks", int(t), "winner"]:
+                return f"Round {r + 1}, trick {t + 1} taker"
+            case ["rounds", int(r), "tricks", int(t), "lead"]:
+                return f"Round {r + 1}, trick {t + 1} lead"
+            case ["rounds", int(r), str(key)]:
+                return f"Round {r + 1} {key}"
+            case ["rounds", int(r), str(key), str(name)]:
+                return f"Round {r + 1}: {name}'s {_SINGULAR.get(key, key)}"
+        return path_of(path)
+
+    def display_value(self, path: Sequence[str | int], value: Any) -> str:
+        """A stored value in words; hands are never shown (they are secret at the table).
+
+        >>> GAME.display_value(["rounds", 0, "tricks", 0, "cards"], ["6", "N6"])
+        '6, Night 6'
+        >>> GAME.display_value(["rounds", 0, "penalties"], {"Tom": 1})
+        'Tom +1'
+        """
+        parts = list(path)
+        key = parts[-1] if parts else None
+        if value is None or value == "nothing":
+            return "nothing" if key != "winner" else "the cards decide"
+        if key == "rounds" and isinstance(value, list):
+            return f"{len(value)} round{'s' if len(value) != 1 else ''}"
+        if key == "cards" and isinstance(value, list):
+            return ", ".join(_label(c) for c in value) or "no card yet"
+        if key == "tricks" and isinstance(value, list):
+            return _tricks_in_words(value)
+        if key == "hands" and isinstance(value, dict):
+            return "entered for " + (", ".join(value) or "nobody")
+        if key == "penalties" and isinstance(value, dict):
+            return ", ".join(f"{n} +{v}" for n, v in value.items() if v) or "none"
+        if key == "trophies" and isinstance(value, dict):
+            return ", ".join(f"{n} {v}" for n, v in value.items())
+        if isinstance(value, dict) and "cards" in value:
+            cards = self.display_value(["cards"], value["cards"])
+            taker = value.get("winner")
+            return (
+                f"{cards}, taken by {taker} (override)"
+                if taker
+                else f"{cards}, as the cards decide"
+            )
+        if isinstance(value, dict) and "tricks" in value:
+            if value.get("trophies") is not None:
+                return "trophies " + self.display_value(["trophies"], value["trophies"])
+            return "played trick by trick"
+        return str(value)
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""

@@ -35,6 +35,7 @@ class GamePages:
 #: Games playable through the pages (the JSON API serves every registered engine).
 PAGES: dict[str, GamePages] = {
     "odd-world": GamePages(),
+    "owl-about": __import__("companion.web.owl_about", fromlist=["GAME_PAGES"]).GAME_PAGES,
 }
 
 

@@ -307,6 +307,7 @@ def options(token: str, slug: str) -> Response:
         "form": form,
         "game": GAMES[slug],
         "slug": slug,
+        "game_css": _game_css(slug),
     }
     if request.method == "GET":
         return page_or_fragment("options.html", "_options.html", **context)

@@ -1101,3 +1101,200 @@ def test_fuzz_trick_requests_are_answered_or_explained(body: dict[str, Any]) -> 
         assert answer["winner"] in [p.strip() for p in body["players"]]
         messages = [p["message"] for p in answer["problems"]]
     assert all(is_sentence(m) for m in messages), messages
+
+
+# --- playing along: open rounds, hands, the board ---------------------------------------------
+
+
+RULEBOOK_ROW = ["6", "2", "8", "10"]
+
+
+def open_round(tricks: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return {"tricks": tricks, "open": True, **extra}
+
+
+def test_an_open_round_may_end_with_a_short_or_empty_trick() -> None:
+    for cards in ([], ["6"], ["6", "2", "8"]):
+        tricks = [{"lead": "Miu", "cards": RULEBOOK_ROW}, {"lead": "Carol", "cards": cards}]
+        assert GAME.validate(game([open_round(tricks)])) == [], cards
+
+
+def test_without_open_a_short_trick_is_still_a_problem_as_in_the_api() -> None:
+    state = game([{"tricks": [{"lead": "Miu", "cards": ["6"]}]}])
+    problem_at(problems_of(state), "rounds[0].tricks[0].cards")
+
+
+def test_only_the_last_trick_of_the_last_round_may_be_short() -> None:
+    short_first = open_round(
+        [{"lead": "Miu", "cards": ["6"]}, {"lead": "Miu", "cards": RULEBOOK_ROW}]
+    )
+    problem_at(problems_of(game([short_first])), "rounds[0].tricks[0].cards")
+    earlier = open_round([{"lead": "Miu", "cards": ["6"]}])
+    problem_at(
+        problems_of(game([earlier, trophies_round({"Miu": 1})])), "rounds[0].tricks[0].cards"
+    )
+    problem_at(problems_of(game([{**trophies_round({}), "open": True}])), "rounds[0].open")
+
+
+def test_a_short_trick_scores_nothing_and_has_no_taker_yet() -> None:
+    tricks = [{"lead": "Miu", "cards": RULEBOOK_ROW}, {"lead": "Carol", "cards": ["N4"]}]
+    result = round_json(game([open_round(tricks)]))
+    assert result["trophies"] == {"Miu": 0, "Carol": 1, "Romi": 0, "Tom": 0}
+    assert result["complete"] is False
+    with_winner = [tricks[0], {"lead": "Carol", "cards": ["N4"], "winner": "Tom"}]
+    state = game([open_round(with_winner)], mode="advanced")
+    problem_at(problems_of(state), "rounds[0].tricks[1].winner")
+
+
+def test_round_view_follows_the_trick_and_the_used_cards() -> None:
+    tricks = [{"lead": "Miu", "cards": RULEBOOK_ROW}, {"lead": "Carol", "cards": ["9", "9"]}]
+    view = oa.round_view(oa.parse(game([open_round(tricks)])), 0)
+    assert view.current is not None
+    assert (view.current.number, view.current.lead, view.current.next_player) == (
+        2,
+        "Carol",
+        "Tom",
+    )
+    assert view.current.seats == ("Carol", "Romi", "Tom", "Miu")
+    assert view.left["9"] == 0
+    assert view.left["10"] == 1
+    assert view.last_taker == "Carol"
+    assert [p.fp for p in view.tricks[0].plays] == [6, 12, 8, 10]
+
+
+def test_round_view_after_a_complete_trick_offers_the_next_one_led_by_its_taker() -> None:
+    view = oa.round_view(oa.parse(game([open_round([{"lead": "Miu", "cards": RULEBOOK_ROW}])])), 0)
+    assert view.current is not None
+    assert (view.current.number, view.current.lead, view.current.plays) == (2, "Carol", ())
+
+
+def test_round_view_shows_an_override_and_who_the_cards_chose() -> None:
+    tricks = [{"lead": "Miu", "cards": RULEBOOK_ROW, "winner": "Tom"}]
+    view = oa.round_view(oa.parse(game([open_round(tricks)], mode="advanced")), 0)
+    assert (view.tricks[0].winner, view.tricks[0].beats) == ("Tom", "Carol")
+    assert view.current is not None
+    assert view.current.lead == "Tom"
+
+
+def test_entered_hands_name_broken_rules_and_the_playable_cards() -> None:
+    hands = {"Romi": ["3", "8", "1"], "Tom": ["N6", "6", "1"]}
+    tricks = [{"lead": "Miu", "cards": ["6", "2", "3"]}]
+    view = oa.round_view(oa.parse(game([open_round(tricks, hands=hands)])), 0)
+    romi = view.tricks[0].plays[2]
+    assert romi.broken
+    assert "Romi had to play one of those instead of the 3" in romi.broken[0]
+    assert view.playable == ("6",)
+    assert view.hands["Romi"] == ("8", "1")
+
+
+def test_hands_are_not_checked_in_advanced_mode() -> None:
+    hands = {"Romi": ["3", "8"]}
+    tricks = [{"lead": "Miu", "cards": ["6", "2", "5"]}]
+    state = game([open_round(tricks, hands=hands)], mode="advanced")
+    assert GAME.validate(state) == []
+    view = oa.round_view(oa.parse(state), 0)
+    assert view.tricks[0].plays[2].broken == ()
+    assert view.playable is None
+
+
+@pytest.mark.parametrize(
+    ("hands", "path"),
+    [
+        ({"Zed": ["1"]}, "rounds[0].hands.Zed"),
+        ({"Miu": ["1"], "miu": ["2"]}, "rounds[0].hands.miu"),
+        ({"Miu": ["11"]}, "rounds[0].hands.Miu[0]"),
+        ({"Miu": ["1"] * 9}, "rounds[0].hands.Miu"),
+        ({"Miu": ["9", "9"], "Tom": ["9"]}, "rounds[0].hands.Tom[0]"),
+        ({"Miu": ["5"]}, "rounds[0].tricks[0].cards[0]"),
+    ],
+)
+def test_impossible_hands_are_problems(hands: dict[str, list[str]], path: str) -> None:
+    state = game([open_round([{"lead": "Miu", "cards": ["6"]}], hands=hands)])
+    problem_at(problems_of(state), path)
+
+
+def test_entered_hands_add_rule_break_warnings_to_the_score() -> None:
+    hands = {"Romi": ["3", "8", "1"]}
+    tricks = [{"lead": "Miu", "cards": ["6", "2", "3", "1"]}]
+    warnings = GAME.score(game([open_round(tricks, hands=hands)])).warnings
+    assert any("Round 1, trick 1: With a card of speed 6" in w for w in warnings)
+
+
+def test_board_knows_when_a_round_may_start_and_who_leads_it() -> None:
+    rows = [RULEBOOK_ROW, ["9", "1", "N7", "3"]]
+    tricks = chained_tricks(TABLE, "Miu", rows, "basic")
+    in_play = oa.board(game([open_round(tricks)]))
+    assert (in_play.round_open, in_play.can_start_round) == (True, False)
+    assert in_play.current is not None
+    taker = oa.trick_progress(
+        mode="basic", players=TABLE, lead=tricks[-1]["lead"], cards=rows[-1]
+    ).winner
+    assert in_play.next_lead() == in_play.current.last_taker == taker
+    done = oa.board(game([open_round(full_deck_tricks(TABLE, 8))]))
+    assert done.can_start_round
+    assert done.current is not None
+    assert done.current.current is None
+    assert done.next_lead() == done.current.last_taker
+    over = oa.board(game([trophies_round({"Miu": 9})], target=5))
+    assert (over.ended_after, over.can_start_round) == (1, False)
+
+
+def test_open_round_is_a_valid_first_round() -> None:
+    state = GAME.new_state(TRIO, {})
+    state["rounds"] = [oa.open_round(TRIO, lead="Ben")]
+    assert GAME.validate(state) == []
+    assert oa.board(state).current is not None
+
+
+def test_parse_hand_reads_codes_and_refuses_unknown_cards() -> None:
+    assert oa.parse_hand(" n4,10  1 ", where="hand") == ["N4", "10", "1"]
+    with pytest.raises(InvalidStateError) as raised:
+        oa.parse_hand("4 44", where="hand")
+    problem_at(raised.value.problems, "hand")
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "shown"),
+    [
+        (["rounds"], [{}, {}], "2 rounds"),
+        (["rounds", 0, "tricks", 1, "cards"], [], "no card yet"),
+        (
+            ["rounds", 0, "tricks"],
+            [{"lead": "Tom", "cards": ["N7"]}],
+            "1 trick (the last led by Tom: Night 7)",
+        ),
+        (["rounds", 0, "tricks", 0, "winner"], None, "the cards decide"),
+        (["rounds", 0, "hands"], {"Miu": ["1", "2"]}, "entered for Miu"),
+        (["rounds", 0, "penalties"], {}, "none"),
+        (["rounds", 0], {"tricks": None, "trophies": {"Miu": 2}}, "trophies Miu 2"),
+    ],
+)
+def test_values_are_shown_in_words_and_hands_stay_secret(
+    path: list[str | int], value: object, shown: str
+) -> None:
+    assert GAME.display_value(path, value) == shown
+
+
+def test_paths_are_described_for_the_history() -> None:
+    assert GAME.describe_path({}, ["rounds", 1, "tricks", 0, "winner"]) == "Round 2, trick 1 taker"
+    assert GAME.describe_path({}, ["rounds", 0, "penalties"]) == "Round 1 penalties"
+    assert GAME.describe_path({}, ["rounds", 0, "penalties", "Tom"]) == "Round 1: Tom's penalty"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=8 * 4 - 1))
+def test_property_a_round_played_card_by_card_is_valid_at_every_tap(cards_down: int) -> None:
+    """Every prefix of a round played along validates, and counts only complete tricks."""
+    full = full_deck_tricks(TABLE, 8)
+    flat = [(t["lead"], c) for t in full for c in t["cards"]]
+    tricks: list[dict[str, Any]] = []
+    for index in range(cards_down + 1):
+        lead, code = flat[index]
+        if index % len(TABLE) == 0:
+            tricks.append({"lead": lead, "cards": []})
+        tricks[-1]["cards"].append(code)
+    state = game([open_round(tricks)])
+    assert GAME.validate(state) == []
+    complete = (cards_down + 1) // len(TABLE)
+    assert sum(round_json(state)["trophies"].values()) >= complete
+    assert len(round_json(state)["tricks"]) == complete

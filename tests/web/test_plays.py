@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.web.games import PAGES
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
 
 HOOPOE_ANN = "players[0].display.hoopoe"
@@ -338,7 +339,10 @@ def test_series_only_for_games_with_a_series_variant(
     assert client.post(f"/t/{links.edit}/plays", data=data).status_code == 303
 
 
-def test_games_without_pages_are_not_offered(client: FlaskClient, links: TableLinks) -> None:
+def test_games_without_pages_are_not_offered(
+    client: FlaskClient, links: TableLinks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delitem(PAGES, "owl-about")
     page = client.get(f"/t/{links.edit}").get_data(as_text=True)
     assert '<option value="odd-world">' in page
     assert 'value="owl-about"' not in page  # API only, for now

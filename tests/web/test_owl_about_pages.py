@@ -1,0 +1,606 @@
+"""Owl About through the pages: options, playing along card by card, rounds, trophies,
+penalties, hands, overrides, game end, conflicts, access and the trick checker."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from collections.abc import Sequence
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from companion.extensions import db
+from companion.games import owl_about as oa
+from companion.models import Play
+from companion.services import plays
+from tests.helpers import HTMX, TableLinks, create_table, csrf
+
+TABLE = ["Miu", "Carol", "Romi", "Tom"]
+TRIO = ["Ann", "Ben", "Cy"]
+RULEBOOK_TRICK = ["6", "2", "8", "10"]
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def text(response: TestResponse) -> str:
+    """The response's HTML with entities decoded and whitespace squeezed."""
+    return re.sub(r"\s+", " ", html_lib.unescape(response.get_data(as_text=True)))
+
+
+def start_owl(
+    client: FlaskClient,
+    token: str,
+    *,
+    mode: str = "basic",
+    variants: Sequence[str] = (),
+    target: str = "",
+) -> int:
+    """Start Owl About through the table's Start button and the options page."""
+    response = client.post(
+        f"/t/{token}/plays",
+        data={"game": "owl-about", "csrf_token": csrf(client, f"/t/{token}")},
+    )
+    assert response.status_code == 303
+    options = response.headers["Location"]
+    data: dict[str, object] = {
+        "mode": mode,
+        "target": target,
+        "variants": list(variants),
+        "csrf_token": csrf(client, options),
+    }
+    response = client.post(options, data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(response.headers["Location"].split("/plays/")[1].split("?")[0])
+
+
+def play_url(token: str, play_id: int) -> str:
+    return f"/t/{token}/plays/{play_id}"
+
+
+def page(client: FlaskClient, token: str, play_id: int, *, seat: str = "all") -> str:
+    response = client.get(f"{play_url(token, play_id)}?seat={seat}")
+    assert response.status_code == 200
+    return text(response)
+
+
+def act(
+    client: FlaskClient,
+    token: str,
+    play_id: int,
+    action: str,
+    data: dict[str, object],
+    *,
+    htmx: bool = True,
+    token_from: str | None = None,
+) -> TestResponse:
+    """Post one Owl About action with a CSRF token from the play page."""
+    source = token_from or token
+    body = {"csrf_token": csrf(client, f"{play_url(source, play_id)}?seat=all"), **data}
+    return client.post(
+        f"{play_url(token, play_id)}/owl-about/{action}", data=body, headers=HTMX if htmx else {}
+    )
+
+
+def picker_fields(html: str) -> dict[str, str]:
+    """The hidden fields of the card picker as the phone shows it."""
+    form = re.search(r'class="owl-picker".*?</form>', html)
+    assert form, "no card picker on the page"
+    return dict(re.findall(r'name="(rounds|trick|seen)" value="([^"]*)"', form.group(0)))
+
+
+def tap(client: FlaskClient, token: str, play_id: int, card: str) -> TestResponse:
+    """Tap a card on the picker, based on what the page shows now."""
+    fields = picker_fields(page(client, token, play_id))
+    return act(client, token, play_id, "card", {**fields, "card": card})
+
+
+def tap_all(client: FlaskClient, token: str, play_id: int, cards: Sequence[str]) -> TestResponse:
+    response = None
+    for code in cards:
+        response = tap(client, token, play_id, code)
+        assert response.status_code == 200, text(response)
+    assert response is not None
+    return response
+
+
+def start_round(client: FlaskClient, token: str, play_id: int, lead: str) -> TestResponse:
+    rounds = re.search(
+        r'owl-about/round".*?name="rounds" value="(\d+)"', page(client, token, play_id)
+    )
+    assert rounds
+    return act(client, token, play_id, "round", {"rounds": rounds.group(1), "lead": lead})
+
+
+def rounds_on_page(client: FlaskClient, token: str, play_id: int) -> str:
+    found = re.search(r'name="rounds" value="(\d+)"', page(client, token, play_id))
+    assert found
+    return found.group(1)
+
+
+def totals(html: str) -> dict[str, int]:
+    """The totals column of the rounds table."""
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>.*?<td><strong>(\d+)</strong>', html)
+    return {name: int(total) for name, total in rows}
+
+
+@pytest.fixture
+def links(client: FlaskClient) -> TableLinks:
+    """A table of Miu, Carol, Romi and Tom."""
+    return create_table(client, TABLE)
+
+
+@pytest.fixture
+def basic(client: FlaskClient, links: TableLinks) -> int:
+    """A basic-mode game with round 1 led by Miu."""
+    play_id = start_owl(client, links.edit)
+    assert start_round(client, links.edit, play_id, "Miu").status_code == 200
+    return play_id
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def test_options_page_shows_the_chart_for_this_table(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    html = text(client.get(f"/t/{links.edit}/plays/new/owl-about"))
+    assert "Player chart" in html
+    assert re.search(r'class="owl-here" aria-current="true"> <th scope="row">4 \(you\)', html)
+    assert "with 4 players: 10 VP" in html
+    assert 'value="same-speed"' in html
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"mode": "basic", "variants": ["same-speed"]}, "Variants are only played in advanced"),
+        ({"mode": "advanced", "variants": ["double-owl"]}, "is not a valid choice"),
+        ({"mode": "turbo"}, "Not a valid choice"),
+        ({"mode": "basic", "target": "0"}, "Enter a target from 1 to 999 VP."),
+        ({"mode": "basic", "target": "ten"}, "Not a valid integer value"),
+    ],
+)
+def test_options_refuse_bad_input_with_422(
+    client: FlaskClient, links: TableLinks, data: dict[str, object], message: str
+) -> None:
+    url = f"/t/{links.edit}/plays/new/owl-about"
+    response = client.post(url, data={**data, "csrf_token": csrf(client, url)})
+    assert response.status_code == 422
+    assert message in text(response)
+    assert "Games at this table" not in text(client.get(f"/t/{links.edit}"))
+
+
+def test_options_start_with_the_chart_target_or_a_chosen_one(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    first = start_owl(client, links.edit, mode="advanced", variants=["night-collection"])
+    html = page(client, links.edit, first)
+    assert "Advanced mode · night-collection · target 10 VP · 8 tricks a round." in html
+    second = start_owl(client, links.edit, target="12")
+    assert "target 12 VP" in page(client, links.edit, second)
+
+
+# --- playing along ----------------------------------------------------------------------------
+
+
+def test_each_tap_returns_only_the_trick_and_the_winner_leads_next(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    response = tap_all(client, links.edit, basic, RULEBOOK_TRICK[:3])
+    html = text(response)
+    assert html.lstrip().startswith('<section id="trick"')
+    assert "<html" not in html
+    assert 'id="play"' not in html
+    assert 'Romi</span> <span class="owl-card">8</span> <span class="owl-fp">8 FP' in html
+    assert "winning" in html
+    assert "Tom</strong> to play." in html
+
+    html = text(tap(client, links.edit, basic, "10"))
+    assert "Trick 1 went to <strong>Carol</strong>: +1 trophy." in html
+    assert 'Carol leads. <strong class="owl-next">Carol</strong> to play.' in html
+    assert "trick 2 of 8" in html
+
+    whole = page(client, links.edit, basic)
+    assert "Miu 6, Carol 2 (12), Romi 8, Tom 10</span> → <strong>Carol</strong>" in whole
+
+
+def test_plain_post_of_a_card_redirects_to_the_play_page(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    fields = picker_fields(page(client, links.edit, basic))
+    response = act(client, links.edit, basic, "card", {**fields, "card": "6"}, htmx=False)
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/plays/{basic}?seat=all")
+
+
+def test_used_up_cards_are_disabled(client: FlaskClient, links: TableLinks, basic: int) -> None:
+    html = text(tap_all(client, links.edit, basic, ["9", "10", "9"]))
+    assert re.search(
+        r'value="9" class="owl-pick" aria-label="Play 9 for Tom, all used up" disabled', html
+    )
+    assert re.search(r'value="10" class="owl-pick" aria-label="Play 10 for Tom" >', html)
+    assert '<small aria-hidden="true">1 left</small>' in html
+
+
+def test_a_card_beyond_the_deck_is_refused(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    tap_all(client, links.edit, basic, ["9", "9"])
+    response = tap(client, links.edit, basic, "9")
+    assert response.status_code == 422
+    assert 'Only 2 "9" cards exist, but 3 were played in this round.' in text(response)
+    response = tap(client, links.edit, basic, "11")
+    assert response.status_code == 422
+    assert "Pick a card from 1 to 10 or Night 4 to 7." in text(response)
+
+
+def test_entered_hands_reveal_broken_rules_and_mark_the_picker(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    for player, hand in (("Romi", "3 8"), ("Tom", "N6 6 1")):
+        response = act(client, links.edit, basic, "hand", {"player": player, "hand": hand})
+        assert response.status_code == 200, text(response)
+    html = text(tap_all(client, links.edit, basic, ["6", "2"]))
+    # Romi holds an 8, so a 3 would break the follow rule: marked on the picker.
+    assert 'aria-label="Play 3 for Romi, breaks a rule"' in html
+    assert 'aria-label="Play 5 for Romi" disabled' in html  # not in Romi's hand
+    html = text(tap_all(client, links.edit, basic, ["3", "N6"]))
+    assert "With a card of speed 6 or faster in hand, Romi had to play one of those" in html
+    assert "While holding a day 6, Tom could not play the Night 6 yet." in html
+    # Another phone sees that hands were entered, not the cards.
+    assert "3 8" not in page(client, links.edit, basic)
+    assert 'value="3 8"' in page(client, links.edit, basic, seat="2")
+
+
+def test_a_played_card_missing_from_the_entered_hand_is_refused(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    act(client, links.edit, basic, "hand", {"player": "Miu", "hand": "1 2"})
+    response = act(
+        client,
+        links.edit,
+        basic,
+        "card",
+        {**picker_fields(page(client, links.edit, basic)), "card": "5"},
+    )
+    assert response.status_code == 422
+    assert "Miu's entered hand has no 5 left to play." in text(response)
+
+
+def test_a_bad_hand_is_refused_next_to_it(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    response = act(client, links.edit, basic, "hand", {"player": "Tom", "hand": "2 12"})
+    assert response.status_code == 422
+    assert 'There is no card "12"' in text(response)
+    response = act(client, links.edit, basic, "hand", {"player": "Tom", "hand": "9 9 9"})
+    assert response.status_code == 422
+    assert "Only 2" in text(response)
+
+
+def test_advanced_mode_can_hand_a_trick_to_someone_else(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play_id = start_owl(client, links.edit, mode="advanced")
+    start_round(client, links.edit, play_id, "Miu")
+    tap_all(client, links.edit, play_id, RULEBOOK_TRICK)
+    rounds = rounds_on_page(client, links.edit, play_id)
+    response = act(
+        client, links.edit, play_id, "override", {"rounds": rounds, "trick": "0", "winner": "Tom"}
+    )
+    assert response.status_code == 200
+    html = text(response)
+    assert "→ <strong>Tom</strong> <em>(override; cards: Carol)</em>" in html
+    assert 'Tom leads. <strong class="owl-next">Tom</strong> to play.' in html
+    history = text(client.get(f"{play_url(links.edit, play_id)}/history"))
+    assert "Round 1, trick 1" in history
+
+
+def test_override_is_refused_outside_advanced_mode(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    tap_all(client, links.edit, basic, RULEBOOK_TRICK)
+    html = page(client, links.edit, basic)
+    assert "owl-about/override" not in html
+    response = act(
+        client, links.edit, basic, "override", {"rounds": "1", "trick": "0", "winner": "Tom"}
+    )
+    assert response.status_code == 422
+    assert "advanced mode" in text(response)
+
+
+def test_quick_mode_uses_the_highest_unique_fp(client: FlaskClient, links: TableLinks) -> None:
+    play_id = start_owl(client, links.edit, mode="quick")
+    start_round(client, links.edit, play_id, "Miu")
+    html = text(tap_all(client, links.edit, play_id, ["2", "2", "N4", "6"]))
+    assert "Trick 1 went to <strong>Miu</strong>" in html  # no unique FP: the lead
+    html = text(tap_all(client, links.edit, play_id, ["5", "3", "5", "1"]))
+    assert "Trick 2 went to <strong>Carol</strong>" in html  # 5s tie: the 3 is highest unique
+
+
+def test_the_first_lead_can_change_before_the_first_card(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    response = act(client, links.edit, basic, "lead", {"rounds": "1", "lead": "Romi"})
+    assert response.status_code == 200
+    assert "Romi leads." in text(response)
+    tap(client, links.edit, basic, "5")
+    response = act(client, links.edit, basic, "lead", {"rounds": "1", "lead": "Tom"})
+    assert response.status_code == 422
+    assert "before its first card" in text(response)
+
+
+def test_undo_takes_back_one_card(client: FlaskClient, links: TableLinks, basic: int) -> None:
+    tap_all(client, links.edit, basic, ["6", "2"])
+    undo = client.post(
+        f"{play_url(links.edit, basic)}/undo",
+        data={
+            "csrf_token": csrf(client, play_url(links.edit, basic) + "?seat=all"),
+            "seat": "all",
+        },
+        headers=HTMX,
+    )
+    assert undo.status_code == 200
+    html = text(undo)
+    assert "Carol</strong> to play." in html
+    assert picker_fields(html)["seen"] == "6"
+
+
+def test_two_phones_playing_for_the_same_turn_conflict(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    fields = picker_fields(page(client, links.edit, basic))
+    first = act(client, links.edit, basic, "card", {**fields, "card": "6"})
+    assert first.status_code == 200
+    second = act(client, links.edit, basic, "card", {**fields, "card": "7"})
+    assert second.status_code == 409
+    html = text(second)
+    assert html.lstrip().startswith('<section id="trick"')
+    assert "Another phone played in this trick first: now 6." in html
+    assert "Carol</strong> to play." in html
+    # The stale tap on a trick that is over is refused the same way.
+    tap_all(client, links.edit, basic, ["2", "8", "10"])
+    stale = act(client, links.edit, basic, "card", {**fields, "card": "7"})
+    assert stale.status_code == 409
+
+
+# --- rounds, trophies, penalties, game end ----------------------------------------------------
+
+
+def deck_rows(players: int, tricks: int) -> list[list[str]]:
+    """Cards for ``tricks`` tricks dealt from the deck in order (never over a card's copies)."""
+    deck = [code for code, copies in oa.DECK.items() for _ in range(copies)]
+    return [deck[i * players : (i + 1) * players] for i in range(tricks)]
+
+
+def test_a_full_round_played_along_scores_and_the_next_round_starts(
+    client: FlaskClient,
+) -> None:
+    links = create_table(client, TRIO)
+    play_id = start_owl(client, links.edit)
+    start_round(client, links.edit, play_id, "Ann")
+    tricks: list[dict[str, object]] = []
+    lead = "Ann"
+    for row in deck_rows(3, 9):
+        tap_all(client, links.edit, play_id, row)
+        tricks.append({"lead": lead, "cards": row})
+        taker = oa.trick_progress(mode="basic", players=TRIO, lead=lead, cards=row).winner
+        assert taker is not None
+        lead = taker
+    expected = oa.score_game(oa.parse({"players": TRIO, "rounds": [{"tricks": tricks}]}))
+    html = page(client, links.edit, play_id)
+    assert "Round 1 is complete" in html
+    assert "End of round 1" in html
+    assert totals(html) == {s.player: s.score for s in expected.standings}
+    assert (
+        '<svg viewBox="0 0 320 160" role="img" aria-labelledby="vp-chart-title vp-chart-desc"'
+        in html
+    )
+    assert '<title id="vp-chart-title">VP after each round</title>' in html
+    assert f"({lead} took the last trick)" in html
+    response = start_round(client, links.edit, play_id, lead)
+    assert response.status_code == 200
+    assert "Round 2 · trick 1 of 9" in text(response)
+
+
+def test_trophies_quick_entry_scores_the_rulebook_example(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play_id = start_owl(client, links.edit)
+    data = {"round": "0", "rounds": "0"}
+    data.update({f"trophies-{i}": str(n) for i, n in enumerate([4, 3, 0, 3])})
+    response = act(client, links.edit, play_id, "trophies", data)
+    assert response.status_code == 200
+    assert totals(text(response)) == {"Miu": 4, "Carol": 1, "Romi": 4, "Tom": 1}
+    assert "Most trophies: 4 (Miu): they gain 4 VP" in text(response)
+
+
+def test_trophies_replace_a_round_with_no_card_yet_and_bad_counts_are_422(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    bad = {"round": "0", "rounds": "1", "trophies-0": "-1", "trophies-1": "x"}
+    response = act(client, links.edit, basic, "trophies", bad)
+    assert response.status_code == 422
+    assert "Trophies cannot be negative." in text(response)
+    data = {"round": "0", "rounds": "1"}
+    data.update({f"trophies-{i}": str(n) for i, n in enumerate([8, 0, 0, 0])})
+    response = act(client, links.edit, basic, "trophies", data)
+    assert response.status_code == 200
+    assert totals(text(response)) == {"Miu": 8, "Carol": 8, "Romi": 8, "Tom": 8}
+    assert 'id="trick"' not in text(response)
+
+
+def test_penalties_add_one_vp_at_any_time(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    tap(client, links.edit, basic, "6")
+    for _ in range(2):
+        response = act(client, links.edit, basic, "penalty", {"player": "Tom"})
+        assert response.status_code == 200
+    html = text(response)
+    assert "Tom +1 <small>(2 this round)</small>" in html
+    assert totals(html)["Tom"] == 2
+    response = act(client, links.edit, basic, "penalty", {"player": "Zed"})
+    assert response.status_code == 422
+    assert "Pick a player at the table." in text(response)
+
+
+def test_the_game_ends_after_the_round_reaching_the_target(client: FlaskClient) -> None:
+    links = create_table(client, TRIO)
+    play_id = start_owl(client, links.edit, target="5")
+    data = {"round": "0", "rounds": "0", "trophies-0": "5", "trophies-1": "4", "trophies-2": "0"}
+    html = text(act(client, links.edit, play_id, "trophies", data))
+    assert "Game over after round 1" in html
+    assert "Ann and Cy reached the target of 5 VP" in html
+    assert "Ben with 1 VP" in html
+    assert "owl-about/round" not in html
+    response = act(client, links.edit, play_id, "round", {"rounds": "1", "lead": "Ann"})
+    assert response.status_code == 422
+    assert "The game is over" in text(response)
+    finish = client.post(
+        f"{play_url(links.edit, play_id)}/finish",
+        data={"csrf_token": csrf(client, play_url(links.edit, play_id) + "?seat=all")},
+    )
+    assert finish.status_code == 303
+    table = text(client.get(f"/t/{links.edit}"))
+    assert "Owl About</a> — finished: Ben wins" in table
+    assert re.search(r"<td>Ben</td><td>1</td><td>1</td><td>1</td>", table)
+
+
+# --- access and security ----------------------------------------------------------------------
+
+
+ACTIONS = ["card", "round", "lead", "override", "penalty", "hand", "trophies"]
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+def test_the_read_only_link_changes_nothing(
+    client: FlaskClient, links: TableLinks, basic: int, action: str
+) -> None:
+    response = act(
+        client,
+        links.view,
+        basic,
+        action,
+        {"card": "6", "rounds": "1", "trick": "0", "player": "Tom", "lead": "Tom"},
+        token_from=links.edit,
+    )
+    assert response.status_code == 403
+    html = page(client, links.view, basic)
+    assert "owl-picker" not in html
+    assert "owl-about/penalty" not in html
+
+
+def test_actions_need_the_csrf_token(client: FlaskClient, links: TableLinks, basic: int) -> None:
+    response = client.post(
+        f"{play_url(links.edit, basic)}/owl-about/card",
+        data={"rounds": "1", "trick": "0", "seen": "", "card": "6"},
+        headers=HTMX,
+    )
+    assert response.status_code == 400
+    assert 'owl-card">6<' not in page(client, links.edit, basic)
+
+
+def test_a_play_page_without_a_seat_opens(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    assert client.get(play_url(links.edit, basic)).status_code == 200
+
+
+def test_owl_actions_on_another_game_are_not_found(client: FlaskClient, links: TableLinks) -> None:
+    response = client.post(
+        f"/t/{links.edit}/plays",
+        data={"game": "odd-world", "csrf_token": csrf(client, f"/t/{links.edit}")},
+    )
+    odd_world = int(response.headers["Location"].split("/plays/")[1].split("?")[0])
+    assert act(client, links.edit, odd_world, "penalty", {"player": "Tom"}).status_code == 404
+
+
+# --- the trick checker ------------------------------------------------------------------------
+
+
+def test_checker_names_the_winner_fp_and_broken_rules(client: FlaskClient) -> None:
+    response = client.get("/owl-about/check?players=4&cards=6+2+8&card=10&hand-2=8+3+10")
+    assert response.status_code == 200
+    html = text(response)
+    assert "Player 2 takes the trick: 1 trophy." in html
+    assert '<span class="owl-fp">12 FP</span>' in html
+    response = client.get("/owl-about/check?players=4&cards=6+2&card=3&hand-2=8+3")
+    html = text(response)
+    assert "Player 3 plays next" not in html
+    assert "Player 3 had to play one of those instead of the 3" in html
+    assert "1 rule broken." in html
+
+
+def test_checker_takes_back_a_card_and_needs_no_table(client: FlaskClient) -> None:
+    html = text(client.get("/owl-about/check?players=3&mode=quick&cards=2+2&drop=1"))
+    assert "Lead is winning; Player 2 plays next." in html
+    assert text(client.get("/owl-about/check")).count("owl-pick") >= len(oa.DECK)
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("players=7&cards=6", "Owl About is for 3 to 6 players."),
+        ("players=4&cards=6+11", 'There is no card "11"'),
+        ("players=4&cards=9+9+9", 'Only 2 "9" cards exist'),
+        ("players=3&cards=1+2+3+4", "Each of the 3 players plays one card"),
+        ("players=4&cards=6&hand-1=2+x", 'There is no card "x"'),
+        ("players=4&cards=6&mode=turbo", "Pick basic, quick or advanced."),
+    ],
+)
+def test_checker_refuses_impossible_tricks_with_422(
+    client: FlaskClient, query: str, message: str
+) -> None:
+    response = client.get(f"/owl-about/check?{query}")
+    assert response.status_code == 422
+    assert message in text(response)
+
+
+# --- variants at the end of a round, and the API ----------------------------------------------
+
+
+def store_rounds(app: Flask, play_id: int, rounds: list[dict[str, object]]) -> None:
+    """Set the play's rounds through the service layer (faster than 27 taps)."""
+    with app.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        plays.replace_value(play, path="rounds", value=rounds, author=plays.Author("test"))
+
+
+def test_round_end_explains_same_speed_and_night_collection(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_table(client, TRIO)
+    play_id = start_owl(
+        client, links.edit, mode="advanced", variants=["same-speed", "night-collection"]
+    )
+    rows = [["N4", "N5", "10"], ["N6", "1", "2"]]
+    rows += [[code] * 3 for code in ("5", "1", "2", "3", "4", "6", "7")]
+    tricks = [{"lead": "Ann", "cards": rows[0]}] + [{"lead": "Cy", "cards": r} for r in rows[1:]]
+    store_rounds(app, play_id, [{"tricks": tricks, "open": True, "penalties": {}}])
+    html = page(client, links.edit, play_id)
+    assert "Cy: +7 VP for same-speed tricks." in html
+    assert "Cy collected 3 night cards: no trophy VP this round." in html
+    assert totals(html) == {"Ann": 15, "Ben": 15, "Cy": 7}
+    assert "Game over after round 1" in html
+    assert "Ann and Ben reached the target of 15 VP" in html
+    assert "Cy with 7 VP" in html
+    assert "Ann: 15 VP. Ben: 15 VP. Cy: 7 VP. Target 15 VP." in html
+
+
+def test_the_api_accepts_an_open_round_and_still_refuses_a_short_trick(
+    client: FlaskClient,
+) -> None:
+    round_: dict[str, object] = {"tricks": [{"lead": "Miu", "cards": ["6"]}]}
+    body = {"players": TABLE, "rounds": [round_]}
+    refused = client.post("/api/v1/games/owl-about/score", json=body)
+    assert refused.status_code == 422
+    round_["open"] = True
+    answer = client.post("/api/v1/games/owl-about/score", json=body)
+    assert answer.status_code == 200
+    assert answer.get_json()["rounds"][0]["complete"] is False
