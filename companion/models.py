@@ -166,3 +166,18 @@ class JoinAttempt(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     client: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SpeciesDefinition(db.Model):  # type: ignore[name-defined,misc]
+    """How one Oddland species card side scores, as a table defined it (reused by its games)."""
+
+    __tablename__ = "species_definitions"
+    __table_args__ = (UniqueConstraint("table_id", "species", "side"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    species: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    side: Mapped[str] = mapped_column(String(1))
+    # The side in the engine's rule vocabulary (``oddland_species.SideRule`` as JSON).
+    rule: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -76,6 +76,13 @@ every earlier position moved down and right because the card lies above or left 
 the old map (``null`` for all three when not legal). A malformed request (unknown
 letters, positions that are not pairs...) is a 422 like any invalid state.
 
+Play-along games (stored state, also accepted by ``oddland/score``): ``cards`` (optional)
+lists the turns in order, each ``{"card": {"at": [r, c], "terrains": ["FS", "WM"]},
+"token": {"player": ..., "species": ..., "cells": [[r, c]]}}`` with positions as the
+placement check reads them (relative to the map before that card). The map and tokens
+are then built by laying the cards one by one, so ``map`` and ``tokens`` stay empty;
+every turn must be legal, and a problem names the card (``cards[2].card``).
+
 Interpretations where the rulebook is silent: a two-space token must lie entirely on
 the card just played, on two spaces sharing an edge, and neither of its territories
 may already hold a token; a card that overlaps the map touches it; a card is only legal
@@ -576,6 +583,7 @@ class StateModel(pydantic.BaseModel):
     points: dict[str, dict[str, int | None]] = {}
     solo: bool | None = None
     definitions: dict[str, dict[str, SideRule]] = {}
+    cards: list[TurnModel] = []
 
 
 class MapModel(pydantic.BaseModel):
@@ -595,6 +603,15 @@ class CardModel(pydantic.BaseModel):
 
     at: list[int]
     terrains: list[str]
+
+
+class TurnModel(pydantic.BaseModel):
+    """One turn of a play-along game: the card laid and the token placed on it."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    card: CardModel
+    token: TokenModel | None = None
 
 
 class PlacementModel(pydantic.BaseModel):
@@ -810,7 +827,25 @@ def _is_solo(model: StateModel) -> bool:
     return model.solo if model.solo is not None else len(model.players) == 1
 
 
-def _state_problems(model: StateModel) -> list[Problem]:
+def _board(
+    model: StateModel, names: Mapping[str, str]
+) -> tuple[Sequence[str], list[Token], list[Problem]]:
+    """The map rows and tokens of a state (laid card by card for a play-along game)."""
+    if model.cards:
+        rows, tokens, problems = replay(model.cards, players=model.players)
+        if model.map or model.tokens:
+            problems.append(Problem("cards", PLAY_ALONG_BOARD))
+        return rows, tokens, problems
+    problems = map_problems(model.map)
+    tokens, entry = _tokens(model.tokens, names=names)
+    problems += entry
+    problems += _where_tokens_lie(tokens, rows=model.map, entry_problems=entry)
+    return model.map, tokens, problems
+
+
+def _state_problems(
+    model: StateModel, *, tokens: Sequence[Token], board: Sequence[Problem]
+) -> list[Problem]:
     count = len(model.players)
     problems = player_count_problems(count, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
     problems += name_problems(model.players, path=lambda i: f"players[{i}]")
@@ -819,10 +854,7 @@ def _state_problems(model: StateModel) -> list[Problem]:
             Problem("solo", f"Solo mode is for 1 player, but {count} players were entered.")
         )
     names = _seating(model.players)
-    problems += map_problems(model.map)
-    tokens, entry = _tokens(model.tokens, names=names)
-    problems += entry
-    problems += _where_tokens_lie(tokens, rows=model.map, entry_problems=entry)
+    problems += board
     problems += supply_problems(tokens, player_count=max(count, MIN_PLAYERS))
     problems += _side_problems(model.sides)
     problems += _points_problems(model.points, names=names, solo=_is_solo(model))
@@ -906,11 +938,11 @@ def parse(state: object) -> Table:
     (True, [1, 1])
     """
     model = validate_model(StateModel, state)
-    problems = _state_problems(model)
+    names = _seating(model.players)
+    rows, tokens, board = _board(model, names)
+    problems = _state_problems(model, tokens=tokens, board=board)
     if problems:
         raise InvalidStateError(problems)
-    names = _seating(model.players)
-    tokens, _ = _tokens(model.tokens, names=names)
     points = {
         (names[player.strip().casefold()], species): value
         for player, entries in model.points.items()
@@ -919,7 +951,7 @@ def parse(state: object) -> Table:
     }
     return Table(
         players=tuple(names.values()),
-        analysis=_analyse(_terrain_map(model.map), tokens),
+        analysis=_analyse(_terrain_map(rows), tokens),
         sides={key: Side(side) for key, side in model.sides.items() if side is not None},
         points=points,
         definitions={
@@ -1345,6 +1377,13 @@ def apply_placement(
     problems = check_placement(rows, card=card, tokens=tokens, token=token, players=players)
     if problems:
         raise InvalidStateError(problems)
+    return _placed(rows, card=card, tokens=tokens, token=token)
+
+
+def _placed(
+    rows: Sequence[str], *, card: Card, tokens: Sequence[Token], token: Token | None
+) -> Placement:
+    """The table after a turn already checked."""
     spaces = {**_terrain_map(rows), **card.spaces()}
     placed = [*tokens, token] if token is not None else list(tokens)
     shift = (-min(0, card.at[0]), -min(0, card.at[1]))
@@ -1377,6 +1416,72 @@ def render_rows(spaces: Mapping[Cell, Terrain]) -> list[str]:
         )
         for r in range(max(width) + 1)
     ]
+
+
+PLAY_ALONG_BOARD = "A play-along game builds its map from its cards: leave map and tokens empty."
+
+
+def replay(
+    turns: Sequence[TurnModel], *, players: Sequence[str] | None = None
+) -> tuple[list[str], list[Token], list[Problem]]:
+    """Lay a play-along game's cards one by one: the map, the tokens, and what went wrong.
+
+    Each turn is checked like ``oddland/placement`` against the table the turns before it
+    left; replaying stops at the first illegal turn (later turns would be checked against
+    a table that never existed). Problems are at ``cards[i].card``/``cards[i].token``.
+
+    >>> turns = [TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FS", "WM"]}}),
+    ...          TurnModel.model_validate({"card": {"at": [-2, 0], "terrains": ["FF", "FF"]}})]
+    >>> rows, tokens, problems = replay(turns)
+    >>> rows, problems
+    (['FF', 'FF', 'FS', 'WM'], [])
+    """
+    rows: list[str] = []
+    tokens: list[Token] = []
+    for number, turn in enumerate(turns):
+        problems = check_turn(rows, turn, tokens=tokens, players=players)
+        if problems:
+            return rows, tokens, [_turn_problem(number, f"cards[{number}]", p) for p in problems]
+        card, token, _ = read_turn(turn, players=players)
+        after = _placed(rows, card=card, tokens=tokens, token=token)
+        rows, tokens = list(after.rows), list(after.tokens)
+    return rows, tokens, []
+
+
+def read_turn(
+    turn: TurnModel, *, players: Sequence[str] | None = None
+) -> tuple[Card, Token | None, list[Problem]]:
+    """The card and token of a turn, and every problem with their shape or owner."""
+    names = _seating(players) if players is not None else None
+    card, problems = _card(turn.card)
+    token: Token | None = None
+    if turn.token is not None:
+        token, bad = _token(turn.token, path="token", names=names)
+        problems += bad
+    return card, token, problems
+
+
+def check_turn(
+    rows: Sequence[str],
+    turn: TurnModel,
+    *,
+    tokens: Sequence[Token] = (),
+    players: Sequence[str] | None = None,
+) -> list[Problem]:
+    """Every problem with the next turn of a play-along game (``card``/``token`` paths).
+
+    >>> turn = TurnModel.model_validate({"card": {"at": [0, 3], "terrains": ["FS", "WM"]}})
+    >>> [p.message for p in check_turn(["FF"], turn)]
+    ['The card must share an edge with a space of the map.']
+    """
+    card, token, problems = read_turn(turn, players=players)
+    if problems:
+        return problems
+    return check_placement(rows, card=card, tokens=tokens, token=token, players=players)
+
+
+def _turn_problem(number: int, where: str, problem: Problem) -> Problem:
+    return Problem(f"{where}.{problem.path}", f"Card {number + 1}: {problem.message}")
 
 
 # --- endpoints ------------------------------------------------------------------------
@@ -1487,14 +1592,60 @@ class Oddland:
         sides = options.get("sides")
         if not isinstance(sides, Mapping):
             sides = dict.fromkeys(SPECIES, Side.A.value)
-        return {
+        definitions = options.get("definitions")
+        solo = options.get("solo")
+        state: dict[str, Any] = {
             "players": list(players),
             "map": [],
             "tokens": [],
             "sides": dict(sides),
             "points": {},
-            "solo": len(players) == 1,
+            "solo": solo if isinstance(solo, bool) else len(players) == 1,
+            "definitions": dict(definitions) if isinstance(definitions, Mapping) else {},
         }
+        if options.get(PLAY_ALONG_OPTION) is True:
+            state["cards"] = []
+        return state
+
+    def describe_path(self, state: Mapping[str, Any], parts: Sequence[str | int]) -> str:
+        """A field's name for the edit history and conflict messages.
+
+        >>> GAME.describe_path({}, ["map", 2])
+        'map row 3'
+        >>> GAME.describe_path({}, ["points", "Ben", "owloose"])
+        "Ben's Owloose points"
+        """
+        match list(parts):
+            case ["map", int(row)]:
+                return f"map row {row + 1}"
+            case ["points", str(player), str(species)]:
+                return f"{player}'s {species_name(species)} points"
+            case ["sides", str(species)]:
+                return f"the {species_name(species)} side"
+            case [str(field)] if field in FIELD_NAMES:
+                return FIELD_NAMES[field]
+        return path_of(parts)
+
+    def display_value(self, parts: Sequence[str | int], value: object) -> str:
+        """A stored value as people read it (lists are counted, rows shown as letters).
+
+        >>> GAME.display_value(["tokens"], [{}, {}]), GAME.display_value(["map", 0], "")
+        ('2 tokens', 'no spaces')
+        """
+        if value is None:
+            return "nothing"
+        match list(parts), value:
+            case ["map", int()], str(row):
+                return row if row.strip(".") else "no spaces"
+            case ["map"], list(rows):
+                spaces = sum(1 for row in rows for ch in str(row) if ch not in EMPTY)
+                return f"{spaces} space{'s' if spaces != 1 else ''}"
+            case ["tokens" | "cards" as field], list(items):
+                noun = "token" if field == "tokens" else "card"
+                return f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
+            case ["points" | "definitions" | "sides"], dict(entries):
+                return _summary(entries)
+        return str(value)
 
     def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
         """The value of one edit: scoreboard points, a side, solo, a map row or a token field.
@@ -1529,6 +1680,41 @@ class Oddland:
             "map": map_endpoint,
             "placement": placement_endpoint,
         }
+
+
+#: Names of whole fields for the edit history.
+FIELD_NAMES: dict[str, str] = {
+    "map": "the map",
+    "tokens": "the tokens",
+    "cards": "the play-along cards",
+    "points": "the scoreboard points",
+    "sides": "the species sides",
+    "definitions": "the species definitions",
+    "solo": "solo mode",
+}
+#: ``new_state`` option that starts a play-along game (cards entered one by one).
+PLAY_ALONG_OPTION = "play_along"
+
+
+def _summary(entries: Mapping[str, Any]) -> str:
+    """A short reading of a small nested mapping (points, sides, definitions).
+
+    >>> _summary({"Ben": {"owloose": 4}, "Ann": {}})
+    'Ben: owloose 4'
+    """
+    parts = []
+    for key, value in entries.items():
+        if isinstance(value, Mapping):
+            inner = ", ".join(
+                f"{k} {v if not isinstance(v, Mapping) else 'defined'}"
+                for k, v in value.items()
+                if v is not None
+            )
+            if inner:
+                parts.append(f"{key}: {inner}")
+        elif value is not None:
+            parts.append(f"{key} {value}")
+    return "; ".join(parts) or "nothing"
 
 
 def _points_from_text(where: str, raw: str) -> int | None:

@@ -37,7 +37,7 @@ from companion.models import Play
 from companion.services import owl_about as service
 from companion.services import plays, tables
 from companion.services.tables import TableAccess
-from companion.web.games import GamePages, OptionsForm
+from companion.web.game_pages import GamePages, OptionsForm
 from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("owl_about", __name__)

@@ -299,7 +299,8 @@ def options(token: str, slug: str) -> Response:
     pages = PAGES.get(slug)
     if pages is None or pages.options_form is None:
         abort(404)
-    form = pages.options_form(formdata=None if request.method == "GET" else request.form)
+    formdata = None if request.method == "GET" else request.form
+    form = pages.options_form(formdata=formdata, table=found.table)
     context: dict[str, Any] = {
         "found": found,
         "table": found.table,

@@ -1323,3 +1323,104 @@ def test_mutated_bodies_answer_or_refuse_but_never_crash(name: str, data: st.Dat
     if isinstance(answer, list):
         assert answer
         assert all(problem.message.endswith(".") for problem in answer)
+
+
+# --- play-along games stored card by card ---------------------------------------------------
+
+
+def turn(at: list[int], terrains: list[str], **token: Any) -> dict[str, Any]:
+    """One play-along turn (a token when ``token`` names its player)."""
+    body: dict[str, Any] = {"card": {"at": at, "terrains": terrains}}
+    if token:
+        body["token"] = {"species": "begator", **token}
+    return body
+
+
+def test_play_along_cards_build_the_map_and_score_like_an_entered_one() -> None:
+    cards = [
+        turn([0, 0], ["FF", "WW"], player="Ann", cells=[[0, 0]]),
+        turn([-2, 0], ["MM", "SS"], player="Ben", species="flora", cells=[[-2, 0]]),
+    ]
+    played = state(rows=[], cards=cards)
+    assert GAME.validate(played) == []
+    entered = state(
+        rows=["MM", "SS", "FF", "WW"],
+        tokens=[
+            {"player": "Ann", "species": "begator", "cells": [[2, 0]]},
+            {"player": "Ben", "species": "flora", "cells": [[0, 0]]},
+        ],
+    )
+    assert GAME.score(played).to_json() == GAME.score(entered).to_json()
+
+
+def test_an_illegal_card_makes_the_play_along_state_invalid() -> None:
+    cards = [turn([0, 0], ["FF", "WW"]), turn([5, 5], ["FF", "WW"]), turn([0, 2], ["FF", "WW"])]
+    problems = GAME.validate(state(rows=[], cards=cards))
+    assert problems == [
+        Problem("cards[1].card", "Card 2: The card must share an edge with a space of the map.")
+    ]
+    taken = [
+        turn([0, 0], ["FF", "WW"], player="Ann", cells=[[0, 0]]),
+        turn([0, 2], ["FM", "MM"], player="Ben", species="flora", cells=[[0, 2]]),
+    ]
+    [problem] = GAME.validate(state(rows=[], cards=taken))
+    assert problem.path == "cards[1].token.cells[0]"
+    assert "already holds Ann's Begator" in problem.message
+
+
+def test_play_along_needs_an_empty_map_field_and_known_players() -> None:
+    cards = [turn([0, 0], ["FF", "WW"], player="Zed", cells=[[0, 0]])]
+    messages = [p.message for p in GAME.validate(state(cards=cards))]
+    assert (
+        "A play-along game builds its map from its cards: leave map and tokens empty." in messages
+    )
+    assert 'Card 1: "Zed" is not one of the players.' in messages
+
+
+def test_new_state_options_for_the_pages() -> None:
+    fresh = GAME.new_state(
+        ["Ann"],
+        {"sides": {"owloose": "B"}, "solo": False, "play_along": True,
+         "definitions": {"owloose": {"B": {"points": 1}}}},
+    )  # fmt: skip
+    assert fresh["solo"] is False
+    assert fresh["cards"] == []
+    assert fresh["definitions"] == {"owloose": {"B": {"points": 1}}}
+    assert GAME.validate(fresh) == []
+    assert "cards" not in GAME.new_state(["Ann"], {})
+
+
+@pytest.mark.parametrize(
+    ("parts", "words"),
+    [
+        (["map", 0], "map row 1"),
+        (["map"], "the map"),
+        (["tokens"], "the tokens"),
+        (["cards"], "the play-along cards"),
+        (["points", "Ben", "sea-dragon"], "Ben's Sea Dragon points"),
+        (["sides", "begator"], "the Begator side"),
+        (["definitions"], "the species definitions"),
+        (["odd", 1], "odd[1]"),
+    ],
+)
+def test_describe_path(parts: list[str | int], words: str) -> None:
+    assert GAME.describe_path({}, parts) == words
+
+
+@pytest.mark.parametrize(
+    ("parts", "value", "shown"),
+    [
+        (["map", 1], "FF.W", "FF.W"),
+        (["map", 1], "", "no spaces"),
+        (["map"], ["FF", ".W"], "3 spaces"),
+        (["tokens"], [{}], "1 token"),
+        (["cards"], [], "0 cards"),
+        (["points"], {"Ben": {"owloose": 4, "flora": None}}, "Ben: owloose 4"),
+        (["points"], {}, "nothing"),
+        (["definitions"], {"owloose": {"B": {"points": 1}}}, "owloose: B defined"),
+        (["solo"], None, "nothing"),
+        (["solo"], True, "True"),
+    ],
+)
+def test_display_value(parts: list[str | int], value: Any, shown: str) -> None:
+    assert GAME.display_value(parts, value) == shown

@@ -1,0 +1,490 @@
+"""Oddland operations on a stored play: paint and clear spaces, place and remove tokens,
+scoreboard points, species sides and definitions, and play-along turns.
+
+Each operation is one edit of the play's log (through :func:`plays.replace_value`), built
+on the freshest stored state: the phone says what it saw of the *one thing* it changes
+(a space's terrain, a species' points, how many cards were laid), so two phones painting
+different spaces of one row never clash, while a stale change of the same space is
+refused with :class:`plays.EditConflict`. Services are the only layer that commits.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.games import oddland as engine
+from companion.games.base import InvalidStateError, Problem, parse_path
+from companion.games.oddland_species import TERRAIN_NAMES, SideRule, Terrain, species_name
+from companion.models import Edit, Play, SpeciesDefinition, Table
+from companion.services import plays
+
+Cell = tuple[int, int]
+#: How often an edit is rebuilt when other phones keep changing the same field.
+MAX_ATTEMPTS = 10
+EMPTY_MARK = engine.EMPTY_MARK
+
+
+@dataclass(frozen=True)
+class Shift:
+    """How far a change moves every stored position (a row added above, a column left)."""
+
+    rows: int
+    cols: int
+
+
+# --- reading the stored state ---------------------------------------------------------
+
+
+def is_play_along(state: Mapping[str, Any]) -> bool:
+    """Whether the play is entered card by card (its map is built from ``cards``)."""
+    return "cards" in state
+
+
+def terrain_at(rows: Sequence[str], cell: Cell) -> str:
+    """The letter at a position, ``.`` where there is no card (also off the map)."""
+    r, c = cell
+    if 0 <= r < len(rows) and 0 <= c < len(rows[r]) and rows[r][c] not in engine.EMPTY:
+        return rows[r][c]
+    return EMPTY_MARK
+
+
+def token_index_at(tokens: Sequence[Mapping[str, Any]], cell: Cell) -> int | None:
+    """The index of the token lying on a position, if any."""
+    for index, token in enumerate(tokens):
+        if any(tuple(pos) == cell for pos in token["cells"]):
+            return index
+    return None
+
+
+def place_name(cell: Cell) -> str:
+    """A position as the pages number it ("row 1, col 2"), 0-based positions in."""
+    return f"row {cell[0] + 1}, col {cell[1] + 1}"
+
+
+def _terrain_word(letter: str) -> str:
+    return TERRAIN_NAMES[Terrain(letter)] if letter != EMPTY_MARK else "empty"
+
+
+def _token_words(token: Mapping[str, Any]) -> str:
+    return f"{token['player']}'s {species_name(token['species'])}"
+
+
+# --- the write loop -------------------------------------------------------------------
+
+
+def _update(
+    play: Play, *, path: str, build: Callable[[Any], Any], author: plays.Author
+) -> Edit | None:
+    """Replace the value at ``path`` by ``build(fresh value)`` as one edit.
+
+    ``build`` raises :class:`plays.EditConflict` when the thing the phone changes is no
+    longer what it saw; a change elsewhere in the same field only makes it rebuild.
+    """
+    parts = parse_path(path) or []
+    for _attempt in range(MAX_ATTEMPTS):
+        db.session.refresh(play)
+        try:
+            current = plays.value_at(play.state, parts)
+        except LookupError:
+            raise plays.EditRefused([Problem(path, "This game has no such field.")]) from None
+        value = build(copy.deepcopy(current))
+        try:
+            return plays.replace_value(
+                play, path=path, value=value, expected=current, author=author
+            )
+        except plays.EditConflict:
+            db.session.rollback()
+    raise plays.WriteContention
+
+
+def _conflict(path: str, current: Any, what: str, now: str) -> plays.EditConflict:
+    return plays.EditConflict(
+        path, current, f"Someone changed {what} at the same time: it is now {now}. Try again."
+    )
+
+
+# --- painting the map -----------------------------------------------------------------
+
+
+def paint(
+    play: Play, *, cell: Cell, terrain: str | None, base: str | None, author: plays.Author
+) -> list[Edit | None]:
+    """Set a space's terrain (``None`` clears it); ``base`` is the letter the phone showed.
+
+    A space above or left of the map shifts every position down or right. With tokens on
+    the map that takes three edits (tokens lifted, map shifted, tokens put back) because
+    one edit changes one field; every step is a valid table.
+    """
+    if terrain is not None and terrain not in engine.TERRAIN_LETTERS:
+        raise plays.EditRefused([Problem("map", "Pick forest, shore, water or mountain.")])
+    db.session.refresh(play)
+    _refuse_play_along(play.state)
+    state = play.state
+    _check_base(state["map"], cell, base)
+    if terrain is None:
+        return [_clear(play, cell=cell, base=base, author=author)]
+    shift = Shift(rows=max(0, -cell[0]), cols=max(0, -cell[1]))
+    if shift.rows or shift.cols:
+        return _paint_shifted(play, cell=cell, terrain=terrain, shift=shift, author=author)
+    if cell[0] < len(state["map"]):
+        path = f"map[{cell[0]}]"
+        return [
+            _update(
+                play,
+                path=path,
+                build=lambda row: _row_with(row, cell, terrain, base, path),
+                author=author,
+            )
+        ]
+    return [
+        _update(
+            play,
+            path="map",
+            build=lambda rows: _rows_with(rows, cell, terrain, base),
+            author=author,
+        )
+    ]
+
+
+def _refuse_play_along(state: Mapping[str, Any]) -> None:
+    if is_play_along(state):
+        raise plays.EditRefused(
+            [Problem("map", "In a play-along game the map grows card by card.")]
+        )
+
+
+def _check_base(rows: Sequence[str], cell: Cell, base: str | None) -> None:
+    if base is None:
+        return
+    now = terrain_at(rows, cell)
+    if now != base:
+        raise _conflict("map", now, place_name(cell), _terrain_word(now))
+
+
+def _row_with(row: str, cell: Cell, terrain: str, base: str | None, path: str) -> str:
+    c = cell[1]
+    now = row[c] if c < len(row) and row[c] not in engine.EMPTY else EMPTY_MARK
+    if base is not None and now != base:
+        raise _conflict(path, row, place_name(cell), _terrain_word(now))
+    padded = row.ljust(c + 1, EMPTY_MARK)
+    return padded[:c] + terrain + padded[c + 1 :]
+
+
+def _rows_with(rows: list[str], cell: Cell, terrain: str, base: str | None) -> list[str]:
+    _check_base(rows, cell, base)
+    grown = rows + [""] * (cell[0] + 1 - len(rows))
+    grown[cell[0]] = _row_with(grown[cell[0]], cell, terrain, None, "map")
+    return grown
+
+
+def shifted_rows(rows: Sequence[str], shift: Shift) -> list[str]:
+    """Rows moved down and right (``.`` before every row that has spaces).
+
+    >>> shifted_rows(["FS", ""], Shift(rows=1, cols=1))
+    ['', '.FS', '']
+    """
+    moved = [(EMPTY_MARK * shift.cols + row) if row.strip(".") else row for row in rows]
+    return [""] * shift.rows + moved
+
+
+def shifted_tokens(tokens: Sequence[Mapping[str, Any]], shift: Shift) -> list[dict[str, Any]]:
+    """Tokens moved with the map."""
+    return [
+        {**token, "cells": [[r + shift.rows, c + shift.cols] for r, c in token["cells"]]}
+        for token in tokens
+    ]
+
+
+def _paint_shifted(
+    play: Play, *, cell: Cell, terrain: str, shift: Shift, author: plays.Author
+) -> list[Edit | None]:
+    moved = (cell[0] + shift.rows, cell[1] + shift.cols)
+    tokens = play.state["tokens"]
+    rows = play.state["map"]
+    new_rows = _rows_with(shifted_rows(rows, shift), moved, terrain, None)
+    # Check the end result first: the steps below must never stop half-way.
+    problems = engine.GAME.validate(
+        {**play.state, "map": new_rows, "tokens": shifted_tokens(tokens, shift)}
+    )
+    if problems:
+        raise plays.EditRefused([Problem("map", p.message) for p in problems])
+    edits: list[Edit | None] = []
+    if tokens:
+        edits.append(
+            plays.replace_value(play, path="tokens", value=[], expected=tokens, author=author)
+        )
+    edits.append(
+        plays.replace_value(play, path="map", value=new_rows, expected=rows, author=author)
+    )
+    if tokens:
+        edits.append(
+            plays.replace_value(
+                play,
+                path="tokens",
+                value=shifted_tokens(tokens, shift),
+                expected=[],
+                author=author,
+            )
+        )
+    return edits
+
+
+def _clear(play: Play, *, cell: Cell, base: str | None, author: plays.Author) -> Edit | None:
+    held = token_index_at(play.state["tokens"], cell)
+    if held is not None:
+        token = play.state["tokens"][held]
+        raise plays.EditRefused(
+            [
+                Problem(
+                    "map",
+                    f"{place_name(cell).capitalize()} holds {_token_words(token)}: "
+                    "remove the token before clearing its space.",
+                )
+            ]
+        )
+    if terrain_at(play.state["map"], cell) == EMPTY_MARK:
+        return None
+    path = f"map[{cell[0]}]"
+
+    def build(row: str) -> str:
+        now = row[cell[1]] if cell[1] < len(row) else EMPTY_MARK
+        if base is not None and now != base:
+            raise _conflict(path, row, place_name(cell), _terrain_word(now))
+        return (row[: cell[1]] + EMPTY_MARK + row[cell[1] + 1 :]).rstrip(EMPTY_MARK)
+
+    return _update(play, path=path, build=build, author=author)
+
+
+# --- tokens ---------------------------------------------------------------------------
+
+
+def place_token(
+    play: Play, *, player: str, species: str, cells: Sequence[Cell], author: plays.Author
+) -> Edit | None:
+    """Put a token on one space (two adjacent ones for a two-space species)."""
+    _refuse_play_along(play.state)
+    if player not in _player_names(play.state):
+        raise plays.EditRefused([Problem("tokens", f'"{player}" is not one of the players.')])
+
+    def build(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for cell in cells:
+            if terrain_at(play.state["map"], cell) == EMPTY_MARK:
+                raise plays.EditRefused(
+                    [
+                        Problem(
+                            "tokens", f"Paint {place_name(cell)} first: a token lies on a space."
+                        )
+                    ]
+                )
+            held = token_index_at(tokens, cell)
+            if held is not None:
+                raise plays.EditRefused(
+                    [
+                        Problem(
+                            "tokens",
+                            f"{place_name(cell).capitalize()} already holds "
+                            f"{_token_words(tokens[held])}.",
+                        )
+                    ]
+                )
+        token = {"player": player, "species": species, "cells": [list(c) for c in cells]}
+        return [*tokens, token]
+
+    return _update(play, path="tokens", build=build, author=author)
+
+
+def remove_token(play: Play, *, cell: Cell, author: plays.Author) -> Edit | None:
+    """Take the token off a space (both spaces of a two-space token)."""
+    _refuse_play_along(play.state)
+
+    def build(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        held = token_index_at(tokens, cell)
+        if held is None:
+            raise plays.EditRefused([Problem("tokens", f"No token lies on {place_name(cell)}.")])
+        return tokens[:held] + tokens[held + 1 :]
+
+    return _update(play, path="tokens", build=build, author=author)
+
+
+def _player_names(state: Mapping[str, Any]) -> list[str]:
+    return [str(name) for name in state["players"]]
+
+
+# --- scoreboard, sides, definitions ---------------------------------------------------
+
+
+def set_points(
+    play: Play,
+    *,
+    values: Mapping[tuple[str, str], int | None],
+    bases: Mapping[tuple[str, str], int | None],
+    author: plays.Author,
+) -> Edit | None:
+    """Write scoreboard points: ``(player, species) -> points`` (``None`` erases), as one
+    edit. Only entries that differ from ``bases`` (what the phone showed) are written, and
+    each must still be what the phone showed."""
+    changed = {key: value for key, value in values.items() if bases.get(key) != value}
+
+    def build(points: dict[str, dict[str, int | None]]) -> dict[str, dict[str, int | None]]:
+        for (player, species), value in changed.items():
+            now = points.get(player, {}).get(species)
+            if now != bases.get((player, species)) and now != value:
+                shown = "nothing" if now is None else str(now)
+                raise _conflict(
+                    "points", points, f"{player}'s {species_name(species)} points", shown
+                )
+            entries = points.setdefault(player, {})
+            if value is None:
+                entries.pop(species, None)
+            else:
+                entries[species] = value
+        return {player: entries for player, entries in points.items() if entries}
+
+    if not changed:
+        return None
+    return _update(play, path="points", build=build, author=author)
+
+
+def set_side(play: Play, *, species: str, side: str | None, author: plays.Author) -> Edit | None:
+    """Choose the side of a species card in play (``None``: not in play)."""
+
+    def build(sides: dict[str, str | None]) -> dict[str, str | None]:
+        if side is None:
+            sides.pop(species, None)
+        else:
+            sides[species] = side
+        return sides
+
+    return _update(play, path="sides", build=build, author=author)
+
+
+def saved_definitions(table: Table) -> dict[str, dict[str, dict[str, Any]]]:
+    """The species sides this table defined, as a score request's ``definitions``."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    rows = db.session.scalars(
+        select(SpeciesDefinition)
+        .where(SpeciesDefinition.table_id == table.id)
+        .order_by(SpeciesDefinition.id)
+    )
+    for row in rows:
+        found.setdefault(row.species, {})[row.side] = row.rule
+    return found
+
+
+def save_definition(
+    play: Play, *, species: str, side: str, rule: SideRule, author: plays.Author
+) -> Edit | None:
+    """Define how a species side scores: used by this game at once and saved for the table."""
+    stored = rule.model_dump(mode="json", exclude_defaults=True)
+    stored["points"] = rule.points  # always written, even when it is the default 0
+
+    def build(definitions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        definitions.setdefault(species, {})[side] = stored
+        return definitions
+
+    edit = _update(play, path="definitions", build=build, author=author)
+    row = _definition_row(play.table_id, species, side)
+    if row is None:
+        db.session.add(
+            SpeciesDefinition(table_id=play.table_id, species=species, side=side, rule=stored)
+        )
+    else:
+        row.rule = stored
+    db.session.commit()
+    return edit
+
+
+def forget_definition(play: Play, *, species: str, side: str, author: plays.Author) -> Edit | None:
+    """Drop a side's definition from this game and from the table."""
+
+    def build(definitions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        definitions.get(species, {}).pop(side, None)
+        return {key: sides for key, sides in definitions.items() if sides}
+
+    edit = _update(play, path="definitions", build=build, author=author)
+    row = _definition_row(play.table_id, species, side)
+    if row is not None:
+        db.session.delete(row)
+    db.session.commit()
+    return edit
+
+
+def _definition_row(table_id: int, species: str, side: str) -> SpeciesDefinition | None:
+    found: SpeciesDefinition | None = db.session.scalars(
+        select(SpeciesDefinition).where(
+            SpeciesDefinition.table_id == table_id,
+            SpeciesDefinition.species == species,
+            SpeciesDefinition.side == side,
+        )
+    ).first()
+    return found
+
+
+# --- play-along -----------------------------------------------------------------------
+
+
+def board(state: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The map rows and tokens of a play (a play-along game builds them from its cards)."""
+    if not is_play_along(state) or not state["cards"]:
+        return list(state["map"]), list(state["tokens"])
+    turns = [engine.TurnModel.model_validate(turn) for turn in state["cards"]]
+    rows, tokens, _ = engine.replay(turns, players=state["players"])
+    return rows, [token.to_json() for token in tokens]
+
+
+def check_turn(state: Mapping[str, Any], turn: Mapping[str, Any]) -> list[Problem]:
+    """Every rule the next turn breaks (``card``/``token`` paths), without storing it."""
+    rows, tokens = board(state)
+    try:
+        model = engine.TurnModel.model_validate(turn)
+    except pydantic.ValidationError:
+        return [Problem("card", "Enter the card's four terrains and where it goes.")]
+    placed = [engine.Token(t["player"], t["species"], _cells(t["cells"])) for t in tokens]
+    try:
+        return engine.check_turn(rows, model, tokens=placed, players=state["players"])
+    except InvalidStateError as invalid:
+        return invalid.problems
+
+
+def _cells(raw: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
+    return tuple((pair[0], pair[1]) for pair in raw)
+
+
+def play_turn(
+    play: Play, *, turn: Mapping[str, Any], laid: int, author: plays.Author
+) -> Edit | None:
+    """Lay the next card and its token; ``laid`` is how many cards the phone showed."""
+    if not is_play_along(play.state):
+        raise plays.EditRefused([Problem("cards", "This game was not started as play-along.")])
+
+    def build(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if len(cards) != laid:
+            raise _conflict("cards", cards, "the map", f"{len(cards)} cards")
+        problems = check_turn(play.state, turn)
+        if problems:
+            raise plays.EditRefused(problems)
+        return [*cards, dict(turn)]
+
+    return _update(play, path="cards", build=build, author=author)
+
+
+def undo_turn(play: Play, *, laid: int, author: plays.Author) -> Edit | None:
+    """Take back the last card laid (and its token)."""
+    if not is_play_along(play.state):
+        raise plays.EditRefused([Problem("cards", "This game was not started as play-along.")])
+
+    def build(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if len(cards) != laid:
+            raise _conflict("cards", cards, "the map", f"{len(cards)} cards")
+        if not cards:
+            raise plays.EditRefused([Problem("cards", "No card has been laid yet.")])
+        return cards[:-1]
+
+    return _update(play, path="cards", build=build, author=author)

@@ -1,0 +1,745 @@
+"""Oddland through the pages: options, painting the map, tokens, facts, scoring, saved
+definitions, the play-along referee, conflicts and refusals (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from werkzeug.test import TestResponse
+
+from companion.extensions import db
+from companion.models import Play, SpeciesDefinition
+from tests.helpers import HTMX, TableLinks, create_table, csrf
+
+KNOWN = ("begator", "flora", "owloose", "pangeroo", "whalephant", "pigehorse", "grizzsleep")
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def start_oddland(client: FlaskClient, token: str, **options: str) -> int:
+    """Start Oddland through its options page; every known species on A unless given."""
+    page = client.post(
+        f"/t/{token}/plays", data={"game": "oddland", "csrf_token": csrf(client, f"/t/{token}")}
+    )
+    assert page.status_code == 303
+    data = {f"side_{key}": "A" for key in KNOWN}
+    data.update(options)
+    data["csrf_token"] = csrf(client, f"/t/{token}/plays/new/oddland")
+    response = client.post(f"/t/{token}/plays/new/oddland", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return int(response.headers["Location"].split("/plays/")[1].split("?")[0])
+
+
+def post(
+    client: FlaskClient, token: str, play_id: int, route: str, *, htmx: bool = True, **data: Any
+) -> TestResponse:
+    """Post one of the Oddland forms (with this phone's CSRF token)."""
+    data.setdefault("csrf_token", csrf(client, f"/t/{token}"))
+    headers = HTMX if htmx else {}
+    return client.post(f"/t/{token}/plays/{play_id}/oddland/{route}", data=data, headers=headers)
+
+
+def tap(
+    client: FlaskClient,
+    token: str,
+    play_id: int,
+    tool: str,
+    cell: tuple[int, int],
+    *,
+    base: str = ".",
+    player: str = "Ann",
+    species: str = "begator",
+    direction: str = "right",
+) -> TestResponse:
+    """Tap a space with a palette tool."""
+    return post(
+        client,
+        token,
+        play_id,
+        "map",
+        tool=tool,
+        cell=f"{cell[0]},{cell[1]},{base}",
+        player=player,
+        species=species,
+        direction=direction,
+    )
+
+
+def paint_rows(client: FlaskClient, token: str, play_id: int, rows: list[str]) -> None:
+    """Paint a whole map, space by space."""
+    for r, row in enumerate(rows):
+        for c, letter in enumerate(row):
+            if letter != ".":
+                assert tap(client, token, play_id, letter, (r, c)).status_code == 200
+
+
+def state_of(app: Flask, play_id: int) -> dict[str, Any]:
+    """The stored state of a play."""
+    with app.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        return dict(play.state)
+
+
+def text(response: TestResponse) -> str:
+    """A response as text with HTML apostrophes decoded."""
+    return response.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"')
+
+
+@pytest.fixture
+def links(client: FlaskClient) -> TableLinks:
+    """A table of Ann and Ben."""
+    return create_table(client, ["Ann", "Ben"])
+
+
+@pytest.fixture
+def play_id(client: FlaskClient, links: TableLinks) -> int:
+    """An Oddland play (map entered at the end)."""
+    return start_oddland(client, links.edit)
+
+
+# --- options ---------------------------------------------------------------------------
+
+
+def test_options_page_offers_species_sides_and_modes(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    page = client.post(
+        f"/t/{links.edit}/plays",
+        data={"game": "oddland", "csrf_token": csrf(client, f"/t/{links.edit}")},
+    )
+    assert page.status_code == 303
+    html = text(client.get(page.headers["Location"]))
+    for name in ("Begator", "Flora", "Owloose", "Pangeroo", "Whalephant", "Pigehorse"):
+        assert f">{name}</label>" in html
+    assert "Other species 1" in html
+    assert "Play along" in html
+    assert "Solo rules" not in html  # two players: solo rules are offered to one player only
+    solo = create_table(client, ["Cy"])
+    page = client.post(
+        f"/t/{solo.edit}/plays",
+        data={"game": "oddland", "csrf_token": csrf(client, f"/t/{solo.edit}")},
+    )
+    assert '<input checked id="solo" name="solo"' in text(client.get(page.headers["Location"]))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"solo": "y"}, "Solo rules are for 1 player; this table has 2."),
+        ({"extra_name_0": "Begator"}, "Begator is already listed."),
+        ({"extra_name_0": "!!!"}, "Use letters and digits"),
+        ({"side_begator": "C"}, "Not a valid choice"),
+        ({f"side_{key}": "" for key in KNOWN}, "Put at least one species card in play."),
+    ],
+)
+def test_bad_options_are_422_and_start_nothing(
+    app: Flask, client: FlaskClient, links: TableLinks, options: dict[str, str], message: str
+) -> None:
+    data = {f"side_{key}": "A" for key in KNOWN}
+    data.update(options)
+    data["csrf_token"] = csrf(client, f"/t/{links.edit}/plays/new/oddland")
+    response = client.post(f"/t/{links.edit}/plays/new/oddland", data=data)
+    assert response.status_code == 422
+    assert message in text(response)
+    with app.app_context():
+        assert db.session.query(Play).count() == 0
+
+
+def test_options_start_the_game_with_sides_extra_species_and_solo(
+    app: Flask, client: FlaskClient
+) -> None:
+    solo = create_table(client, ["Ann"])
+    play = start_oddland(
+        client,
+        solo.edit,
+        side_owloose="B",
+        side_grizzsleep="",
+        extra_name_0="Sea Dragon",
+        extra_side_0="B",
+        solo="y",
+    )
+    state = state_of(app, play)
+    assert state["sides"]["owloose"] == "B"
+    assert "grizzsleep" not in state["sides"]
+    assert state["sides"]["sea-dragon"] == "B"
+    assert state["solo"] is True
+    assert "cards" not in state
+
+
+def test_six_players_cannot_start_oddland(client: FlaskClient) -> None:
+    six = create_table(client, ["A", "B", "C", "D", "E", "F"])
+    data = {f"side_{key}": "A" for key in KNOWN}
+    data["csrf_token"] = csrf(client, f"/t/{six.edit}/plays/new/oddland")
+    response = client.post(f"/t/{six.edit}/plays/new/oddland", data=data)
+    assert response.status_code == 422
+    assert "Oddland is for 1 to 5 players; this table has 6." in text(response)
+
+
+# --- the map ---------------------------------------------------------------------------
+
+
+def test_empty_map_page_and_fragment(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    page = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    assert "The map is empty." in page
+    assert 'aria-label="Row 1, col 1: empty"' in page
+    assert "games/oddland.css" in page
+    fragment = text(client.get(f"/t/{links.edit}/plays/{play_id}", headers=HTMX))
+    assert fragment.lstrip().startswith('<section id="play"')
+    assert "<svg" in fragment
+
+
+def test_painting_grows_the_map_and_draws_territories(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FFW", "FSW"])
+    assert state_of(app, play_id)["map"] == ["FFW", "FSW"]
+    # Tap again to change a space; its base is the letter shown.
+    response = tap(client, links.edit, play_id, "M", (1, 1), base="S")
+    assert response.status_code == 200
+    html = text(response)
+    assert state_of(app, play_id)["map"] == ["FFW", "FMW"]
+    assert "Map of 6 spaces in 3 territories with 0 tokens." in html
+    assert 'aria-label="Row 2, col 2: mountain"' in html
+    assert 'class="ol-outline"' in html
+    assert '<text class="ol-size"' in html
+    # Growing up and left shifts the map: the new space becomes row 1, col 1.
+    assert tap(client, links.edit, play_id, "W", (-1, -1)).status_code == 200
+    assert state_of(app, play_id)["map"] == ["W", ".FFW", ".FMW"]
+
+
+def test_clearing_a_space(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FFW"])
+    assert tap(client, links.edit, play_id, "clear", (0, 2), base="W").status_code == 200
+    assert state_of(app, play_id)["map"] == ["FF"]
+    assert tap(client, links.edit, play_id, "clear", (0, 0), base="F").status_code == 200
+    assert state_of(app, play_id)["map"] == [".F"]
+
+
+def test_plain_form_post_redirects_back_and_remembers_the_tool(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    response = post(
+        client, links.edit, play_id, "map", htmx=False, tool="W", cell="0,0,.", direction="right"
+    )
+    assert response.status_code == 303
+    page = text(client.get(response.headers["Location"]))
+    assert 'value="W" checked' in page
+    assert 'aria-label="Row 1, col 1: water"' in page
+
+
+def test_palette_is_remembered_across_refreshes(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    response = post(
+        client, links.edit, play_id, "tool", tool="token", player="Ben", species="flora",
+        direction="down",
+    )  # fmt: skip
+    assert response.status_code == 204
+    page = text(client.get(f"/t/{links.edit}/plays/{play_id}/poll?version=99", headers=HTMX))
+    assert 'value="token" checked' in page
+    assert '<option value="Ben" selected>' in page
+    assert '<option value="down" selected>' in page
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"tool": "lava", "cell": "0,0,."}, "Pick a tool from the palette."),
+        ({"tool": "F", "cell": "zero"}, "Tap a space of the map."),
+        ({"tool": "F", "cell": "0,0,X"}, "Tap a space of the map."),
+        ({"tool": "F", "cell": "9999,0,."}, "Tap a space of the map."),
+        ({"tool": "F", "cell": "200,0,."}, "A map can span at most 148 rows"),
+        ({"tool": "token", "cell": "0,0,.", "species": "dragon"}, "Pick a species in play"),
+    ],
+)
+def test_bad_taps_are_422_and_store_nothing(
+    app: Flask,
+    client: FlaskClient,
+    links: TableLinks,
+    play_id: int,
+    data: dict[str, str],
+    message: str,
+) -> None:
+    data = {"player": "Ann", "species": "begator", "direction": "right", **data}
+    response = post(client, links.edit, play_id, "map", **data)
+    assert response.status_code == 422
+    assert message in text(response)
+    assert state_of(app, play_id)["map"] == []
+
+
+def test_stale_tap_on_the_same_space_is_a_conflict(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert tap(client, links.edit, play_id, "F", (0, 0)).status_code == 200
+    # A second phone still shows the space empty and paints it water.
+    clash = tap(app.test_client(), links.edit, play_id, "W", (0, 0), base=".")
+    assert clash.status_code == 409
+    assert "Someone changed row 1, col 1 at the same time: it is now forest." in text(clash)
+    assert state_of(app, play_id)["map"] == ["F"]
+
+
+def test_two_phones_painting_one_row_keep_both_spaces(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    other = app.test_client()
+    assert tap(client, links.edit, play_id, "F", (0, 0)).status_code == 200
+    assert tap(other, links.edit, play_id, "W", (0, 1)).status_code == 200
+    assert tap(client, links.edit, play_id, "S", (0, 2)).status_code == 200
+    assert state_of(app, play_id)["map"] == ["FWS"]
+
+
+# --- tokens ----------------------------------------------------------------------------
+
+
+def test_tokens_one_and_two_spaces_and_removal(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FFWW", "FSSW", "MM.."])
+    assert tap(client, links.edit, play_id, "token", (0, 1), base="F").status_code == 200
+    whale = tap(
+        client, links.edit, play_id, "token", (1, 1), base="S", player="Ben",
+        species="whalephant", direction="right",
+    )  # fmt: skip
+    assert whale.status_code == 200
+    tokens = state_of(app, play_id)["tokens"]
+    assert tokens == [
+        {"player": "Ann", "species": "begator", "cells": [[0, 1]]},
+        {"player": "Ben", "species": "whalephant", "cells": [[1, 1], [1, 2]]},
+    ]
+    html = text(whale)
+    assert "Ann's Begator" in html
+    assert 'aria-label="Row 2, col 3: shore, Ben\'s Whalephant"' in html
+    removed = tap(client, links.edit, play_id, "remove", (1, 2), base="S")
+    assert removed.status_code == 200
+    assert len(state_of(app, play_id)["tokens"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("cell", "species", "direction", "message"),
+    [
+        ((2, 3), "begator", "right", "Paint row 3, col 4 first: a token lies on a space."),
+        ((0, 1), "flora", "right", "Row 1, col 2 already holds Ann's Begator."),
+        ((0, 3), "whalephant", "right", "Paint row 1, col 5 first"),
+        ((1, 0), "begator", "right", "Ann has only 1 Begator token."),
+    ],
+)
+def test_illegal_tokens_are_422(
+    app: Flask,
+    client: FlaskClient,
+    links: TableLinks,
+    play_id: int,
+    cell: tuple[int, int],
+    species: str,
+    direction: str,
+    message: str,
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FFWW", "FSSW", "MM.."])
+    assert tap(client, links.edit, play_id, "token", (0, 1), base="F").status_code == 200
+    response = tap(
+        client, links.edit, play_id, "token", cell, species=species, direction=direction
+    )
+    assert response.status_code == 422
+    assert message in text(response)
+    assert len(state_of(app, play_id)["tokens"]) == 1
+
+
+def test_clearing_a_token_space_is_refused(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FF"])
+    tap(client, links.edit, play_id, "token", (0, 0), base="F")
+    response = tap(client, links.edit, play_id, "clear", (0, 0), base="F")
+    assert response.status_code == 422
+    assert "Row 1, col 1 holds Ann's Begator: remove the token before clearing" in text(response)
+
+
+def test_growing_above_moves_tokens_with_the_map(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FW"])
+    tap(client, links.edit, play_id, "token", (0, 1), base="W")
+    assert tap(client, links.edit, play_id, "M", (-1, 1)).status_code == 200
+    state = state_of(app, play_id)
+    assert state["map"] == [".M", "FW"]
+    assert state["tokens"][0]["cells"] == [[1, 1]]
+    # Three edits: undo them all to get back to the map before.
+    history = text(client.get(f"/t/{links.edit}/plays/{play_id}/history"))
+    assert "the tokens: 1 token → 0 tokens." in history
+    # A move that cannot end well changes nothing, not even half-way.
+    too_far = tap(client, links.edit, play_id, "F", (-200, 0))
+    assert too_far.status_code == 422
+    assert "A map can span at most 148 rows" in text(too_far)
+    assert state_of(app, play_id) == state
+
+
+# --- facts and scores -------------------------------------------------------------------
+
+
+def test_token_facts_are_shown(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    paint_rows(client, links.edit, play_id, ["FFWW", "FSSW", "MM.."])
+    html = text(tap(client, links.edit, play_id, "token", (0, 1), base="F"))
+    assert "Ann's Begator" in html
+    assert "Territory: forest of 3." in html
+    assert "Neighbouring territories: water 3, shore 2, mountain 2 (7 spaces)." in html
+    assert '<th scope="row">Surrounding</th><td>6</td>' in html
+    facts = text(client.get(f"/t/{links.view}/plays/{play_id}/oddland/facts"))
+    assert "Territory: forest of 3." in facts
+    assert "<svg" in facts
+    fragment = text(client.get(f"/t/{links.view}/plays/{play_id}/oddland/facts", headers=HTMX))
+    assert fragment.lstrip().startswith('<section class="ol-facts card"')
+    assert "Territory: forest of 3." in fragment
+
+
+def test_scores_and_tiebreak_are_explained(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    # Ann's Flora sits in a forest of 3, Ben's in a water of 1: both score 0.
+    paint_rows(client, links.edit, play_id, ["FFFW"])
+    tap(client, links.edit, play_id, "token", (0, 0), base="F", species="flora")
+    html = text(
+        tap(client, links.edit, play_id, "token", (0, 3), base="W", player="Ben", species="flora")
+    )
+    assert "Territories holding tokens, largest first decides: Ann 3, Ben 1. Ann leads." in html
+    assert "Flora (A) at row 1, col 1: no scoring effect" in html
+
+
+def test_manual_points_replace_the_computed_score(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FW"])
+    tap(client, links.edit, play_id, "token", (0, 0), base="F", species="owloose")
+    page = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    assert "scored 0: the app does not know how Owloose A scores" in page
+    assert 'class="ol-need"' in page
+    saved = post(
+        client, links.edit, play_id, "points", **{"pts-owloose-0": "6", "base-owloose-0": ""}
+    )
+    assert saved.status_code == 200
+    html = text(saved)
+    assert "Owloose: entered on the scoreboard" in html
+    assert "Ann leads with 6 points." in html
+    bad = post(
+        client, links.edit, play_id, "points", **{"pts-owloose-1": "-2", "base-owloose-1": ""}
+    )
+    assert bad.status_code == 422
+    assert "Points cannot be negative outside solo mode." in text(bad)
+    words = post(client, links.edit, play_id, "points", **{"pts-owloose-1": "six"})
+    assert words.status_code == 422
+    assert "Ben, Owloose: Enter a whole number of points." in text(words)
+
+
+def test_stale_points_are_a_conflict(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    post(client, links.edit, play_id, "points", **{"pts-owloose-0": "6", "base-owloose-0": ""})
+    clash = post(
+        app.test_client(), links.edit, play_id, "points",
+        **{"pts-owloose-0": "4", "base-owloose-0": ""},
+    )  # fmt: skip
+    assert clash.status_code == 409
+    assert "Someone changed Ann's Owloose points at the same time: it is now 6." in text(clash)
+
+
+def test_side_change(app: Flask, client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    response = post(client, links.edit, play_id, "side", species="begator", side="B")
+    assert response.status_code == 200
+    assert state_of(app, play_id)["sides"]["begator"] == "B"
+    assert "Not known to the app" in text(response)
+    bad = post(client, links.edit, play_id, "side", species="dragon", side="A")
+    assert bad.status_code == 422
+    added = post(client, links.edit, play_id, "side", name="Sea Dragon", side="B")
+    assert added.status_code == 200
+    assert state_of(app, play_id)["sides"]["sea-dragon"] == "B"
+    assert '<th scope="row">Sea Dragon</th>' in text(added)
+    nonsense = post(client, links.edit, play_id, "side", name="!!", side="A")
+    assert nonsense.status_code == 422
+
+
+def test_saved_definition_scores_and_is_reused_by_the_next_game(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FFWW", "FSSW", "MM.."])
+    tap(client, links.edit, play_id, "token", (0, 0), base="F", species="owloose")
+    response = post(
+        client, links.edit, play_id, "definition", species="owloose", side="A", points="3",
+        per="space", region="row", terrain="W", only_species="", two_space="smallest",
+        solo_modifier="-2", count_own_space="y",
+    )  # fmt: skip
+    assert response.status_code == 200, text(response)
+    html = text(response)
+    assert "Defined by this table: 3 points per water space in its row (solo modifier -2)." in html
+    assert "Owloose (A) at row 1, col 1: 2 water spaces in its row, 3 points each" in html
+    with app.app_context():
+        saved = db.session.query(SpeciesDefinition).one()
+        assert (saved.species, saved.side, saved.rule["region"]) == ("owloose", "A", "row")
+    later = start_oddland(client, links.edit)
+    assert state_of(app, later)["definitions"]["owloose"]["A"]["terrain"] == "W"
+    page = text(client.get(f"/t/{links.edit}/plays/{later}"))
+    assert "Defined by this table: 3 points per water space in its row" in page
+    forgot = post(
+        client, links.edit, later, "definition", species="owloose", side="A", action="forget"
+    )
+    assert forgot.status_code == 200
+    assert state_of(app, later)["definitions"] == {}
+    with app.app_context():
+        assert db.session.query(SpeciesDefinition).count() == 0
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"points": "lots"}, "Not a valid integer value."),
+        ({"points": "500"}, "Enter -99 to 99 points."),
+        ({"only_species": "flora"}, 'A species filter only works with "per": "token".'),
+        ({"region": "sky"}, "Not a valid choice"),
+        ({"species": "dragon"}, "Pick a species in play."),
+    ],
+)
+def test_bad_definitions_are_422(
+    app: Flask,
+    client: FlaskClient,
+    links: TableLinks,
+    play_id: int,
+    data: dict[str, str],
+    message: str,
+) -> None:
+    form = {"species": "owloose", "side": "A", "points": "1", "per": "space",
+            "region": "row", "two_space": "smallest", "solo_modifier": "0", **data}  # fmt: skip
+    response = post(client, links.edit, play_id, "definition", **form)
+    assert response.status_code == 422
+    assert message in text(response)
+    with app.app_context():
+        assert db.session.query(SpeciesDefinition).count() == 0
+
+
+def test_history_names_oddland_fields(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FW"])
+    history = text(client.get(f"/t/{links.edit}/plays/{play_id}/history"))
+    assert "map row 1: F → FW." in history
+    assert "the map: 0 spaces → 1 space." in history
+
+
+# --- play-along ----------------------------------------------------------------------------
+
+
+def turn_form(row: int, col: int, terrains: str, **token: str) -> dict[str, str]:
+    """The next-turn form: four terrain letters, the card's top-left place, the token."""
+    tl, tr, bl, br = terrains
+    data = {"row": str(row), "col": str(col), "top_left": tl, "top_right": tr,
+            "bottom_left": bl, "bottom_right": br, "player": "Ann", "species": "begator",
+            "space": "top-left", "second": ""}  # fmt: skip
+    data.update(token)
+    return data
+
+
+def test_play_along_referee(app: Flask, client: FlaskClient, links: TableLinks) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    assert state_of(app, play)["cards"] == []
+    check = post(
+        client, links.edit, play, "turn", action="check", laid="0", **turn_form(0, 0, "FSWM")
+    )
+    assert check.status_code == 200
+    assert "Legal: this card and token follow every rule." in text(check)
+    assert text(check).count('class="ol-ghost ol-t-') == 4  # the card checked, drawn
+    assert state_of(app, play)["cards"] == []
+    laid = post(
+        client, links.edit, play, "turn", action="place", laid="0", **turn_form(0, 0, "FSWM")
+    )
+    assert laid.status_code == 200
+    assert "Card 2" in text(laid)
+    # Ben lays a card that does not touch the map: refused, with the reason.
+    far = post(
+        client, links.edit, play, "turn", action="place", laid="1",
+        **turn_form(5, 5, "FFFF", player="Ben", species="flora"),
+    )  # fmt: skip
+    assert far.status_code == 422
+    assert "The card must share an edge with a space of the map." in text(far)
+    # A token in a territory that holds one already (the forest joins Ann's Begator's).
+    taken = post(
+        client, links.edit, play, "turn", action="place", laid="1",
+        **turn_form(-2, 0, "FFFF", player="Ben", species="flora", space="bottom-left"),
+    )  # fmt: skip
+    assert taken.status_code == 422
+    assert "already holds Ann's Begator" in text(taken)
+    # Above the map and a fresh water territory: legal; the map shifts down.
+    above = post(
+        client, links.edit, play, "turn", action="place", laid="1",
+        **turn_form(-2, 0, "WWFF", player="Ben", species="flora"),
+    )  # fmt: skip
+    assert above.status_code == 200, text(above)
+    score = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert "Begator (A) at row 3, col 1" in score
+    assert len(state_of(app, play)["cards"]) == 2
+    # Undo the card (and its token).
+    undone = post(client, links.edit, play, "turn/undo", laid="2")
+    assert undone.status_code == 200
+    assert len(state_of(app, play)["cards"]) == 1
+    stale = post(client, links.edit, play, "turn/undo", laid="2")
+    assert stale.status_code == 409
+    # The shared undo reverts the last edit: the undo above.
+    token = csrf(client, f"/t/{links.edit}")
+    client.post(f"/t/{links.edit}/plays/{play}/undo", data={"csrf_token": token}, headers=HTMX)
+    assert len(state_of(app, play)["cards"]) == 2
+
+
+def test_play_along_whalephant_and_supply(
+    app: Flask, client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    whale = turn_form(0, 0, "FFWW", species="whalephant", space="top-left", second="top-right")
+    assert post(client, links.edit, play, "turn", laid="0", **whale).status_code == 200
+    again = turn_form(2, 0, "MMSS", species="whalephant", space="top-left", second="top-right")
+    response = post(client, links.edit, play, "turn", laid="1", **again)
+    assert response.status_code == 422
+    assert "Ann has only 1 Whalephant token." in text(response)
+
+
+def test_map_tools_are_refused_in_play_along(client: FlaskClient, links: TableLinks) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    response = tap(client, links.edit, play, "F", (0, 0))
+    assert response.status_code == 422
+    assert "In a play-along game the map grows card by card." in text(response)
+    plain = start_oddland(client, links.edit)
+    refused = post(client, links.edit, plain, "turn", laid="0", **turn_form(0, 0, "FFFF"))
+    assert refused.status_code == 422
+    assert "not started as play-along" in text(refused)
+
+
+# --- access --------------------------------------------------------------------------------
+
+
+def test_read_only_link_shows_no_controls_and_changes_nothing(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FW"])
+    page = text(client.get(f"/t/{links.view}/plays/{play_id}"))
+    assert "<svg" in page
+    assert "/oddland/" not in page.replace("/oddland/facts", "")
+    assert 'name="cell"' not in page
+    token = csrf(client, f"/t/{links.view}")
+    for route in ("map", "tool", "points", "side", "definition", "turn", "turn/undo"):
+        response = client.post(
+            f"/t/{links.view}/plays/{play_id}/oddland/{route}",
+            data={"csrf_token": token, "tool": "F", "cell": "0,0,F"},
+        )
+        assert response.status_code == 403, route
+    assert state_of(app, play_id)["map"] == ["FW"]
+
+
+def test_requests_without_csrf_token_are_refused(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    for route in ("map", "tool", "points", "definition", "turn"):
+        response = client.post(
+            f"/t/{links.edit}/plays/{play_id}/oddland/{route}",
+            data={"tool": "F", "cell": "0,0,."},
+            headers=HTMX,
+        )
+        assert response.status_code == 400
+    assert state_of(app, play_id)["map"] == []
+
+
+def test_oddland_routes_refuse_other_games(client: FlaskClient, links: TableLinks) -> None:
+    token = csrf(client, f"/t/{links.edit}")
+    started = client.post(
+        f"/t/{links.edit}/plays", data={"game": "odd-world", "csrf_token": token}
+    )
+    other = int(started.headers["Location"].split("/plays/")[1].split("?")[0])
+    response = tap(client, links.edit, other, "F", (0, 0))
+    assert response.status_code == 404
+
+
+def test_finished_game_takes_no_taps(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    token = csrf(client, f"/t/{links.edit}")
+    client.post(f"/t/{links.edit}/plays/{play_id}/finish", data={"csrf_token": token})
+    response = tap(client, links.edit, play_id, "F", (0, 0))
+    assert response.status_code == 422
+    assert "This game is finished." in text(response)
+    assert 'name="cell"' not in text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+
+
+# --- schema --------------------------------------------------------------------------------
+
+
+def test_migrations_match_the_models(app: Flask) -> None:
+    with app.app_context(), db.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+    assert differences == []
+
+
+def test_no_tap_answers_500(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    for cell in ("", "-1,-1,.", "1,1", "a,b,c", "0,0,F,F", "-999,0,."):
+        for tool in ("F", "clear", "token", "remove", ""):
+            response = tap_raw(client, links.edit, play_id, tool=tool, cell=cell)
+            assert response.status_code < 500, (tool, cell)
+
+
+def tap_raw(client: FlaskClient, token: str, play_id: int, **data: str) -> TestResponse:
+    """Post arbitrary palette fields."""
+    return post(
+        client, token, play_id, "map", direction="right", player="Ann", species="begator", **data
+    )
+
+
+def test_scores_are_listed_with_every_line(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FFWW", "FSSW", "MM.."])
+    html = text(tap(client, links.edit, play_id, "token", (0, 1), base="F"))
+    assert (
+        "Begator (A) at row 1, col 2: 7 spaces in neighbouring territories, 2 points each" in html
+    )
+    assert re.search(r'<span class="score">14</span>', html)
+
+
+FUZZ_KEYS = st.sampled_from(
+    ["tool", "cell", "player", "species", "direction", "pts-owloose-0", "base-owloose-0",
+     "side", "points", "per", "region", "terrain", "only_species", "solo_modifier",
+     "two_space", "row", "col", "top_left", "space", "second", "laid", "action"]
+)  # fmt: skip
+FUZZ_VALUES = st.text(max_size=12) | st.sampled_from(
+    ["F", "clear", "token", "remove", "0,0,.", "-1,-1,.", "Ann", "begator", "whalephant",
+     "down", "A", "-3", "99999", "row", "check", "place", "forget", "top-left", "0", "-2"]
+)  # fmt: skip
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(form=st.dictionaries(FUZZ_KEYS, FUZZ_VALUES, max_size=6), htmx=st.booleans())
+def test_random_oddland_forms_never_cause_a_500(
+    client: FlaskClient, links: TableLinks, play_id: int, form: dict[str, str], htmx: bool
+) -> None:
+    token = csrf(client, f"/t/{links.edit}")
+    for route in ("map", "tool", "points", "side", "definition", "turn", "turn/undo"):
+        response = client.post(
+            f"/t/{links.edit}/plays/{play_id}/oddland/{route}",
+            data={**form, "csrf_token": token},
+            headers=HTMX if htmx else {},
+        )
+        assert response.status_code < 500, (route, form)
+
+
+def test_web_module_examples() -> None:
+    # The registry imports the game modules: import it first, as the app does.
+    from companion.web import games, oddland
+
+    assert games.PAGES["oddland"] is oddland.GAME_PAGES
+    assert doctest.testmod(oddland).failed == 0
