@@ -67,7 +67,15 @@ def test_two_phones_score_a_game(browser: Browser, live_server: str) -> None:
         re.compile("Ann leads with 3 points."), timeout=LIVE_TIMEOUT_MS
     )
 
+    # A panel Ben opened stays open when Ann's next change arrives.
+    ben_phone.locator("details", has_text="Hoopoe: 3 cards (odd)").locator("summary").click()
+    breakdown = ben_phone.get_by_text("Hoopoe: 3 cards (odd)")
+    expect(breakdown).to_be_visible()
     ann_phone.get_by_label("Ann's face-down card").select_option("cassowary")
+    expect(ben_phone.locator(".decision")).to_have_text(
+        re.compile("Ann leads with 4 points."), timeout=LIVE_TIMEOUT_MS
+    )
+    expect(breakdown).to_be_visible()
     expect(ann_phone.locator(".decision")).to_have_text(re.compile("Ann leads with 4 points."))
 
     ann_phone.get_by_role("button", name="Finish the game").click()
@@ -96,3 +104,22 @@ def test_stepper_works_without_javascript(browser: Browser, live_server: str) ->
     expect(page.get_by_label("Ben's Hoopoe", exact=True)).to_have_text("1")
     page.get_by_role("button", name="Undo last change").click()
     expect(page.get_by_label("Ben's Hoopoe", exact=True)).to_have_text("0")
+
+
+def test_live_update_waits_while_a_field_is_in_use(browser: Browser, live_server: str) -> None:
+    ann = browser.new_context().new_page()
+    ann.goto(live_server)
+    ann.get_by_label("Player 1", exact=True).fill("Ann")
+    ann.get_by_label("Player 2", exact=True).fill("Ben")
+    ann.get_by_role("button", name="Start the table").click()
+    ann.get_by_role("button", name="Start").click()
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
+    ben = browser.new_context().new_page()
+    ben.goto(ann.url)
+    ben.get_by_label("Ben's face-down card").focus()
+    tap_plus(ann, "Hoopoe", "Ann")
+    ben.wait_for_timeout(2500)  # two poll ticks: skipped while Ben is choosing
+    expect(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_text("0")
+    expect(ben.get_by_label("Ben's face-down card")).to_be_focused()
+    ben.get_by_label("Ben's face-down card").blur()
+    expect(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_text("1", timeout=LIVE_TIMEOUT_MS)
