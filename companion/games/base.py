@@ -317,6 +317,20 @@ def validate_model(model: type[ModelT], data: object) -> ModelT:
         raise InvalidStateError(problems_from_pydantic(error)) from None
 
 
+def problems_of(check: Callable[[object], object], state: object) -> list[Problem]:
+    """Every problem ``check`` (a parse or score function) raises for a state; empty when
+    it passes. Engines implement ``validate`` with it.
+
+    >>> problems_of(lambda state: state, {})
+    []
+    """
+    try:
+        check(state)
+    except InvalidStateError as invalid:
+        return invalid.problems
+    return []
+
+
 def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[Problem]:
     """Check player names: non-empty after trimming, at most 40 characters, unique.
 

@@ -31,6 +31,7 @@ from companion.games.base import (
     name_problems,
     path_of,
     player_count_problems,
+    problems_of,
     rank,
     validate_model,
 )
@@ -287,11 +288,7 @@ class OddWorld:
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
-        try:
-            parse(state)
-        except InvalidStateError as invalid:
-            return invalid.problems
-        return []
+        return problems_of(parse, state)
 
     def score(self, state: object) -> Result:
         """Score one game (see the module example)."""

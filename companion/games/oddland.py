@@ -109,6 +109,7 @@ from companion.games.base import (
     name_problems,
     path_of,
     player_count_problems,
+    problems_of,
     rank,
     validate_model,
 )
@@ -1573,11 +1574,7 @@ class Oddland:
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
-        try:
-            parse(state)
-        except InvalidStateError as invalid:
-            return invalid.problems
-        return []
+        return problems_of(parse, state)
 
     def score(self, state: object) -> Result:
         """Score a table (see the module example)."""

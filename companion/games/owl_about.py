@@ -49,7 +49,7 @@ variants cannot be applied to them (a warning says so).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -66,6 +66,7 @@ from companion.games.base import (
     name_problems,
     path_of,
     player_count_problems,
+    problems_of,
     rank,
     validate_model,
 )
@@ -795,6 +796,47 @@ def _round_problems(
     return problems
 
 
+def _each_hand(
+    hands: Mapping[str, Sequence[str]],
+    *,
+    roster: Roster,
+    location: Sequence[str | int],
+    into: list[Problem],
+) -> Iterator[tuple[list[str | int], str, Sequence[str]]]:
+    """Each entered hand of a known player, once: ``(path, player, hand)``.
+
+    Hands of unknown players, or a player's second hand, are reported ``into`` problems
+    and skipped.
+    """
+    seen: set[str] = set()
+    for name, hand in hands.items():
+        where: list[str | int] = [*location, "hands", name]
+        player = roster.find(name)
+        if player is None or player in seen:
+            message = _unknown_player(name) if player is None else _entered_twice(player)
+            into.append(Problem(path_of(where), message))
+            continue
+        seen.add(player)
+        yield where, player, hand
+
+
+def _hand_size_problems(
+    hand: Sequence[str], where: Sequence[str | int], *, roster: Roster
+) -> list[Problem]:
+    """Real cards, and no more of them than the player chart deals."""
+    problems = _cards_problems(hand, where)
+    chart = roster.chart
+    if chart is not None and len(hand) > chart.hand_cards:
+        problems.append(
+            Problem(
+                path_of(where),
+                f"With {chart.players} players a hand holds at most {chart.hand_cards} "
+                f"cards, but {len(hand)} were entered.",
+            )
+        )
+    return problems
+
+
 def _round_hands_problems(
     round_: RoundModel, *, location: Sequence[str | int], context: _Context
 ) -> list[Problem]:
@@ -805,26 +847,9 @@ def _round_hands_problems(
     """
     hands = round_.hands or {}
     roster = context.roster
-    chart = roster.chart
     problems: list[Problem] = []
-    seen: set[str] = set()
-    for name, hand in hands.items():
-        where = [*location, "hands", name]
-        player = roster.find(name)
-        if player is None or player in seen:
-            message = _unknown_player(name) if player is None else _entered_twice(player)
-            problems.append(Problem(path_of(where), message))
-            continue
-        seen.add(player)
-        problems += _cards_problems(hand, where)
-        if chart is not None and len(hand) > chart.hand_cards:
-            problems.append(
-                Problem(
-                    path_of(where),
-                    f"With {chart.players} players a hand holds {chart.hand_cards} cards, "
-                    f"but {len(hand)} were entered.",
-                )
-            )
+    for where, _player, hand in _each_hand(hands, roster=roster, location=location, into=problems):
+        problems += _hand_size_problems(hand, where, roster=roster)
     places = (
         ((*location, "hands", name, i), code)
         for name, hand in hands.items()
@@ -1267,28 +1292,11 @@ def _hands_problems(
 ) -> list[Problem]:
     hands = request.hands or {}
     problems: list[Problem] = []
-    chart = roster.chart
     played_by: dict[str, str] = {}
     if seats is not None:
         played_by = dict(zip(seats, request.cards, strict=False))
-    seen: set[str] = set()
-    for name, hand in hands.items():
-        where = ["hands", name]
-        player = roster.find(name)
-        if player is None or player in seen:
-            message = _unknown_player(name) if player is None else _entered_twice(player)
-            problems.append(Problem(path_of(where), message))
-            continue
-        seen.add(player)
-        problems += _cards_problems(hand, where)
-        if chart is not None and len(hand) > chart.hand_cards:
-            problems.append(
-                Problem(
-                    path_of(where),
-                    f"With {chart.players} players a hand holds at most {chart.hand_cards} "
-                    f"cards, but {len(hand)} were entered.",
-                )
-            )
+    for where, player, hand in _each_hand(hands, roster=roster, location=(), into=problems):
+        problems += _hand_size_problems(hand, where, roster=roster)
         played = played_by.get(player)
         if played in DECK and played not in hand:
             problems.append(
@@ -1712,11 +1720,7 @@ class OwlAbout:
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state, game end included; empty when it can be scored."""
-        try:
-            self.score(state)
-        except InvalidStateError as invalid:
-            return invalid.problems
-        return []
+        return problems_of(self.score, state)
 
     def score(self, state: object) -> Result:
         """Score a game (see the module example)."""
