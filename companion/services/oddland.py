@@ -10,7 +10,6 @@ refused with :class:`plays.EditConflict`. Services are the only layer that commi
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,14 +19,13 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.games import oddland as engine
-from companion.games.base import InvalidStateError, Problem, parse_path
+from companion.games.base import InvalidStateError, Problem
 from companion.games.oddland_species import TERRAIN_NAMES, SideRule, Terrain, species_name
 from companion.models import Edit, Play, SpeciesDefinition, Table
 from companion.services import plays
 
 Cell = tuple[int, int]
 #: How often an edit is rebuilt when other phones keep changing the same field.
-MAX_ATTEMPTS = 10
 EMPTY_MARK = engine.EMPTY_MARK
 
 
@@ -87,21 +85,7 @@ def _update(
     ``build`` raises :class:`plays.EditConflict` when the thing the phone changes is no
     longer what it saw; a change elsewhere in the same field only makes it rebuild.
     """
-    parts = parse_path(path) or []
-    for _attempt in range(MAX_ATTEMPTS):
-        db.session.refresh(play)
-        try:
-            current = plays.value_at(play.state, parts)
-        except LookupError:
-            raise plays.EditRefused([Problem(path, "This game has no such field.")]) from None
-        value = build(copy.deepcopy(current))
-        try:
-            return plays.replace_value(
-                play, path=path, value=value, expected=current, author=author
-            )
-        except plays.EditConflict:
-            db.session.rollback()
-    raise plays.WriteContention
+    return plays.update_value(play, path=path, build=build, author=author)
 
 
 def _conflict(path: str, current: Any, what: str, now: str) -> plays.EditConflict:
@@ -115,12 +99,11 @@ def _conflict(path: str, current: Any, what: str, now: str) -> plays.EditConflic
 
 def paint(
     play: Play, *, cell: Cell, terrain: str | None, base: str | None, author: plays.Author
-) -> list[Edit | None]:
+) -> Edit | None:
     """Set a space's terrain (``None`` clears it); ``base`` is the letter the phone showed.
 
-    A space above or left of the map shifts every position down or right. With tokens on
-    the map that takes three edits (tokens lifted, map shifted, tokens put back) because
-    one edit changes one field; every step is a valid table.
+    A space above or left of the map shifts every position down or right: the map and
+    its tokens then move together in one edit (one undo puts them back).
     """
     if terrain is not None and terrain not in engine.TERRAIN_LETTERS:
         raise plays.EditRefused([Problem("map", "Pick forest, shore, water or mountain.")])
@@ -129,28 +112,24 @@ def paint(
     state = play.state
     _check_base(state["map"], cell, base)
     if terrain is None:
-        return [_clear(play, cell=cell, base=base, author=author)]
+        return _clear(play, cell=cell, base=base, author=author)
     shift = Shift(rows=max(0, -cell[0]), cols=max(0, -cell[1]))
     if shift.rows or shift.cols:
         return _paint_shifted(play, cell=cell, terrain=terrain, shift=shift, author=author)
     if cell[0] < len(state["map"]):
         path = f"map[{cell[0]}]"
-        return [
-            _update(
-                play,
-                path=path,
-                build=lambda row: _row_with(row, cell, terrain, base, path),
-                author=author,
-            )
-        ]
-    return [
-        _update(
+        return _update(
             play,
-            path="map",
-            build=lambda rows: _rows_with(rows, cell, terrain, base),
+            path=path,
+            build=lambda row: _row_with(row, cell, terrain, base, path),
             author=author,
         )
-    ]
+    return _update(
+        play,
+        path="map",
+        build=lambda rows: _rows_with(rows, cell, terrain, base),
+        author=author,
+    )
 
 
 def _refuse_play_along(state: Mapping[str, Any]) -> None:
@@ -204,36 +183,14 @@ def shifted_tokens(tokens: Sequence[Mapping[str, Any]], shift: Shift) -> list[di
 
 def _paint_shifted(
     play: Play, *, cell: Cell, terrain: str, shift: Shift, author: plays.Author
-) -> list[Edit | None]:
+) -> Edit | None:
+    """Grow the map above or left: every space and token moves, all in one edit."""
     moved = (cell[0] + shift.rows, cell[1] + shift.cols)
     tokens = play.state["tokens"]
     rows = play.state["map"]
     new_rows = _rows_with(shifted_rows(rows, shift), moved, terrain, None)
-    # Check the end result first: the steps below must never stop half-way.
-    problems = engine.GAME.validate(
-        {**play.state, "map": new_rows, "tokens": shifted_tokens(tokens, shift)}
-    )
-    if problems:
-        raise plays.EditRefused([Problem("map", p.message) for p in problems])
-    edits: list[Edit | None] = []
-    if tokens:
-        edits.append(
-            plays.replace_value(play, path="tokens", value=[], expected=tokens, author=author)
-        )
-    edits.append(
-        plays.replace_value(play, path="map", value=new_rows, expected=rows, author=author)
-    )
-    if tokens:
-        edits.append(
-            plays.replace_value(
-                play,
-                path="tokens",
-                value=shifted_tokens(tokens, shift),
-                expected=[],
-                author=author,
-            )
-        )
-    return edits
+    changes = [("map", new_rows, rows), ("tokens", shifted_tokens(tokens, shift), tokens)]
+    return plays.replace_values(play, changes=changes, author=author)
 
 
 def _clear(play: Play, *, cell: Cell, base: str | None, author: plays.Author) -> Edit | None:

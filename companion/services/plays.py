@@ -196,6 +196,19 @@ def set_value(play: Play, *, path: str, raw: str, base: str | None, author: Auth
     return replace_value(play, path=path, value=value, expected=expected, author=author)
 
 
+@dataclass(frozen=True)
+class Change:
+    """One field of an edit: its path, the value before and the value after."""
+
+    path: str
+    previous: Any
+    value: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """How a change of a multi-field edit is logged."""
+        return {"path": self.path, "previous": self.previous, "value": self.value}
+
+
 def replace_value(
     play: Play, *, path: str, value: Any, expected: Any = UNCHECKED, author: Author
 ) -> Edit | None:
@@ -203,16 +216,50 @@ def replace_value(
     played card appended to a trick, a new round). ``expected`` is the value the phone
     based the change on; when the stored value differs, :class:`EditConflict` is raised.
     """
+    return replace_values(play, changes=[(path, value, expected)], author=author)
+
+
+def replace_values(
+    play: Play, *, changes: Sequence[tuple[str, Any, Any]], author: Author
+) -> Edit | None:
+    """Set several fields at once as *one* edit: ``(path, value, expected)`` each.
+
+    Other phones never see the fields half-changed, and one undo reverts them all (for
+    example a map that grows to the left while its tokens move with it).
+    """
     game = game_of(play)
+    targets = [(path, _parts(path), value, expected) for path, value, expected in changes]
+
+    def plan(state: dict[str, Any]) -> list[Change]:
+        planned = []
+        for path, parts, value, expected in targets:
+            current = _current(state, parts, path)
+            if expected is not UNCHECKED and current != expected:
+                message = _conflict_message(game, state, parts, current)
+                raise EditConflict(path, current, message)
+            planned.append(Change(path, current, value))
+        return planned
+
+    return _write(play, kind=EditKind.SET, plan=plan, author=author)
+
+
+def update_value(
+    play: Play, *, path: str, build: Callable[[Any], Any], author: Author
+) -> Edit | None:
+    """Replace the value at ``path`` by ``build(a copy of its freshest value)``, one edit.
+
+    For changes that do not depend on the whole field being as the phone saw it (a space
+    of a map row, a penalty): when another phone wrote first, ``build`` simply runs again
+    on the fresh value. ``build`` raises :class:`EditConflict` itself when the very thing
+    this phone changes is no longer what it saw.
+    """
     parts = _parts(path)
 
-    def change(state: dict[str, Any]) -> tuple[Any, Any] | None:
+    def plan(state: dict[str, Any]) -> list[Change]:
         current = _current(state, parts, path)
-        if expected is not UNCHECKED and current != expected:
-            raise EditConflict(path, current, _conflict_message(game, state, parts, current))
-        return None if current == value else (current, value)
+        return [Change(path, current, build(copy.deepcopy(current)))]
 
-    return _write(play, kind=EditKind.SET, parts=parts, change=change, author=author)
+    return _write(play, kind=EditKind.SET, plan=plan, author=author)
 
 
 def _parse(game: Game, parts: Sequence[str | int], raw: str) -> Any:
@@ -242,64 +289,66 @@ def _conflict_message(
 def undo(play: Play, *, author: Author) -> Edit:
     """Revert the most recent edit that is not yet undone (undo again for the one before)."""
     target = last_undoable(play)
-    if target is None or target.path is None:
+    if target is None:
         raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
-    parts = _parts(target.path)
+    reverts = list(reversed(changes_of(target)))
 
-    def change(state: dict[str, Any]) -> tuple[Any, Any]:
-        return _current(state, parts, target.path or ""), target.previous
+    def plan(state: dict[str, Any]) -> list[Change]:
+        return [
+            Change(change.path, _current(state, _parts(change.path), change.path), change.previous)
+            for change in reverts
+        ]
 
-    return _require(
-        _write(
-            play,
-            kind=EditKind.UNDO,
-            parts=parts,
-            change=change,
-            author=author,
-            undoes=target.number,
-        )
-    )
+    edit = _write(play, kind=EditKind.UNDO, plan=plan, author=author, undoes=target.number)
+    if edit is None:  # pragma: no cover - an undo always changes the values back
+        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
+    return edit
+
+
+def changes_of(edit: Edit) -> list[Change]:
+    """The fields an edit changed (one, or several for a multi-field edit)."""
+    if edit.path is not None:
+        return [Change(edit.path, edit.previous, edit.value)]
+    if isinstance(edit.value, list):
+        return [Change(c["path"], c["previous"], c["value"]) for c in edit.value]
+    return []
 
 
 def last_undoable(play: Play) -> Edit | None:
     """The newest value edit that no undo has reverted yet, if any."""
     undone = {e.undoes for e in play.edits if e.kind == EditKind.UNDO.value}
     for edit in reversed(play.edits):
-        if edit.kind == EditKind.SET.value and edit.number not in undone:
+        if edit.kind == EditKind.SET.value and edit.number not in undone and changes_of(edit):
             return edit
     return None
-
-
-def _require(edit: Edit | None) -> Edit:
-    if edit is None:  # pragma: no cover - an undo always changes the value back
-        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
-    return edit
 
 
 def _write(
     play: Play,
     *,
     kind: EditKind,
-    parts: Sequence[str | int],
-    change: Callable[[dict[str, Any]], tuple[Any, Any] | None],
+    plan: Callable[[dict[str, Any]], list[Change]],
     author: Author,
     undoes: int | None = None,
 ) -> Edit | None:
-    """Apply a change to the freshest state, guarded by the version; retry on a race."""
+    """Apply planned changes to the freshest state, guarded by the version; retry on a
+    race. ``plan`` sees the fresh state each time and may raise :class:`EditConflict`."""
     game = game_of(play)
-    path = path_of(parts)
     for _attempt in range(MAX_WRITE_ATTEMPTS):
         db.session.refresh(play)
+        planned = plan(play.state)
+        where = planned[0].path if planned else ""
         if play.finished:
-            raise EditRefused([Problem(path, FINISHED_MESSAGE)])
-        outcome = change(play.state)
-        if outcome is None:
+            raise EditRefused([Problem(where, FINISHED_MESSAGE)])
+        changes = [c for c in planned if c.previous != c.value]
+        if not changes:
             return None
-        previous, value = outcome
-        state = _with_value(play.state, parts, value)
+        state = play.state
+        for change in changes:
+            state = _with_value(state, _parts(change.path), change.value)
         problems = game.validate(state)
         if problems:
-            raise EditRefused(_at_edited_field(path, problems))
+            raise EditRefused(_at_edited_field(where, problems))
         edit = _commit(
             play,
             values={
@@ -307,19 +356,22 @@ def _write(
                 "result": _result_json(game, state),
                 "engine_version": game.engine_version,
             },
-            edit=Edit(
-                kind=kind.value,
-                path=path,
-                value=value,
-                previous=previous,
-                undoes=undoes,
-                device=author.device,
-                author=author.name,
-            ),
+            edit=_edit_of(kind, changes, author=author, undoes=undoes),
         )
         if edit is not None:
             return edit
     raise WriteContention
+
+
+def _edit_of(
+    kind: EditKind, changes: Sequence[Change], *, author: Author, undoes: int | None
+) -> Edit:
+    """The log entry: one field in its columns, several as a list in ``value``."""
+    common = {"kind": kind.value, "undoes": undoes, "device": author.device, "author": author.name}
+    if len(changes) == 1:
+        only = changes[0]
+        return Edit(path=only.path, value=only.value, previous=only.previous, **common)
+    return Edit(path=None, value=[c.to_json() for c in changes], previous=None, **common)
 
 
 def _at_edited_field(path: str, problems: Sequence[Problem]) -> list[Problem]:
@@ -435,11 +487,18 @@ def _describe_edit(game: Game, state: Mapping[str, Any], edit: Edit) -> str:
         return "Finished the game."
     if edit.kind == EditKind.REOPEN.value:
         return "Reopened the game."
-    parts = parse_path(edit.path or "") or []
-    field = describe_path(game, state, parts)
-    change = (
-        f"{display_value(game, parts, edit.previous)} → {display_value(game, parts, edit.value)}"
+    undo = edit.kind == EditKind.UNDO.value
+    described = "; ".join(
+        _describe_change(game, state, change, separator=" " if undo else ": ")
+        for change in changes_of(edit)
     )
-    if edit.kind == EditKind.UNDO.value:
-        return f"Undid edit {edit.undoes}: {field} {change}."
-    return f"{field}: {change}."
+    return f"Undid edit {edit.undoes}: {described}." if undo else f"{described}."
+
+
+def _describe_change(
+    game: Game, state: Mapping[str, Any], change: Change, *, separator: str
+) -> str:
+    parts = parse_path(change.path) or []
+    field = describe_path(game, state, parts)
+    before = display_value(game, parts, change.previous)
+    return f"{field}{separator}{before} → {display_value(game, parts, change.value)}"

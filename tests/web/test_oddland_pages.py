@@ -375,14 +375,20 @@ def test_growing_above_moves_tokens_with_the_map(
     state = state_of(app, play_id)
     assert state["map"] == [".M", "FW"]
     assert state["tokens"][0]["cells"] == [[1, 1]]
-    # Three edits: undo them all to get back to the map before.
-    history = text(client.get(f"/t/{links.edit}/plays/{play_id}/history"))
-    assert "the tokens: 1 token → 0 tokens." in history
     # A move that cannot end well changes nothing, not even half-way.
     too_far = tap(client, links.edit, play_id, "F", (-200, 0))
     assert too_far.status_code == 422
     assert "A map can span at most 148 rows" in text(too_far)
     assert state_of(app, play_id) == state
+    # Map and tokens moved in one edit: one undo puts both back.
+    history = text(client.get(f"/t/{links.edit}/plays/{play_id}/history"))
+    assert "1 token → 0 tokens" not in history
+    token = csrf(client, f"/t/{links.edit}")
+    undone = client.post(f"/t/{links.edit}/plays/{play_id}/undo", data={"csrf_token": token})
+    assert undone.status_code == 303
+    state = state_of(app, play_id)
+    assert state["map"] == ["FW"]
+    assert state["tokens"][0]["cells"] == [[0, 1]]
 
 
 # --- facts and scores -------------------------------------------------------------------

@@ -381,3 +381,31 @@ def test_phones_editing_different_fields_at_once_lose_nothing(
     assert _count(html, "Ben", "Shoebill") == str(taps)
     assert _count(html, "Cy", "Hornbill") == str(taps)
     assert f"History ({3 * taps})" in html
+
+
+def test_several_fields_in_one_edit_are_undone_together(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    from companion.extensions import db
+    from companion.models import Play
+    from companion.services import plays
+
+    author = plays.Author("test", "Ann")
+    with app.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        changes = [(HOOPOE_ANN, 3, 0), (HOOPOE_BEN, 1, 0)]
+        edit = plays.replace_values(play, changes=changes, author=author)
+        assert edit is not None
+        assert [c.path for c in plays.changes_of(edit)] == [HOOPOE_ANN, HOOPOE_BEN]
+        with pytest.raises(plays.EditConflict):
+            plays.replace_values(play, changes=[(HOOPOE_BEN, 2, 0)], author=author)
+        plays.update_value(play, path=HOOPOE_ANN, build=lambda n: n + 2, author=author)
+        assert play.state["players"][0]["display"]["hoopoe"] == 5
+        plays.undo(play, author=author)
+        plays.undo(play, author=author)
+        assert play.state["players"][0]["display"]["hoopoe"] == 0
+        assert play.state["players"][1]["display"]["hoopoe"] == 0
+    history = client.get(f"/t/{links.edit}/plays/{play_id}/history").get_data(as_text=True)
+    assert "Ann&#39;s Hoopoe: 0 → 3; Ben&#39;s Hoopoe: 0 → 1." in history
+    assert "Undid edit 1: Ben&#39;s Hoopoe 1 → 0; Ann&#39;s Hoopoe 3 → 0." in history
