@@ -241,6 +241,8 @@ def _respond(
         return redirect(url_for("pages.play", token=token, play_id=current.id, seat=seat), 303)
     context = _pages()._play_context(found, current, errors=dict(outcome.errors or {}))
     context["trick_conflict"] = outcome.conflict
+    # A trick fragment alone also refreshes the play's buttons (Undo, history count).
+    context["oob_actions"] = fragment == TRICK_FRAGMENT and wants_fragment()
     return page_or_fragment(PLAY_PAGE, fragment, status=outcome.status, **context)
 
 

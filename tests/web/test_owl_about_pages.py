@@ -198,6 +198,9 @@ def test_each_tap_returns_only_the_trick_and_the_winner_leads_next(
     assert 'Romi</span> <span class="owl-card">8</span> <span class="owl-fp">8 FP' in html
     assert "winning" in html
     assert "Tom</strong> to play." in html
+    # The play's buttons come along out of band: Undo is live, the history count current.
+    assert 'id="play-actions" hx-swap-oob="true"' in html
+    assert "History (4)" in html
 
     html = text(tap(client, links.edit, basic, "10"))
     assert "Trick 1 went to <strong>Carol</strong>: +1 trophy." in html
