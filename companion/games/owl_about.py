@@ -1819,6 +1819,38 @@ class OwlAbout:
                 return f"Round {r + 1}: {name}'s {_SINGULAR.get(key, key)}"
         return path_of(path)
 
+    def describe_change(
+        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+    ) -> str | None:
+        """A card played (or taken back) in words, naming the player; ``None`` otherwise.
+
+        >>> state = {"players": ["Miu", "Carol", "Tom"],
+        ...          "rounds": [{"tricks": [{"lead": "Carol", "cards": ["6", "2"]}]}]}
+        >>> GAME.describe_change(state, ["rounds", 0, "tricks", 0, "cards"], ["6"], ["6", "2"])
+        'Round 1, trick 1: Tom played 2'
+        >>> GAME.describe_change(state, ["rounds", 0, "tricks", 0, "cards"], ["6", "2"], ["6"])
+        "Round 1, trick 1: Tom's 2 taken back"
+        """
+        match list(path):
+            case ["rounds", int(r), "tricks", int(t), "cards"]:
+                return _card_change(state, r, t, previous, value)
+            case ["rounds", int(r), "tricks"] if isinstance(previous, list) and isinstance(
+                value, list
+            ):
+                longer, shorter = (
+                    (value, previous)
+                    if len(value) > len(previous)
+                    else (
+                        previous,
+                        value,
+                    )
+                )
+                if len(longer) == len(shorter) + 1 and longer[:-1] == shorter:
+                    new = longer[-1].get("cards", []) if isinstance(longer[-1], dict) else []
+                    before, after = ([], new) if longer is value else (new, [])
+                    return _card_change(state, r, len(shorter), before, after)
+        return None
+
     def display_value(self, path: Sequence[str | int], value: Any) -> str:
         """A stored value in words; hands are never shown (they are secret at the table).
 
@@ -1863,6 +1895,32 @@ class OwlAbout:
             "score": lambda body: self.score(body).to_json(),
             "trick": check_trick,
         }
+
+
+def _card_change(
+    state: Mapping[str, Any], round_index: int, trick_index: int, previous: Any, value: Any
+) -> str | None:
+    """ "Tom played 2" when one card was added to a trick, "Tom's 2 taken back" when removed."""
+    if not (isinstance(previous, list) and isinstance(value, list)):
+        return None
+    played = len(value) == len(previous) + 1 and value[:-1] == previous
+    taken_back = len(previous) == len(value) + 1 and previous[:-1] == value
+    if not (played or taken_back):
+        return None
+    cards, code = (value, value[-1]) if played else (previous, previous[-1])
+    try:
+        players = [str(name) for name in state["players"]]
+        lead = state["rounds"][round_index]["tricks"][trick_index]["lead"]
+        player = seating_from(players, lead)[len(cards) - 1]
+        label = card(code).label
+    except (LookupError, TypeError, ValueError):
+        return None
+    where = f"Round {round_index + 1}, trick {trick_index + 1}"
+    return (
+        f"{where}: {player} played {label}"
+        if played
+        else f"{where}: {player}'s {label} taken back"
+    )
 
 
 GAME = OwlAbout()

@@ -499,6 +499,10 @@ def _describe_change(
     game: Game, state: Mapping[str, Any], change: Change, *, separator: str
 ) -> str:
     parts = parse_path(change.path) or []
+    custom = getattr(game, "describe_change", None)
+    said = custom(state, parts, change.previous, change.value) if custom is not None else None
+    if said is not None:
+        return str(said)
     field = describe_path(game, state, parts)
     before = display_value(game, parts, change.previous)
     return f"{field}{separator}{before} → {display_value(game, parts, change.value)}"

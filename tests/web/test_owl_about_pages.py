@@ -301,6 +301,8 @@ def test_advanced_mode_can_hand_a_trick_to_someone_else(
     assert 'Tom leads. <strong class="owl-next">Tom</strong> to play.' in html
     history = text(client.get(f"{play_url(links.edit, play_id)}/history"))
     assert "Round 1, trick 1" in history
+    assert "Round 1, trick 1: Carol played 2." in history
+    assert "Round 1, trick 1: Miu played 6." in history
 
 
 def test_override_is_refused_outside_advanced_mode(
