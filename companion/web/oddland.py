@@ -47,8 +47,9 @@ from companion.games.oddland_species import (
 )
 from companion.models import Play
 from companion.services import oddland as service
-from companion.services import plays, tables
+from companion.services import plays
 from companion.services.tables import TableAccess
+from companion.web import context as shared
 from companion.web.game_pages import GamePages, OptionsForm
 from companion.web.render import page_or_fragment, wants_fragment
 
@@ -874,40 +875,9 @@ def _inject() -> dict[str, Any]:
 # --- responding -----------------------------------------------------------------------
 
 
-def _pages() -> Any:
-    """The shared pages module, imported late: it imports the game registry, which imports
-    this module while it is being built."""
-    from companion.web import pages
-
-    return pages
-
-
-def _author(found: TableAccess) -> plays.Author:
-    return _pages()._author(found)  # type: ignore[no-any-return]
-
-
-def _open_for_edit(token: str) -> TableAccess:
-    return _pages()._open_for_edit(token)  # type: ignore[no-any-return]
-
-
-def _open(token: str) -> TableAccess:
-    return _pages()._open(token)  # type: ignore[no-any-return]
-
-
-def _play(found: TableAccess, play_id: int) -> Play:
-    return _pages()._play(found, play_id)  # type: ignore[no-any-return]
-
-
-def _play_context(found: TableAccess, current: Play, **extra: Any) -> dict[str, Any]:
-    return _pages()._play_context(found, current, **extra)  # type: ignore[no-any-return]
-
-
-# --- responding (continued) -------------------------------------------------------
-
-
 def _load(token: str, play_id: int) -> tuple[TableAccess, Play]:
-    found = _open_for_edit(token)
-    current = _play(found, play_id)
+    found = shared.open_for_edit(token)
+    current = shared.play_of(found, play_id)
     if current.game != SLUG:
         abort(404)
     return found, current
@@ -926,13 +896,11 @@ def _respond(
     db.session.rollback()
     db.session.refresh(current)
     if status == 200 and not always_render and not wants_fragment():
-        return redirect(url_for("pages.play", token=_token_of(found), play_id=current.id), 303)
-    context = _play_context(found, current, errors=dict(errors or {}), oddland=extra)
+        return redirect(
+            url_for("pages.play", token=shared.token_of(found), play_id=current.id), 303
+        )
+    context = shared.play_context(found, current, errors=dict(errors or {}), oddland=extra)
     return page_or_fragment("play.html", "_play.html", status=status, **context)
-
-
-def _token_of(found: TableAccess) -> str:
-    return tables.token_for(found.table, found.access)
 
 
 def _run(
@@ -981,7 +949,7 @@ def paint(token: str, play_id: int) -> Response:
         return _refuse(found, current, MAP_ERROR, "Tap a space of the map.")
     cell = (int(match[1]), int(match[2]))
     base = match[3]
-    author = _author(found)
+    author = shared.author_of(found)
     tool = Tool(form.tool.data)
     if tool in {Tool.FOREST, Tool.SHORE, Tool.WATER, Tool.MOUNTAIN, Tool.CLEAR}:
         terrain = None if tool is Tool.CLEAR else tool.value
@@ -1011,7 +979,7 @@ def _place_token(
     if species in TWO_SPACE_SPECIES:
         dr, dc = STEPS[Direction(palette["direction"])]
         cells.append((cell[0] + dr, cell[1] + dc))
-    author = _author(found)
+    author = shared.author_of(found)
     return _run(
         found,
         current,
@@ -1063,7 +1031,7 @@ def points(token: str, play_id: int) -> Response:
             except InvalidStateError as invalid:
                 message = f"{player}, {species_name(species)}: {invalid.problems[0].message}"
                 return _refuse(found, current, POINTS_ERROR, message)
-    author = _author(found)
+    author = shared.author_of(found)
     return _run(
         found,
         current,
@@ -1091,7 +1059,7 @@ def side(token: str, play_id: int) -> Response:
         return _refuse(found, current, SIDE_ERROR, "Pick side A or B of a species in play.")
     if not form.validate() or not form.side.data:
         return _refuse(found, current, SIDE_ERROR, "Pick side A or B of a species in play.")
-    author = _author(found)
+    author = shared.author_of(found)
     return _run(
         found,
         current,
@@ -1106,7 +1074,7 @@ def define(token: str, play_id: int) -> Response:
     found, current = _load(token, play_id)
     form = DefinitionForm()
     species = (form.species.data or "").strip()
-    author = _author(found)
+    author = shared.author_of(found)
     if request.form.get("action") == "forget":
         if species not in current.state.get("definitions", {}) or not form.side.data:
             return _refuse(found, current, DEFINITION_ERROR, "There is no such definition.")
@@ -1185,7 +1153,7 @@ def turn(token: str, play_id: int) -> Response:
             entered=entered,
             verdict=verdict,
         )
-    author = _author(found)
+    author = shared.author_of(found)
     laid = form.laid.data if form.laid.data is not None else len(current.state["cards"])
     return _run(
         found,
@@ -1208,7 +1176,7 @@ def undo_turn(token: str, play_id: int) -> Response:
     laid = request.form.get("laid", type=int)
     if laid is None:
         laid = len(current.state.get("cards", []))
-    author = _author(found)
+    author = shared.author_of(found)
     return _run(
         found,
         current,
@@ -1220,11 +1188,11 @@ def undo_turn(token: str, play_id: int) -> Response:
 @bp.get("/facts")
 def facts(token: str, play_id: int) -> Response:
     """The facts of every token on their own page (for a second phone or the TV)."""
-    found = _open(token)
-    current = _play(found, play_id)
+    found = shared.open_table(token)
+    current = shared.play_of(found, play_id)
     if current.game != SLUG:
         abort(404)
-    context = _play_context(found, current)
+    context = shared.play_context(found, current)
     return page_or_fragment("games/oddland/facts.html", "games/oddland/_facts.html", **context)
 
 

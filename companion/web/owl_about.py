@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
-from types import ModuleType
 from typing import Any
 
 from flask import Blueprint, abort, redirect, request, url_for
@@ -35,22 +34,13 @@ from companion.games import owl_about as oa
 from companion.games.base import InvalidStateError, Problem
 from companion.models import Play
 from companion.services import owl_about as service
-from companion.services import plays, tables
+from companion.services import plays
 from companion.services.tables import TableAccess
+from companion.web import context as shared
 from companion.web.game_pages import GamePages, OptionsForm
 from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("owl_about", __name__)
-
-
-def _pages() -> ModuleType:
-    """The shared pages module (access helpers, play context).
-
-    Imported on use: ``pages`` imports the game registry, which imports this module.
-    """
-    from companion.web import pages
-
-    return pages
 
 
 SLUG = oa.SLUG
@@ -188,7 +178,7 @@ class TrophiesForm(FlaskForm):
 
 
 def _owl_play(found: TableAccess, play_id: int) -> Play:
-    current: Play = _pages()._play(found, play_id)
+    current: Play = shared.play_of(found, play_id)
     if current.game != SLUG:
         abort(404)
     return current
@@ -236,10 +226,10 @@ def _respond(
     db.session.rollback()
     db.session.refresh(current)
     if outcome.status == 200 and not wants_fragment():
-        seat = request.values.get("seat") or _pages().ALL_SEATS
-        token = tables.token_for(found.table, found.access)
+        seat = request.values.get("seat") or shared.ALL_SEATS
+        token = shared.token_of(found)
         return redirect(url_for("pages.play", token=token, play_id=current.id, seat=seat), 303)
-    context = _pages()._play_context(found, current, errors=dict(outcome.errors or {}))
+    context = shared.play_context(found, current, errors=dict(outcome.errors or {}))
     context["trick_conflict"] = outcome.conflict
     # A trick fragment alone also refreshes the play's buttons (Undo, history count).
     context["oob_actions"] = fragment == TRICK_FRAGMENT and wants_fragment()
@@ -256,12 +246,12 @@ def _act(
     fragment: str = PLAY_FRAGMENT,
 ) -> Response:
     """The shape of every play-page action: check access and the form, run, answer."""
-    found = _pages()._open_for_edit(token)
+    found = shared.open_for_edit(token)
     current = _owl_play(found, play_id)
     if not form.validate():
         outcome = Outcome(UNPROCESSABLE, {key: _form_errors(form)})
     else:
-        author = _pages()._author(found)
+        author = shared.author_of(found)
         outcome = _run(key, lambda: action(current, author))
     return _respond(found, current, outcome, fragment=fragment)
 

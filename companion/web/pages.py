@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, current_app, redirect, request, session, url_for
+from flask import Blueprint, abort, redirect, request, session, url_for
 from flask_htmx import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
@@ -18,8 +16,17 @@ from companion.games import GAMES
 from companion.models import Play
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
+from companion.web.context import (
+    NAMES_KEY,
+    author_of,
+    game_css,
+    open_for_edit,
+    open_table,
+    play_context,
+    play_of,
+    token_of,
+)
 from companion.web.forms import (
-    ActionForm,
     EditForm,
     IdentityForm,
     JoinForm,
@@ -31,47 +38,13 @@ from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
 
-DEVICE_KEY = "device"
-NAMES_KEY = "names"
-DEVICE_ID_BYTES = 2
 UNPROCESSABLE = 422
 CONFLICT = 409
 FORBIDDEN = 403
 TOO_MANY = 429
-READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
 
 
 # --- helpers -------------------------------------------------------------------------
-
-
-def _open(token: str) -> TableAccess:
-    found = tables.find(token)
-    if found is None:
-        abort(404)
-    return found
-
-
-def _open_for_edit(token: str) -> TableAccess:
-    found = _open(token)
-    if not found.can_edit:
-        abort(FORBIDDEN, READ_ONLY_MESSAGE)
-    return found
-
-
-def _play(found: TableAccess, play_id: int) -> Play:
-    play = db.get_or_404(Play, play_id)
-    if play.table_id != found.table.id:
-        abort(404)
-    return play
-
-
-def _author(found: TableAccess) -> plays.Author:
-    """The device id lives in the session; the name is what this phone said it is."""
-    if DEVICE_KEY not in session:
-        session[DEVICE_KEY] = secrets.token_hex(DEVICE_ID_BYTES)
-        session.permanent = True
-    names = session.get(NAMES_KEY, {})
-    return plays.Author(session[DEVICE_KEY], names.get(str(found.table.id)))
 
 
 def _links(found: TableAccess) -> dict[str, str]:
@@ -86,8 +59,8 @@ def _links(found: TableAccess) -> dict[str, str]:
     return links
 
 
-def _token(found: TableAccess) -> str:
-    return tables.token_for(found.table, found.access)
+SERIES_LENGTH = 3
+SERIES_FUNCTION = plays.SERIES_FUNCTION
 
 
 def _go(target: str) -> Response:
@@ -102,7 +75,7 @@ def _go(target: str) -> Response:
 def _redirect_to_play(found: TableAccess, play: Play) -> Response:
     """303 to the play page, keeping the phone's choice of whose display it shows."""
     seat = request.values.get("seat") or None
-    return redirect(url_for("pages.play", token=_token(found), play_id=play.id, seat=seat), 303)
+    return redirect(url_for("pages.play", token=token_of(found), play_id=play.id, seat=seat), 303)
 
 
 # --- home, new table, join ----------------------------------------------------------
@@ -115,7 +88,7 @@ NEW_ROSTER = {"players": ["", ""]}
 
 def _remember(found: TableAccess) -> None:
     """Keep this phone's latest tables (link and label) in its session for the home page."""
-    entry = [_token(found), f"{found.table.join_code} · {', '.join(found.table.player_names)}"]
+    entry = [token_of(found), f"{found.table.join_code} · {', '.join(found.table.player_names)}"]
     recent = [item for item in session.get(RECENT_KEY, []) if item[0] != entry[0]]
     session[RECENT_KEY] = [entry, *recent][:RECENT_TABLES]
 
@@ -208,7 +181,7 @@ def _identity_form(found: TableAccess, *, formdata: Any = None) -> IdentityForm:
     names = found.table.player_names
     form.name.choices = [("", "Nobody in particular"), *[(n, n) for n in names]]
     if formdata is None:
-        form.name.data = _author(found).name or ""
+        form.name.data = author_of(found).name or ""
     return form
 
 
@@ -225,7 +198,7 @@ def _table_context(
     return {
         "found": found,
         "table": table,
-        "token": _token(found),
+        "token": token_of(found),
         "links": links,
         "qr": _qr_svg(links.get("edit") or links["view"]),
         "start": start,
@@ -247,7 +220,7 @@ def _qr_svg(url: str) -> str:
 @bp.get("/t/<token>")
 def table(token: str) -> Response:
     """A table: join code, QR code, links, games played and running totals."""
-    found = _open(token)
+    found = open_table(token)
     _remember(found)
     return page_or_fragment("table.html", "_table.html", **_table_context(found))
 
@@ -255,7 +228,7 @@ def table(token: str) -> Response:
 @bp.post("/t/<token>/me")
 def identify(token: str) -> Response:
     """Remember who holds this phone, for the edit history."""
-    found = _open_for_edit(token)
+    found = open_for_edit(token)
     form = _identity_form(found, formdata=request.form)
     if not form.validate():
         context = _table_context(found, identity=form)
@@ -269,7 +242,7 @@ def identify(token: str) -> Response:
 @bp.post("/t/<token>/plays")
 def start_play(token: str) -> Response:
     """Start a game (or a series of games) at the table."""
-    found = _open_for_edit(token)
+    found = open_for_edit(token)
     form = _start_form(formdata=request.form)
     if form.validate():
         slug = form.game.data
@@ -295,7 +268,7 @@ def start_play(token: str) -> Response:
 @bp.route("/t/<token>/plays/new/<slug>", methods=["GET", "POST"])
 def options(token: str, slug: str) -> Response:
     """A game's options (mode, variants, target...) before it starts."""
-    found = _open_for_edit(token)
+    found = open_for_edit(token)
     pages = PAGES.get(slug)
     if pages is None or pages.options_form is None:
         abort(404)
@@ -308,7 +281,7 @@ def options(token: str, slug: str) -> Response:
         "form": form,
         "game": GAMES[slug],
         "slug": slug,
-        "game_css": _game_css(slug),
+        "game_css": game_css(slug),
     }
     if request.method == "GET":
         return page_or_fragment("options.html", "_options.html", **context)
@@ -326,83 +299,29 @@ def options(token: str, slug: str) -> Response:
 # --- a play ---------------------------------------------------------------------------
 
 
-ALL_SEATS = "all"
-SERIES_LENGTH = 3
-SERIES_FUNCTION = plays.SERIES_FUNCTION
-
-
-def _seat(found: TableAccess, play: Play) -> int | str:
-    """Whose entry this phone shows (a seat number, or everyone): what it asked for, else
-    its owner's seat (see "Whose phone is this?"), else everyone. Seats are the table's,
-    which every play starts with."""
-    asked = request.values.get("seat", "")
-    names = found.table.player_names
-    if asked.isdigit() and int(asked) < len(names):
-        return int(asked)
-    if asked == ALL_SEATS:
-        return ALL_SEATS
-    owner = _author(found).name
-    return names.index(owner) if owner in names else ALL_SEATS
-
-
-GAME_CSS = "games/{slug}.css"
-
-
-def _game_css(slug: str) -> str | None:
-    """A game's own stylesheet (``static/games/<slug>.css``), when it has one."""
-    name = GAME_CSS.format(slug=slug)
-    static = Path(current_app.static_folder or "")
-    return url_for("static", filename=name) if (static / name).exists() else None
-
-
-def _play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]:
-    result = plays.current_result(play)
-    series = play.series
-    return {
-        "found": found,
-        "table": found.table,
-        "token": _token(found),
-        "play": play,
-        "seat": _seat(found, play),
-        "game": plays.game_of(play),
-        "state": play.state,
-        "result": result,
-        "explanation": explain.decision(result, over=play.finished) if result else None,
-        "action": ActionForm(formdata=None),
-        "edit": EditForm(formdata=None),
-        "errors": {},
-        "conflict": None,
-        "can_undo": found.can_edit and not play.finished and plays.last_undoable(play) is not None,
-        "series_result": plays.series_result(series) if series else None,
-        "game_css": _game_css(play.game),
-        "explain": explain,
-        **extra,
-    }
-
-
 @bp.get("/t/<token>/plays/<int:play_id>")
 def play(token: str, play_id: int) -> Response:
     """A play: entry for the table, live standings, undo and finish."""
-    found = _open(token)
-    current = _play(found, play_id)
-    return page_or_fragment("play.html", "_play.html", **_play_context(found, current))
+    found = open_table(token)
+    current = play_of(found, play_id)
+    return page_or_fragment("play.html", "_play.html", **play_context(found, current))
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/poll")
 def poll(token: str, play_id: int) -> Response:
     """Cheap live check: 204 while the phone's version is current, else the fresh fragment."""
-    found = _open(token)
-    current = _play(found, play_id)
+    found = open_table(token)
+    current = play_of(found, play_id)
     if request.args.get("version", type=int) == current.version:
         return Response(status=204)
-    return page_or_fragment("play.html", "_play.html", **_play_context(found, current))
+    return page_or_fragment("play.html", "_play.html", **play_context(found, current))
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/edit")
 def edit(token: str, play_id: int) -> Response:
     """Set one field of the play (a stepper tap, a picked card)."""
-    found = _open_for_edit(token)
-    current = _play(found, play_id)
+    found = open_for_edit(token)
+    current = play_of(found, play_id)
     form = EditForm()
     status, errors, conflict = 200, {}, None
     if not form.validate():
@@ -415,7 +334,7 @@ def edit(token: str, play_id: int) -> Response:
                 path=form.path.data or "",
                 raw=form.value.data or "",
                 base=form.base.data if form.base.raw_data else None,
-                author=_author(found),
+                author=author_of(found),
             )
         except plays.EditRefused as refused:
             errors = {p.path: p.message for p in refused.problems}
@@ -438,35 +357,35 @@ def _after_change(
     db.session.refresh(current)
     if status == 200 and not wants_fragment():
         return _redirect_to_play(found, current)
-    context = _play_context(found, current, errors=errors, conflict=conflict)
+    context = play_context(found, current, errors=errors, conflict=conflict)
     return page_or_fragment("play.html", "_play.html", status=status, **context)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/undo")
 def undo(token: str, play_id: int) -> Response:
     """Undo the most recent edit that is not undone yet."""
-    found = _open_for_edit(token)
-    current = _play(found, play_id)
-    return _run_action(found, current, lambda: plays.undo(current, author=_author(found)))
+    found = open_for_edit(token)
+    current = play_of(found, play_id)
+    return _run_action(found, current, lambda: plays.undo(current, author=author_of(found)))
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/finish")
 def finish(token: str, play_id: int) -> Response:
     """Declare the game over: its standings count in the table's totals."""
-    found = _open_for_edit(token)
-    current = _play(found, play_id)
+    found = open_for_edit(token)
+    current = play_of(found, play_id)
     return _run_action(
-        found, current, lambda: plays.set_status(current, finished=True, author=_author(found))
+        found, current, lambda: plays.set_status(current, finished=True, author=author_of(found))
     )
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/reopen")
 def reopen(token: str, play_id: int) -> Response:
     """Reopen a finished game to correct it."""
-    found = _open_for_edit(token)
-    current = _play(found, play_id)
+    found = open_for_edit(token)
+    current = play_of(found, play_id)
     return _run_action(
-        found, current, lambda: plays.set_status(current, finished=False, author=_author(found))
+        found, current, lambda: plays.set_status(current, finished=False, author=author_of(found))
     )
 
 
@@ -486,27 +405,27 @@ def _run_action(found: TableAccess, current: Play, run: Callable[[], object]) ->
 @bp.post("/t/<token>/plays/<int:play_id>/next")
 def next_game(token: str, play_id: int) -> Response:
     """Start the next game of a series."""
-    found = _open_for_edit(token)
-    current = _play(found, play_id)
+    found = open_for_edit(token)
+    current = play_of(found, play_id)
     try:
         following = plays.next_in_series(current)
     except plays.EditRefused as refused:
         errors = {"action": " ".join(p.message for p in refused.problems)}
         return _after_change(found, current, status=UNPROCESSABLE, errors=errors)
-    return _go(url_for("pages.play", token=_token(found), play_id=following.id))
+    return _go(url_for("pages.play", token=token_of(found), play_id=following.id))
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/history")
 def history(token: str, play_id: int) -> Response:
     """Every edit of the play: who (which phone), when, what."""
-    found = _open(token)
-    current = _play(found, play_id)
+    found = open_table(token)
+    current = play_of(found, play_id)
     return page_or_fragment(
         "history.html",
         "_history.html",
         found=found,
         table=found.table,
-        token=_token(found),
+        token=token_of(found),
         play=current,
         game=plays.game_of(current),
         lines=plays.history(current),

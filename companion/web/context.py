@@ -1,0 +1,113 @@
+"""What every page of a table needs: open it by its link, find a play, name the phone,
+and the context every play template gets (shared by the core pages and the games' own)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import abort, current_app, request, session, url_for
+
+from companion.extensions import db
+from companion.models import Play
+from companion.services import explain, plays, tables
+from companion.services.tables import TableAccess
+from companion.web.forms import ActionForm, EditForm
+
+FORBIDDEN = 403
+
+DEVICE_KEY = "device"
+NAMES_KEY = "names"
+DEVICE_ID_BYTES = 2
+READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
+
+
+def open_table(token: str) -> TableAccess:
+    """The table a capability link opens (edit or read-only), else 404."""
+    found = tables.find(token)
+    if found is None:
+        abort(404)
+    return found
+
+
+def open_for_edit(token: str) -> TableAccess:
+    """The table of an edit link; a read-only link gets 403, whatever it asks for."""
+    found = open_table(token)
+    if not found.can_edit:
+        abort(FORBIDDEN, READ_ONLY_MESSAGE)
+    return found
+
+
+def play_of(found: TableAccess, play_id: int) -> Play:
+    """A play of this table, else 404 (a link never reaches another table's plays)."""
+    play = db.get_or_404(Play, play_id)
+    if play.table_id != found.table.id:
+        abort(404)
+    return play
+
+
+def author_of(found: TableAccess) -> plays.Author:
+    """The device id lives in the session; the name is what this phone said it is."""
+    if DEVICE_KEY not in session:
+        session[DEVICE_KEY] = secrets.token_hex(DEVICE_ID_BYTES)
+        session.permanent = True
+    names = session.get(NAMES_KEY, {})
+    return plays.Author(session[DEVICE_KEY], names.get(str(found.table.id)))
+
+
+def token_of(found: TableAccess) -> str:
+    """The token of the link this request came through (for the links it renders)."""
+    return tables.token_for(found.table, found.access)
+
+
+ALL_SEATS = "all"
+
+
+def seat_of(found: TableAccess, play: Play) -> int | str:
+    """Whose entry this phone shows (a seat number, or everyone): what it asked for, else
+    its owner's seat (see "Whose phone is this?"), else everyone. Seats are the table's,
+    which every play starts with."""
+    asked = request.values.get("seat", "")
+    names = found.table.player_names
+    if asked.isdigit() and int(asked) < len(names):
+        return int(asked)
+    if asked == ALL_SEATS:
+        return ALL_SEATS
+    owner = author_of(found).name
+    return names.index(owner) if owner in names else ALL_SEATS
+
+
+GAME_CSS = "games/{slug}.css"
+
+
+def game_css(slug: str) -> str | None:
+    """A game's own stylesheet (``static/games/<slug>.css``), when it has one."""
+    name = GAME_CSS.format(slug=slug)
+    static = Path(current_app.static_folder or "")
+    return url_for("static", filename=name) if (static / name).exists() else None
+
+
+def play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]:
+    result = plays.current_result(play)
+    series = play.series
+    return {
+        "found": found,
+        "table": found.table,
+        "token": token_of(found),
+        "play": play,
+        "seat": seat_of(found, play),
+        "game": plays.game_of(play),
+        "state": play.state,
+        "result": result,
+        "explanation": explain.decision(result, over=play.finished) if result else None,
+        "action": ActionForm(formdata=None),
+        "edit": EditForm(formdata=None),
+        "errors": {},
+        "conflict": None,
+        "can_undo": found.can_edit and not play.finished and plays.last_undoable(play) is not None,
+        "series_result": plays.series_result(series) if series else None,
+        "game_css": game_css(play.game),
+        "explain": explain,
+        **extra,
+    }
