@@ -7,13 +7,15 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, request, session, url_for
+from flask import abort, current_app, redirect, request, session, url_for
+from werkzeug.wrappers import Response
 
 from companion.extensions import db
 from companion.models import Play
 from companion.services import explain, plays, tables
 from companion.services.tables import TableAccess
 from companion.web.forms import ActionForm, EditForm
+from companion.web.render import page_or_fragment, wants_fragment
 
 FORBIDDEN = 403
 
@@ -111,3 +113,36 @@ def play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]
         "explain": explain,
         **extra,
     }
+
+
+PLAY_PAGE = "play.html"
+PLAY_FRAGMENT = "_play.html"
+
+
+def redirect_to_play(found: TableAccess, play: Play) -> Response:
+    """303 to the play page, keeping the phone's choice of whose entry it shows."""
+    seat = request.values.get("seat") or None
+    return redirect(url_for("pages.play", token=token_of(found), play_id=play.id, seat=seat), 303)
+
+
+def play_response(
+    found: TableAccess,
+    play: Play,
+    *,
+    status: int = 200,
+    errors: dict[str, str] | None = None,
+    fragment: str = PLAY_FRAGMENT,
+    always_render: bool = False,
+    **extra: Any,
+) -> Response:
+    """The answer to any change of a play: htmx gets the fresh ``fragment``; a plain form
+    post is redirected back to the play page, or shown again with its errors.
+
+    Whatever the change left in the session is dropped first, so the play is read fresh.
+    """
+    db.session.rollback()
+    db.session.refresh(play)
+    if status == 200 and not always_render and not wants_fragment():
+        return redirect_to_play(found, play)
+    context = play_context(found, play, errors=dict(errors or {}), **extra)
+    return page_or_fragment(PLAY_PAGE, fragment, status=status, **context)

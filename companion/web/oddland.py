@@ -18,14 +18,13 @@ from enum import StrEnum
 from typing import Any
 
 import pydantic
-from flask import Blueprint, abort, redirect, request, session, url_for
+from flask import Blueprint, abort, request, session
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional, ValidationError
 
-from companion.extensions import db
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError, Problem
 from companion.games.oddland_species import (
@@ -51,7 +50,7 @@ from companion.services import plays
 from companion.services.tables import TableAccess
 from companion.web import context as shared
 from companion.web.game_pages import GamePages, OptionsForm
-from companion.web.render import page_or_fragment, wants_fragment
+from companion.web.render import page_or_fragment
 
 bp = Blueprint("oddland", __name__, url_prefix="/t/<token>/plays/<int:play_id>/oddland")
 
@@ -93,10 +92,7 @@ class Tool(StrEnum):
 
 
 TOOL_LABELS: dict[Tool, str] = {
-    Tool.FOREST: "Forest",
-    Tool.SHORE: "Shore",
-    Tool.WATER: "Water",
-    Tool.MOUNTAIN: "Mountain",
+    **{Tool(terrain.value): name.capitalize() for terrain, name in TERRAIN_NAMES.items()},
     Tool.CLEAR: "Clear",
     Tool.TOKEN: "Token",
     Tool.REMOVE: "Remove",
@@ -893,14 +889,14 @@ def _respond(
     **extra: Any,
 ) -> Response:
     """htmx gets the fresh fragment; a plain form post is redirected (re-rendered on error)."""
-    db.session.rollback()
-    db.session.refresh(current)
-    if status == 200 and not always_render and not wants_fragment():
-        return redirect(
-            url_for("pages.play", token=shared.token_of(found), play_id=current.id), 303
-        )
-    context = shared.play_context(found, current, errors=dict(errors or {}), oddland=extra)
-    return page_or_fragment("play.html", "_play.html", status=status, **context)
+    return shared.play_response(
+        found,
+        current,
+        status=status,
+        errors=dict(errors or {}),
+        always_render=always_render,
+        oddland=extra,
+    )
 
 
 def _run(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, abort, request
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import (
@@ -29,7 +29,6 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from companion.extensions import db
 from companion.games import owl_about as oa
 from companion.games.base import InvalidStateError, Problem
 from companion.models import Play
@@ -46,8 +45,7 @@ bp = Blueprint("owl_about", __name__)
 SLUG = oa.SLUG
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY.value
 CONFLICT = HTTPStatus.CONFLICT.value
-PLAY_PAGE = "play.html"
-PLAY_FRAGMENT = "_play.html"
+PLAY_FRAGMENT = shared.PLAY_FRAGMENT
 TRICK_FRAGMENT = "games/owl-about/_trick.html"
 CHECKER_PAGE = "games/owl-about/checker.html"
 CHECKER_FRAGMENT = "games/owl-about/_checker.html"
@@ -223,17 +221,16 @@ def _respond(
     found: TableAccess, current: Play, outcome: Outcome, *, fragment: str = PLAY_FRAGMENT
 ) -> Response:
     """htmx gets the fragment; a plain post is redirected back (or shown with its error)."""
-    db.session.rollback()
-    db.session.refresh(current)
-    if outcome.status == 200 and not wants_fragment():
-        seat = request.values.get("seat") or shared.ALL_SEATS
-        token = shared.token_of(found)
-        return redirect(url_for("pages.play", token=token, play_id=current.id, seat=seat), 303)
-    context = shared.play_context(found, current, errors=dict(outcome.errors or {}))
-    context["trick_conflict"] = outcome.conflict
-    # A trick fragment alone also refreshes the play's buttons (Undo, history count).
-    context["oob_actions"] = fragment == TRICK_FRAGMENT and wants_fragment()
-    return page_or_fragment(PLAY_PAGE, fragment, status=outcome.status, **context)
+    return shared.play_response(
+        found,
+        current,
+        status=outcome.status,
+        errors=dict(outcome.errors or {}),
+        fragment=fragment,
+        trick_conflict=outcome.conflict,
+        # A trick fragment alone also refreshes the play's buttons (Undo, history count).
+        oob_actions=fragment == TRICK_FRAGMENT and wants_fragment(),
+    )
 
 
 def _act(

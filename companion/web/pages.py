@@ -24,6 +24,8 @@ from companion.web.context import (
     open_table,
     play_context,
     play_of,
+    play_response,
+    redirect_to_play,
     token_of,
 )
 from companion.web.forms import (
@@ -70,12 +72,6 @@ def _go(target: str) -> Response:
         response: Response = htmx_response("", 204, redirect=target)
         return response
     return redirect(target, code=303)
-
-
-def _redirect_to_play(found: TableAccess, play: Play) -> Response:
-    """303 to the play page, keeping the phone's choice of whose display it shows."""
-    seat = request.values.get("seat") or None
-    return redirect(url_for("pages.play", token=token_of(found), play_id=play.id, seat=seat), 303)
 
 
 # --- home, new table, join ----------------------------------------------------------
@@ -260,7 +256,7 @@ def start_play(token: str) -> Response:
                 db.session.rollback()
                 form.game.errors = [p.message for p in refused.problems]
             else:
-                return _redirect_to_play(found, play)
+                return redirect_to_play(found, play)
     context = _table_context(found, start=form)
     return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
 
@@ -346,19 +342,7 @@ def edit(token: str, play_id: int) -> Response:
         except plays.WriteContention:
             errors = {form.path.data or "": "Many phones are editing at once; try again."}
             status = CONFLICT
-    return _after_change(found, current, status=status, errors=errors, conflict=conflict)
-
-
-def _after_change(
-    found: TableAccess, current: Play, *, status: int, errors: dict[str, str], conflict: Any = None
-) -> Response:
-    """htmx gets the fresh fragment; a plain form post is redirected (or re-rendered on error)."""
-    db.session.rollback()
-    db.session.refresh(current)
-    if status == 200 and not wants_fragment():
-        return _redirect_to_play(found, current)
-    context = play_context(found, current, errors=errors, conflict=conflict)
-    return page_or_fragment("play.html", "_play.html", status=status, **context)
+    return play_response(found, current, status=status, errors=errors, conflict=conflict)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/undo")
@@ -395,11 +379,11 @@ def _run_action(found: TableAccess, current: Play, run: Callable[[], object]) ->
         run()
     except plays.EditRefused as refused:
         errors = {"action": " ".join(p.message for p in refused.problems)}
-        return _after_change(found, current, status=UNPROCESSABLE, errors=errors)
+        return play_response(found, current, status=UNPROCESSABLE, errors=errors)
     except plays.WriteContention:
         errors = {"action": "Many phones are editing at once; try again."}
-        return _after_change(found, current, status=CONFLICT, errors=errors)
-    return _after_change(found, current, status=200, errors={})
+        return play_response(found, current, status=CONFLICT, errors=errors)
+    return play_response(found, current, status=200, errors={})
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/next")
@@ -411,7 +395,7 @@ def next_game(token: str, play_id: int) -> Response:
         following = plays.next_in_series(current)
     except plays.EditRefused as refused:
         errors = {"action": " ".join(p.message for p in refused.problems)}
-        return _after_change(found, current, status=UNPROCESSABLE, errors=errors)
+        return play_response(found, current, status=UNPROCESSABLE, errors=errors)
     return _go(url_for("pages.play", token=token_of(found), play_id=following.id))
 
 

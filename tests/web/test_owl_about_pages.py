@@ -89,7 +89,7 @@ def picker_fields(html: str) -> dict[str, str]:
     """The hidden fields of the card picker as the phone shows it."""
     form = re.search(r'class="owl-picker".*?</form>', html)
     assert form, "no card picker on the page"
-    return dict(re.findall(r'name="(rounds|trick|seen)" value="([^"]*)"', form.group(0)))
+    return dict(re.findall(r'name="(rounds|trick|seen|seat)" value="([^"]*)"', form.group(0)))
 
 
 def tap(client: FlaskClient, token: str, play_id: int, card: str) -> TestResponse:
