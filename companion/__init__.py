@@ -30,12 +30,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from companion import database
-    from companion.extensions import csrf, db, htmx, migrate
-    from companion.web import api, errors, games, pages, security
+    from companion.extensions import csrf, db, htmx, limiter, migrate
+    from companion.web import api, errors, games, idempotency, pages, security
 
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
+    limiter.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"))
     database.configure(app)
 
@@ -51,5 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     games.register(app)
     csrf.exempt(api.bp)
     errors.register(app)
+    idempotency.register(app)
+    app.add_template_global(idempotency.guard)
     security.register(app)
     return app

@@ -36,9 +36,16 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 1024 * 1024,
     # Join codes stay valid this long after a table was last used.
     "JOIN_CODE_HOURS": 24,
-    # Wrong join codes allowed per client address in JOIN_WINDOW_MINUTES.
+    # Join codes one network (an IPv4 address, an IPv6 /64) may type in JOIN_WINDOW_MINUTES;
+    # the same number applies to each code typed.
     "JOIN_ATTEMPTS": 10,
     "JOIN_WINDOW_MINUTES": 10,
+    # New tables and JSON API requests per network (Flask-Limiter notation).
+    "RATE_LIMIT_TABLES": "30 per hour",
+    "RATE_LIMIT_API": "600 per minute",
+    # Where the rate limits count: memory for one process; give every worker the same
+    # Redis or Memcached (e.g. "redis://localhost:6379") when there are several.
+    "RATELIMIT_STORAGE_URI": "memory://",
     # How many reverse proxies in front of the app set X-Forwarded-* headers (0: none).
     # The join-code rate limit and the links in QR codes need the real client and host.
     "TRUSTED_PROXIES": 0,

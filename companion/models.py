@@ -11,13 +11,13 @@ import enum
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.extensions import db
 
 TOKEN_HASH_LENGTH = 64
-JOIN_CODE_LENGTH = 6
+LOCATION_LENGTH = 2000
 NAME_LENGTH = 40
 GAME_SLUG_LENGTH = 40
 
@@ -53,7 +53,12 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     uid: Mapped[str] = mapped_column(String(32), unique=True)
     edit_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
     view_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
-    join_code: Mapped[str] = mapped_column(String(JOIN_CODE_LENGTH), unique=True)
+    # The join code is derived like the tokens and only its keyed hash is kept, so a copy
+    # of the database opens no table. Rotating the edit link or the join code bumps its
+    # generation: the derived value changes and the old one stops working.
+    join_code_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    edit_generation: Mapped[int] = mapped_column(default=0)
+    join_generation: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -157,15 +162,41 @@ class Edit(db.Model):  # type: ignore[name-defined,misc]
     play: Mapped[Play] = relationship(back_populates="edits")
 
 
-class JoinAttempt(db.Model):  # type: ignore[name-defined,misc]
-    """A wrong join code typed from one client, kept briefly to rate-limit guessing."""
+class Submission(db.Model):  # type: ignore[name-defined,misc]
+    """A form submission that changed something, by its idempotency key: a retried or
+    double-tapped submit finds it and is answered with the first result, not applied again.
+    """
 
-    __tablename__ = "join_attempts"
-    __table_args__ = (Index("ix_join_attempts_client_at", "client", "created_at"),)
+    __tablename__ = "submissions"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    client: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    key_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    # Where the first submit led (its redirect), so that a retry lands on the same page. A
+    # table's token in it is stored as a placeholder with the table's id and the access,
+    # and derived again when used: no link is ever stored.
+    location: Mapped[str | None] = mapped_column(String(LOCATION_LENGTH))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    access: Mapped[str | None] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class Visit(db.Model):  # type: ignore[name-defined,misc]
+    """A table a phone opened, for its "your tables" list. The phone's cookie holds only an
+    opaque random id (its hash is stored here), never a table's token: links are derived
+    again from the table when listed, and an edit visit of a rotated link is not listed."""
+
+    __tablename__ = "visits"
+    __table_args__ = (UniqueConstraint("visitor_hash", "table_id", "access"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    visitor_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    access: Mapped[str] = mapped_column(String(8))
+    # The edit generation the visit was made with: a later rotation hides it.
+    generation: Mapped[int] = mapped_column(default=0)
+    seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    table: Mapped[Table] = relationship()
 
 
 class SpeciesDefinition(db.Model):  # type: ignore[name-defined,misc]

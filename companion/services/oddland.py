@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import pydantic
-from sqlalchemy import select
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from companion.extensions import db
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError, Problem
 from companion.games.oddland_species import TERRAIN_NAMES, SideRule, Terrain, species_name
-from companion.models import Edit, Play, SpeciesDefinition, Table
+from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 
 Cell = tuple[int, int]
@@ -346,16 +348,12 @@ def save_definition(
         definitions.setdefault(species, {})[side] = stored
         return definitions
 
-    edit = _update(play, path="definitions", build=build, author=author)
-    row = _definition_row(play.table_id, species, side)
-    if row is None:
-        db.session.add(
-            SpeciesDefinition(table_id=play.table_id, species=species, side=side, rule=stored)
-        )
-    else:
-        row.rule = stored
-    db.session.commit()
-    return edit
+    def keep_for_table() -> None:
+        _upsert_definition(play.table_id, species, side, stored)
+
+    return plays.update_value(
+        play, path="definitions", build=build, author=author, along=keep_for_table
+    )
 
 
 def forget_definition(play: Play, *, species: str, side: str, author: plays.Author) -> Edit | None:
@@ -365,23 +363,33 @@ def forget_definition(play: Play, *, species: str, side: str, author: plays.Auth
         definitions.get(species, {}).pop(side, None)
         return {key: sides for key, sides in definitions.items() if sides}
 
-    edit = _update(play, path="definitions", build=build, author=author)
-    row = _definition_row(play.table_id, species, side)
-    if row is not None:
-        db.session.delete(row)
-    db.session.commit()
-    return edit
-
-
-def _definition_row(table_id: int, species: str, side: str) -> SpeciesDefinition | None:
-    found: SpeciesDefinition | None = db.session.scalars(
-        select(SpeciesDefinition).where(
-            SpeciesDefinition.table_id == table_id,
-            SpeciesDefinition.species == species,
-            SpeciesDefinition.side == side,
+    def forget_for_table() -> None:
+        db.session.execute(
+            delete(SpeciesDefinition).where(
+                SpeciesDefinition.table_id == play.table_id,
+                SpeciesDefinition.species == species,
+                SpeciesDefinition.side == side,
+            )
         )
-    ).first()
-    return found
+
+    return plays.update_value(
+        play, path="definitions", build=build, author=author, along=forget_for_table
+    )
+
+
+def _upsert_definition(table_id: int, species: str, side: str, rule: dict[str, Any]) -> None:
+    """Insert the table's definition, or update it when another phone saved it first: one
+    statement, so two phones saving at once never collide on the unique key."""
+    dialect = db.session.get_bind().dialect.name
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(SpeciesDefinition).values(
+        table_id=table_id, species=species, side=side, rule=rule, created_at=utcnow()
+    )
+    db.session.execute(
+        statement.on_conflict_do_update(
+            index_elements=["table_id", "species", "side"], set_={"rule": rule}
+        )
+    )
 
 
 # --- play-along -----------------------------------------------------------------------

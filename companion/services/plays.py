@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from companion.extensions import db
 from companion.games import GAMES, Game
@@ -244,14 +244,20 @@ def replace_values(
 
 
 def update_value(
-    play: Play, *, path: str, build: Callable[[Any], Any], author: Author
+    play: Play,
+    *,
+    path: str,
+    build: Callable[[Any], Any],
+    author: Author,
+    along: Callable[[], None] | None = None,
 ) -> Edit | None:
     """Replace the value at ``path`` by ``build(a copy of its freshest value)``, one edit.
 
     For changes that do not depend on the whole field being as the phone saw it (a space
     of a map row, a penalty): when another phone wrote first, ``build`` simply runs again
     on the fresh value. ``build`` raises :class:`EditConflict` itself when the very thing
-    this phone changes is no longer what it saw.
+    this phone changes is no longer what it saw. ``along`` runs in the same transaction
+    just before it commits (a row that must change together with the play, or not at all).
     """
     parts = _parts(path)
 
@@ -259,7 +265,7 @@ def update_value(
         current = _current(state, parts, path)
         return [Change(path, current, build(copy.deepcopy(current)))]
 
-    return _write(play, kind=EditKind.SET, plan=plan, author=author)
+    return _write(play, kind=EditKind.SET, plan=plan, author=author, along=along)
 
 
 def _parse(game: Game, parts: Sequence[str | int], raw: str) -> Any:
@@ -286,23 +292,136 @@ def _conflict_message(
     )
 
 
-def undo(play: Play, *, author: Author) -> Edit:
-    """Revert the most recent edit that is not yet undone (undo again for the one before)."""
-    target = last_undoable(play)
-    if target is None:
-        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
-    reverts = list(reversed(changes_of(target)))
+def undo(play: Play, *, target: int | None = None, author: Author) -> Edit:
+    """Revert the newest edit that is not yet undone (undo again for the one before).
+
+    ``target`` is the number of the edit the phone meant to undo (the one its page
+    offered). It is checked against the fresh log on every attempt, so a repeated Undo
+    (a network retry, a double tap), an Undo tapped on a stale page, or one racing another
+    phone's edit is refused (:class:`EditConflict`) instead of reverting something else;
+    and each field must still hold the value the undone edit gave it.
+    """
 
     def plan(state: dict[str, Any]) -> list[Change]:
-        return [
-            Change(change.path, _current(state, _parts(change.path), change.path), change.previous)
-            for change in reverts
-        ]
+        edits = _edits_of(play)
+        chosen = _undo_target(edits)
+        _check_undo_target(edits, chosen, target)
+        assert chosen is not None  # _check_undo_target refuses an empty log
+        planned = []
+        for change in reversed(changes_of(chosen)):
+            current = _current(state, _parts(change.path), change.path)
+            if current != change.value:
+                raise EditConflict("undo", current, _changed_since_message(play, change, current))
+            planned.append(Change(change.path, current, change.previous))
+        undoing.append(chosen.number)
+        return planned
 
-    edit = _write(play, kind=EditKind.UNDO, plan=plan, author=author, undoes=target.number)
+    undoing: list[int] = []
+    edit = _write(play, kind=EditKind.UNDO, plan=plan, author=author, undoes=lambda: undoing[-1])
     if edit is None:  # pragma: no cover - an undo always changes the values back
         raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
     return edit
+
+
+def _edits_of(play: Play) -> list[Edit]:
+    """The play's log as stored now (not as this session loaded it earlier)."""
+    return list(
+        db.session.scalars(
+            select(Edit)
+            .where(Edit.play_id == play.id)
+            .order_by(Edit.number)
+            .execution_options(populate_existing=True)
+        )
+    )
+
+
+def _undo_target(edits: Sequence[Edit]) -> Edit | None:
+    undone = {e.undoes for e in edits if e.kind == EditKind.UNDO.value}
+    for edit in reversed(edits):
+        if edit.kind == EditKind.SET.value and edit.number not in undone and changes_of(edit):
+            return edit
+    return None
+
+
+def _check_undo_target(edits: Sequence[Edit], chosen: Edit | None, target: int | None) -> None:
+    """Refuse an Undo whose page offered another edit than the one now at the top."""
+    if target is None or (chosen is not None and chosen.number == target):
+        if chosen is None:
+            raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
+        return
+    meant = next((e for e in edits if e.number == target), None)
+    undone = {e.undoes for e in edits if e.kind == EditKind.UNDO.value}
+    if meant is None or meant.kind != EditKind.SET.value:
+        message = "That is not a change that can be undone. Refresh the page."
+    elif target in undone:
+        message = "That change was already undone. Refresh the page to see the game as it is."
+    elif chosen is not None and chosen.number > target:
+        who = _whose(chosen)
+        message = f"{who} change came after the one you meant to undo: undo it first, or refresh."
+    else:  # pragma: no cover - a target newer than the newest edit cannot be offered
+        message = "The game changed since this page was shown. Refresh it and try again."
+    raise EditConflict("undo", None, message)
+
+
+def _whose(edit: Edit) -> str:
+    """ "Ben's", or "Another phone's" for a phone that gave no name."""
+    return f"{edit.author}'s" if edit.author else f"Another phone's (device {edit.device})"
+
+
+def _changed_since_message(play: Play, change: Change, current: Any) -> str:
+    game = game_of(play)
+    parts = _parts(change.path)
+    field = describe_path(game, play.state, parts)
+    shown = display_value(game, parts, "nothing" if current is None else current)
+    return (
+        f"{field} was changed again since (it is now {shown}), so this Undo would overwrite "
+        "that change. Refresh the page and check it."
+    )
+
+
+def log_problems(play: Play) -> list[str]:
+    """Where the play's log and its stored state disagree (empty when they agree).
+
+    Checks that every undo reverted the newest edit not yet undone while its fields still
+    held that edit's values, and that walking the log back from the stored state finds
+    each change's value where the log says it was written.
+    """
+    edits = _edits_of(play)
+    problems = _undo_discipline_problems(edits)
+    state = copy.deepcopy(play.state)
+    for edit in reversed(edits):
+        for change in reversed(changes_of(edit)):
+            parts = _parts(change.path)
+            try:
+                found = value_at(state, parts)
+            except (LookupError, TypeError):
+                problems.append(f"edit {edit.number}: {change.path} is missing")
+                continue
+            if found != change.value:
+                problems.append(
+                    f"edit {edit.number}: {change.path} holds {found!r}, "
+                    f"the log says {change.value!r}"
+                )
+            state = _with_value(state, parts, change.previous)
+    return problems
+
+
+def _undo_discipline_problems(edits: Sequence[Edit]) -> list[str]:
+    problems: list[str] = []
+    stack: list[Edit] = []
+    for edit in edits:
+        if edit.kind == EditKind.SET.value and changes_of(edit):
+            stack.append(edit)
+        elif edit.kind == EditKind.UNDO.value:
+            top = stack.pop() if stack else None
+            if top is None or top.number != edit.undoes:
+                problems.append(f"edit {edit.number} undid {edit.undoes}, not the newest")
+                continue
+            reverted = [(c.path, c.value, c.previous) for c in reversed(changes_of(top))]
+            undone = [(c.path, c.previous, c.value) for c in changes_of(edit)]
+            if reverted != undone:
+                problems.append(f"edit {edit.number} did not exactly revert edit {top.number}")
+    return problems
 
 
 def changes_of(edit: Edit) -> list[Change]:
@@ -316,11 +435,7 @@ def changes_of(edit: Edit) -> list[Change]:
 
 def last_undoable(play: Play) -> Edit | None:
     """The newest value edit that no undo has reverted yet, if any."""
-    undone = {e.undoes for e in play.edits if e.kind == EditKind.UNDO.value}
-    for edit in reversed(play.edits):
-        if edit.kind == EditKind.SET.value and edit.number not in undone and changes_of(edit):
-            return edit
-    return None
+    return _undo_target(play.edits)
 
 
 def _write(
@@ -329,10 +444,12 @@ def _write(
     kind: EditKind,
     plan: Callable[[dict[str, Any]], list[Change]],
     author: Author,
-    undoes: int | None = None,
+    undoes: Callable[[], int] | None = None,
+    along: Callable[[], None] | None = None,
 ) -> Edit | None:
     """Apply planned changes to the freshest state, guarded by the version; retry on a
-    race. ``plan`` sees the fresh state each time and may raise :class:`EditConflict`."""
+    race. ``plan`` sees the fresh state each time and may raise :class:`EditConflict`;
+    ``undoes`` names the edit an undo reverts, as its latest plan chose it."""
     game = game_of(play)
     for _attempt in range(MAX_WRITE_ATTEMPTS):
         db.session.refresh(play)
@@ -356,7 +473,8 @@ def _write(
                 "result": _result_json(game, state),
                 "engine_version": game.engine_version,
             },
-            edit=_edit_of(kind, changes, author=author, undoes=undoes),
+            edit=_edit_of(kind, changes, author=author, undoes=undoes() if undoes else None),
+            along=along,
         )
         if edit is not None:
             return edit
@@ -379,7 +497,13 @@ def _at_edited_field(path: str, problems: Sequence[Problem]) -> list[Problem]:
     return [Problem(path, p.message) for p in problems]
 
 
-def _commit(play: Play, *, values: Mapping[str, Any], edit: Edit) -> Edit | None:
+def _commit(
+    play: Play,
+    *,
+    values: Mapping[str, Any],
+    edit: Edit,
+    along: Callable[[], None] | None = None,
+) -> Edit | None:
     """Write the play's new column values and log the edit, but only if the version did not
     move since the play was read; ``None`` when it did (the caller re-reads and retries)."""
     version = play.version
@@ -395,6 +519,8 @@ def _commit(play: Play, *, values: Mapping[str, Any], edit: Edit) -> Edit | None
     edit.number = version + 1
     db.session.add(edit)
     tables.touch(play.table)
+    if along is not None:
+        along()
     db.session.commit()
     db.session.refresh(play)
     return edit

@@ -1,9 +1,11 @@
 """Tables: creating them, finding them by capability token or join code, their totals.
 
-Capability tokens are derived from the table's random ``uid`` and the app's secret key
-(HMAC-SHA256, 128 bits shown as 22 URL-safe characters). Only their SHA-256 hashes are
-stored, so a copy of the database alone opens no table; deriving them again is what lets
-a typed join code lead to the table's link.
+Capability tokens and join codes are derived from the table's random ``uid``, a
+generation counter and the app's secret key (HMAC-SHA256; tokens are 128 bits shown as 22
+URL-safe characters). Only hashes are stored (the join code's keyed with the secret key,
+since six characters are few enough to try them all), so a copy of the database alone
+opens no table; deriving them again is what lets the table page show its code and a typed
+code lead to the table's link. Rotating bumps a generation: the old value stops working.
 """
 
 from __future__ import annotations
@@ -18,16 +20,18 @@ from datetime import timedelta
 from enum import StrEnum
 
 from flask import current_app
-from sqlalchemy import delete, func, select
+from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import JoinAttempt, Player, Table, utcnow
+from companion.models import Player, Table, Visit, utcnow
 
 TOKEN_BYTES = 16
 #: No 0/O, 1/I/L: codes are read aloud and typed on phones.
 JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 6
 MAX_PLAYERS_AT_TABLE = 6
+VISITOR_BYTES = 16
+RECENT_TABLES = 6
 
 
 class Access(StrEnum):
@@ -50,13 +54,17 @@ class TableAccess:
         return self.access is Access.EDIT
 
 
-class TooManyAttempts(Exception):  # noqa: N818 - reads as a sentence where it is raised
-    """A client typed too many wrong join codes recently."""
+def _mac(message: str) -> bytes:
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, message.encode(), hashlib.sha256).digest()
 
 
 def _token(table: Table, access: Access) -> str:
-    key = current_app.config["SECRET_KEY"].encode()
-    digest = hmac.new(key, f"{access.value}:{table.uid}".encode(), hashlib.sha256).digest()
+    # Generation 0 keeps the first links' form, so links handed out before rotation existed
+    # keep working until the table rotates them.
+    generation = table.edit_generation if access is Access.EDIT else 0
+    suffix = f".{generation}" if generation else ""
+    digest = _mac(f"{access.value}{suffix}:{table.uid}")
     return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
 
 
@@ -69,22 +77,63 @@ def token_for(table: Table, access: Access) -> str:
     return _token(table, access)
 
 
+def join_code_of(table: Table) -> str:
+    """The table's current join code (show it only to phones that can edit)."""
+    number = int.from_bytes(_mac(f"join.{table.join_generation}:{table.uid}")[:8], "big")
+    code = ""
+    for _ in range(JOIN_CODE_LENGTH):
+        number, digit = divmod(number, len(JOIN_CODE_ALPHABET))
+        code += JOIN_CODE_ALPHABET[digit]
+    return code
+
+
+def _code_hash(code: str) -> str:
+    """Keyed, so the stored hashes cannot be matched by trying every six-letter code."""
+    return _mac(f"join-code:{code}").hex()
+
+
 def create_table(names: Sequence[str]) -> Table:
     """Create a table with these players in seating order; commits."""
-    table = Table(uid=secrets.token_hex(16), join_code=_unused_join_code())
+    table = Table(uid=secrets.token_hex(16), edit_generation=0, join_generation=0)
     table.edit_token_hash = _hash(_token(table, Access.EDIT))
     table.view_token_hash = _hash(_token(table, Access.VIEW))
+    _assign_unused_join_code(table)
     table.players = [Player(seat=seat, name=name) for seat, name in enumerate(names)]
     db.session.add(table)
     db.session.commit()
     return table
 
 
-def _unused_join_code() -> str:
+def _assign_unused_join_code(table: Table) -> None:
+    """Move to the next generation whose code no other table uses (a rare collision)."""
     while True:
-        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-        if db.session.scalar(select(Table.id).where(Table.join_code == code)) is None:
-            return code
+        hashed = _code_hash(join_code_of(table))
+        taken = db.session.scalar(
+            select(Table.id).where(Table.join_code_hash == hashed, Table.id != table.id)
+        )
+        if taken is None:
+            table.join_code_hash = hashed
+            return
+        table.join_generation += 1
+
+
+def rotate_edit_link(table: Table) -> str:
+    """Give the table a new edit link; the old one stops working at once. Commits and
+    returns the new token (the read-only link stays)."""
+    table.edit_generation += 1
+    table.edit_token_hash = _hash(_token(table, Access.EDIT))
+    touch(table)
+    db.session.commit()
+    return _token(table, Access.EDIT)
+
+
+def rotate_join_code(table: Table) -> str:
+    """Give the table a new join code; the old one stops working at once. Commits."""
+    table.join_generation += 1
+    _assign_unused_join_code(table)
+    touch(table)
+    db.session.commit()
+    return join_code_of(table)
 
 
 def find(token: str) -> TableAccess | None:
@@ -105,31 +154,55 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def join(code: str, *, client: str) -> Table | None:
-    """The active table with this join code; records misses to rate-limit guessing.
-
-    Raises :class:`TooManyAttempts` when this client missed too often recently.
-    """
-    now = utcnow()
-    window = timedelta(minutes=current_app.config["JOIN_WINDOW_MINUTES"])
-    client_hash = _hash(client)
-    db.session.execute(delete(JoinAttempt).where(JoinAttempt.created_at < now - window))
-    misses = db.session.scalar(
-        select(func.count()).select_from(JoinAttempt).where(JoinAttempt.client == client_hash)
-    )
-    if (misses or 0) >= current_app.config["JOIN_ATTEMPTS"]:
-        db.session.commit()
-        raise TooManyAttempts
-    active_since = now - timedelta(hours=current_app.config["JOIN_CODE_HOURS"])
-    table = db.session.scalar(
+def table_for_code(code: str) -> Table | None:
+    """The active table with this join code (the caller rate-limits guessing)."""
+    active_since = utcnow() - timedelta(hours=current_app.config["JOIN_CODE_HOURS"])
+    return db.session.scalar(
         select(Table).where(
-            Table.join_code == normalise_code(code), Table.last_used_at >= active_since
+            Table.join_code_hash == _code_hash(normalise_code(code)),
+            Table.last_used_at >= active_since,
         )
     )
-    if table is None:
-        db.session.add(JoinAttempt(client=client_hash))
+
+
+def new_visitor() -> str:
+    """An opaque random id for a phone's cookie (only its hash is stored)."""
+    return secrets.token_urlsafe(VISITOR_BYTES)
+
+
+def remember_visit(visitor: str, found: TableAccess) -> None:
+    """Note that this phone opened this table through this link; commits."""
+    hashed = _hash(visitor)
+    visit = db.session.scalar(
+        select(Visit).where(
+            Visit.visitor_hash == hashed,
+            Visit.table_id == found.table.id,
+            Visit.access == found.access.value,
+        )
+    )
+    if visit is None:
+        visit = Visit(visitor_hash=hashed, table_id=found.table.id, access=found.access.value)
+        db.session.add(visit)
+    visit.generation = found.table.edit_generation if found.can_edit else 0
+    visit.seen_at = utcnow()
     db.session.commit()
-    return table
+
+
+def recent_visits(visitor: str) -> list[TableAccess]:
+    """The tables this phone opened lately, newest first, through links that still work;
+    a table opened both ways is listed once, with the edit link."""
+    visits = db.session.scalars(
+        select(Visit).where(Visit.visitor_hash == _hash(visitor)).order_by(Visit.seen_at.desc())
+    )
+    listed: dict[int, TableAccess] = {}
+    for visit in visits:
+        access = Access(visit.access)
+        if access is Access.EDIT and visit.generation != visit.table.edit_generation:
+            continue
+        known = listed.get(visit.table_id)
+        if known is None or (access is Access.EDIT and not known.can_edit):
+            listed[visit.table_id] = TableAccess(visit.table, access)
+    return list(listed.values())[:RECENT_TABLES]
 
 
 def touch(table: Table) -> None:

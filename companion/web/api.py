@@ -12,10 +12,14 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
+from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.base import InvalidStateError
+from companion.web.limits import api_limit
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+# Every endpoint counts against the client network's API limit (a JSON 429 beyond it).
+limiter.limit(api_limit)(bp)
 
 JSON_MIMETYPE = "application/json"
 

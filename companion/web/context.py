@@ -15,11 +15,13 @@ from companion.models import Play
 from companion.services import explain, plays, tables
 from companion.services.tables import TableAccess
 from companion.web.forms import ActionForm, EditForm
+from companion.web.idempotency import note_table
 from companion.web.render import page_or_fragment, wants_fragment
 
 FORBIDDEN = 403
 
 DEVICE_KEY = "device"
+VISITOR_KEY = "visitor"
 NAMES_KEY = "names"
 DEVICE_ID_BYTES = 2
 READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
@@ -30,6 +32,7 @@ def open_table(token: str) -> TableAccess:
     found = tables.find(token)
     if found is None:
         abort(404)
+    note_table(found)
     return found
 
 
@@ -56,6 +59,22 @@ def author_of(found: TableAccess) -> plays.Author:
         session.permanent = True
     names = session.get(NAMES_KEY, {})
     return plays.Author(session[DEVICE_KEY], names.get(str(found.table.id)))
+
+
+def visitor_of() -> str:
+    """This phone's opaque visitor id (its cookie holds nothing else of its tables)."""
+    if VISITOR_KEY not in session:
+        session[VISITOR_KEY] = tables.new_visitor()
+        session.permanent = True
+    return str(session[VISITOR_KEY])
+
+
+def table_label(found: TableAccess) -> str:
+    """How pages name a table: by its join code for phones that can edit, else by its
+    players (the read-only link must never show the code, which leads to edit access)."""
+    if found.can_edit:
+        return f"Table {tables.join_code_of(found.table)}"
+    return "Table of " + ", ".join(found.table.player_names)
 
 
 def token_of(found: TableAccess) -> str:
@@ -107,12 +126,20 @@ def play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]
         "edit": EditForm(formdata=None),
         "errors": {},
         "conflict": None,
-        "can_undo": found.can_edit and not play.finished and plays.last_undoable(play) is not None,
+        "undo_target": _undo_target(found, play),
         "series_result": plays.series_result(series) if series else None,
         "game_css": game_css(play.game),
         "explain": explain,
         **extra,
     }
+
+
+def _undo_target(found: TableAccess, play: Play) -> int | None:
+    """The number of the edit this page's Undo reverts (its form names it), if any."""
+    if not found.can_edit or play.finished:
+        return None
+    target = plays.last_undoable(play)
+    return target.number if target is not None else None
 
 
 PLAY_PAGE = "play.html"

@@ -15,7 +15,10 @@ API_CODES = {
     405: "method_not_allowed",
     413: "payload_too_large",
     415: "unsupported_media_type",
+    429: "too_many_requests",
 }
+TOO_MANY = 429
+TOO_MANY_MESSAGE = "Too many requests from your network. Wait a few minutes and try again."
 CSRF_MESSAGE = (
     "This page was open too long or came from elsewhere, so the change was not saved. "
     "Reload the page and try again."
@@ -32,7 +35,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response | tuple[str, int]:
         status = error.code or 500
+        # Flask-Limiter's own description is its limit ("30 per 1 hour"): say it plainly.
+        message = TOO_MANY_MESSAGE if status == TOO_MANY else error.description or error.name
         if request.path.startswith(API_PREFIX):
             code = API_CODES.get(status, "error")
-            return error_response(status, code, error.description or error.name)
-        return render_template("error.html", status=status, message=error.description), status
+            return error_response(status, code, message)
+        return render_template("error.html", status=status, message=message), status

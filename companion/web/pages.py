@@ -6,18 +6,20 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, redirect, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, request, session, url_for
 from flask_htmx import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from companion.extensions import db
+from companion.extensions import db, limiter
 from companion.games import GAMES
 from companion.models import Play
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
+from companion.web import limits
 from companion.web.context import (
     NAMES_KEY,
+    VISITOR_KEY,
     author_of,
     game_css,
     open_for_edit,
@@ -26,7 +28,9 @@ from companion.web.context import (
     play_of,
     play_response,
     redirect_to_play,
+    table_label,
     token_of,
+    visitor_of,
 )
 from companion.web.forms import (
     EditForm,
@@ -36,9 +40,11 @@ from companion.web.forms import (
     StartPlayForm,
 )
 from companion.web.games import PAGES
+from companion.web.idempotency import note_table
 from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
+bp.add_app_template_global(table_label)
 
 UNPROCESSABLE = 422
 CONFLICT = 409
@@ -77,16 +83,31 @@ def _go(target: str) -> Response:
 # --- home, new table, join ----------------------------------------------------------
 
 
-RECENT_KEY = "recent"
-RECENT_TABLES = 6
 NEW_ROSTER = {"players": ["", ""]}
 
 
 def _remember(found: TableAccess) -> None:
-    """Keep this phone's latest tables (link and label) in its session for the home page."""
-    entry = [token_of(found), f"{found.table.join_code} · {', '.join(found.table.player_names)}"]
-    recent = [item for item in session.get(RECENT_KEY, []) if item[0] != entry[0]]
-    session[RECENT_KEY] = [entry, *recent][:RECENT_TABLES]
+    """Note the table in this phone's list of tables (server-side: the cookie holds only an
+    opaque visitor id, never a link)."""
+    tables.remember_visit(visitor_of(), found)
+
+
+def _recent() -> list[dict[str, str]]:
+    """This phone's latest tables: a link and a label each (a join code only for editors)."""
+    visitor = session.get(VISITOR_KEY)
+    if not visitor:
+        return []
+    return [
+        {"token": token_of(found), "label": _recent_label(found)}
+        for found in tables.recent_visits(visitor)
+    ]
+
+
+def _recent_label(found: TableAccess) -> str:
+    names = ", ".join(found.table.player_names)
+    if found.can_edit:
+        return f"{tables.join_code_of(found.table)} · {names}"
+    return f"{names} (read-only)"
 
 
 @bp.get("/")
@@ -97,14 +118,20 @@ def home() -> Response:
         "_roster.html",
         roster=RosterForm(formdata=None, data=NEW_ROSTER),
         join=JoinForm(formdata=None),
-        recent=session.get(RECENT_KEY, []),
+        recent=_recent(),
     )
 
 
 ROSTER_ACTIONS = ("add", "remove", "up", "down")
 
 
+def _editing_roster() -> bool:
+    """Roster edits (add, remove, move a row) create nothing, so they are not rate-limited."""
+    return request.form.get("action", "create").partition("-")[0] in ROSTER_ACTIONS
+
+
 @bp.post("/tables")
+@limiter.limit(limits.tables_limit, exempt_when=_editing_roster)
 def create_table() -> Response:
     """Edit the roster (add, remove, move) or create the table from it."""
     form = RosterForm()
@@ -120,6 +147,7 @@ def create_table() -> Response:
             join=JoinForm(formdata=None),
         )
     table = tables.create_table(form.names)
+    note_table(TableAccess(table, Access.EDIT))
     return _go(url_for("pages.table", token=tables.token_for(table, Access.EDIT)))
 
 
@@ -148,19 +176,28 @@ def join_page() -> Response:
 
 @bp.post("/join")
 def join() -> Response:
-    """Open the table whose short code was typed (wrong codes are rate-limited)."""
+    """Open the table whose short code was typed (typed codes are rate-limited)."""
     form = JoinForm()
     if not form.validate():
         return page_or_fragment("join.html", "_join.html", status=UNPROCESSABLE, join=form)
-    try:
-        table = tables.join(form.code.data or "", client=request.remote_addr or "unknown")
-    except tables.TooManyAttempts:
-        form.code.errors = ["Too many wrong codes from here. Wait a few minutes and try again."]
+    code = tables.normalise_code(form.code.data or "")
+    refusal = limits.spend_join_attempt(code)
+    if refusal is not None:
+        form.code.errors = [_too_many_codes(refusal.minutes)]
         return page_or_fragment("join.html", "_join.html", status=TOO_MANY, join=form)
+    table = tables.table_for_code(code)
     if table is None:
         form.code.errors = ["No open table has this code. Check it with the table."]
         return page_or_fragment("join.html", "_join.html", status=UNPROCESSABLE, join=form)
     return redirect(url_for("pages.table", token=tables.token_for(table, Access.EDIT)), code=303)
+
+
+def _too_many_codes(minutes: int) -> str:
+    unit = "minute" if minutes == 1 else "minutes"
+    return (
+        f"Too many join codes were typed from your network. Try again in {minutes} {unit}, "
+        "or scan the QR code on a phone already at the table (or ask for its link)."
+    )
 
 
 # --- a table --------------------------------------------------------------------------
@@ -196,6 +233,7 @@ def _table_context(
         "table": table,
         "token": token_of(found),
         "links": links,
+        "join_code": tables.join_code_of(table) if found.can_edit else None,
         "qr": _qr_svg(links.get("edit") or links["view"]),
         "start": start,
         "identity": identity,
@@ -219,6 +257,25 @@ def table(token: str) -> Response:
     found = open_table(token)
     _remember(found)
     return page_or_fragment("table.html", "_table.html", **_table_context(found))
+
+
+@bp.post("/t/<token>/rotate-link")
+def rotate_link(token: str) -> Response:
+    """Replace the edit link (the old one stops working; the read-only link stays)."""
+    found = open_for_edit(token)
+    fresh = tables.rotate_edit_link(found.table)
+    tables.remember_visit(visitor_of(), TableAccess(found.table, Access.EDIT))
+    flash("New edit link made: the old one no longer works. Share this one with the table.")
+    return redirect(url_for("pages.table", token=fresh), code=303)
+
+
+@bp.post("/t/<token>/rotate-code")
+def rotate_code(token: str) -> Response:
+    """Replace the join code (the old one stops working at once)."""
+    found = open_for_edit(token)
+    tables.rotate_join_code(found.table)
+    flash("New join code made: the old one no longer works.")
+    return redirect(url_for("pages.table", token=token), code=303)
 
 
 @bp.post("/t/<token>/me")
@@ -350,7 +407,10 @@ def undo(token: str, play_id: int) -> Response:
     """Undo the most recent edit that is not undone yet."""
     found = open_for_edit(token)
     current = play_of(found, play_id)
-    return _run_action(found, current, lambda: plays.undo(current, author=author_of(found)))
+    target = request.form.get("undoes", type=int)
+    return _run_action(
+        found, current, lambda: plays.undo(current, target=target, author=author_of(found))
+    )
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/finish")
@@ -380,6 +440,8 @@ def _run_action(found: TableAccess, current: Play, run: Callable[[], object]) ->
     except plays.EditRefused as refused:
         errors = {"action": " ".join(p.message for p in refused.problems)}
         return play_response(found, current, status=UNPROCESSABLE, errors=errors)
+    except plays.EditConflict as clash:
+        return play_response(found, current, status=CONFLICT, errors={"action": clash.message})
     except plays.WriteContention:
         errors = {"action": "Many phones are editing at once; try again."}
         return play_response(found, current, status=CONFLICT, errors=errors)

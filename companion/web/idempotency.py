@@ -1,0 +1,127 @@
+"""Every state-changing form carries an idempotency key; a repeat is answered, not run.
+
+``guard(form)`` renders a form's CSRF token and a fresh key. A POST with a key seen before
+(a double tap, a retried request on a flaky network, the browser's "resend") is answered
+with the first result: htmx gets 204 (the first answer already updated the page), a plain
+form is redirected where the first submit led. Steppers and card taps carry no key: they
+name the value they change and a stale one is refused (409) instead.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask, g, redirect, request, url_for
+from markupsafe import Markup, escape
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from companion.extensions import db
+from companion.models import Table
+from companion.services import submissions, tables
+from companion.services.tables import Access, TableAccess
+from companion.web.render import wants_fragment
+
+KEY_FIELD = "submission"
+KEY_BYTES = 16
+#: A key is URL-safe base64 of KEY_BYTES; anything else is ignored (not an error).
+MAX_KEY_LENGTH = 64
+NO_CONTENT = 204
+SEE_OTHER = 303
+FOUND_KEY = "table_access"
+TABLE_PATH = "/t/"
+
+
+def new_key() -> str:
+    """A fresh random key for one rendering of a form."""
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def guard(form: Any) -> Markup:
+    """A form's CSRF token and a fresh idempotency key, as hidden inputs."""
+    key = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(new_key())}">'
+    return Markup(str(form.csrf_token)) + Markup(key)
+
+
+def note_table(found: TableAccess) -> None:
+    """Say which table this request works on, so a redirect to it is stored without its
+    token (the loaders and the table creation call this)."""
+    setattr(g, FOUND_KEY, found)
+
+
+def _key() -> str | None:
+    if request.method != "POST" or request.mimetype == "application/json":
+        return None
+    key = request.form.get(KEY_FIELD, "")
+    return key if 0 < len(key) <= MAX_KEY_LENGTH else None
+
+
+def _repeat_answer(done: submissions.Done) -> Response:
+    """What a repeat gets: nothing to swap for htmx, else the first answer's page."""
+    if wants_fragment():
+        return Response(status=NO_CONTENT)
+    return redirect(_location_of(done) or request.referrer or url_for("pages.home"), SEE_OTHER)
+
+
+def _location_of(done: submissions.Done) -> str | None:
+    if done.location is None or submissions.TOKEN_PLACEHOLDER not in done.location:
+        return done.location
+    table = db.session.get(Table, done.table_id) if done.table_id else None
+    if table is None or done.access is None:
+        return None
+    token = tables.token_for(table, Access(done.access))
+    return done.location.replace(submissions.TOKEN_PLACEHOLDER, token)
+
+
+def register(app: Flask) -> None:
+    """Install the check before each request and the bookkeeping after it."""
+
+    @app.before_request
+    def answer_repeats() -> Response | None:
+        key = _key()
+        if key is None:
+            return None
+        done = submissions.find(key)
+        if done is not None:
+            return _repeat_answer(done)
+        g.submission_key = key
+        submissions.expect(key)
+        return None
+
+    @app.after_request
+    def remember_where_it_led(response: Response) -> Response:
+        key = g.pop("submission_key", None)
+        if key is None:
+            return response
+        submissions.forget_pending()
+        location = response.headers.get("Location") or response.headers.get("HX-Redirect")
+        if location and response.status_code < 400:
+            _note_location(key, location)
+        return response
+
+    @app.errorhandler(IntegrityError)
+    def collided(error: IntegrityError) -> Response:
+        """Two copies of one submission raced: the loser is answered as a repeat."""
+        db.session.rollback()
+        key = g.pop("submission_key", None)
+        done = submissions.find(key) if key else None
+        if done is None:
+            raise error
+        return _repeat_answer(done)
+
+
+def _note_location(key: str, location: str) -> None:
+    """Store where the first answer led, with the table's token replaced by a placeholder;
+    a location holding a token that cannot be replaced is not stored at all."""
+    found: TableAccess | None = g.get(FOUND_KEY)
+    if found is not None:
+        token = tables.token_for(found.table, found.access)
+        if token in location:
+            location = location.replace(token, submissions.TOKEN_PLACEHOLDER)
+            submissions.note_location(
+                key, location=location, table_id=found.table.id, access=found.access.value
+            )
+            return
+    if TABLE_PATH not in location:
+        submissions.note_location(key, location=location, table_id=None, access=None)

@@ -1,0 +1,94 @@
+"""Rate limits (Flask-Limiter): wrong join codes, new tables and the JSON API.
+
+Limits count per *network*, not per exact address: one IPv4 address, or one IPv6 /64
+(a phone can pick a new address inside its /64 at will). Join codes are also limited per
+code typed. The counters live in the limiter's storage (``RATELIMIT_STORAGE_URI``:
+memory for one process; Redis or Memcached when several workers share the limits), whose
+``hit`` is atomic, so a burst of attempts at once is held to the limit exactly.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from dataclasses import dataclass
+
+from flask import current_app, request
+from limits import RateLimitItem, RateLimitItemPerMinute
+
+from companion.extensions import limiter
+
+IPV6_NETWORK_BITS = 64
+UNKNOWN_CLIENT = "unknown"
+SECONDS_PER_MINUTE = 60
+
+
+def network_of(address: str | None) -> str:
+    """The network an address counts for: itself for IPv4, its /64 for IPv6.
+
+    >>> network_of("192.0.2.7")
+    '192.0.2.7'
+    >>> network_of("2001:db8:1:2:aaaa::1")
+    '2001:db8:1:2::/64'
+    >>> network_of("::ffff:192.0.2.7")
+    '192.0.2.7'
+    >>> network_of("not an address")
+    'unknown'
+    """
+    try:
+        parsed = ipaddress.ip_address(address or "")
+    except ValueError:
+        return UNKNOWN_CLIENT
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{parsed}/{IPV6_NETWORK_BITS}", strict=False))
+    return str(parsed)
+
+
+def network_of_client() -> str:
+    """The network of this request's client (behind trusted proxies, the real one)."""
+    return network_of(request.remote_addr)
+
+
+def tables_limit() -> str:
+    """How many tables one network may create (``RATE_LIMIT_TABLES``)."""
+    return str(current_app.config["RATE_LIMIT_TABLES"])
+
+
+def api_limit() -> str:
+    """How many API requests one network may send (``RATE_LIMIT_API``)."""
+    return str(current_app.config["RATE_LIMIT_API"])
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A join attempt over the limit, and how long until the next one is allowed."""
+
+    minutes: int
+
+
+def _join_item() -> RateLimitItem:
+    config = current_app.config
+    return RateLimitItemPerMinute(int(config["JOIN_ATTEMPTS"]), int(config["JOIN_WINDOW_MINUTES"]))
+
+
+def spend_join_attempt(code: str) -> Refusal | None:
+    """Count one typed join code against the client's network and against that code.
+
+    Every typed code counts, right or wrong: deciding first and counting only misses
+    would let a burst of guesses sent at once all be decided before any is counted.
+    Returns a :class:`Refusal` when the limit is reached (nothing is looked up then).
+    """
+    item = _join_item()
+    keys = (("join-network", network_of_client()), ("join-code", code))
+    for scope, key in keys:
+        if not limiter.limiter.hit(item, scope, key):
+            return Refusal(minutes=_minutes_until_reset(item, scope, key))
+    return None
+
+
+def _minutes_until_reset(item: RateLimitItem, *identifiers: str) -> int:
+    reset_at, _remaining = limiter.limiter.get_window_stats(item, *identifiers)
+    return max(1, math.ceil((reset_at - time.time()) / SECONDS_PER_MINUTE))
