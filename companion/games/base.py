@@ -30,6 +30,16 @@ from typing import Any, Protocol, TypeVar
 import pydantic
 
 MAX_NAME_LENGTH = 40
+#: The most problems one answer lists; the rest are only counted (``more_problems``), so
+#: a request full of mistakes still gets a short answer.
+MAX_PROBLEMS = 50
+#: The longest text accepted where a name, key or code goes, checked before anything
+#: else. Names themselves allow 40 characters after trimming; this cap only keeps
+#: absurdly long texts out of the checks (and out of the sentences that quote them).
+MAX_TEXT_LENGTH = 100
+#: The most fields any object of a request may have: the largest request object has
+#: 8, and objects keyed by players or species stay well below this.
+MAX_FIELDS = 20
 
 ModelT = TypeVar("ModelT", bound=pydantic.BaseModel)
 
@@ -58,6 +68,29 @@ class Problem:
     def to_json(self) -> dict[str, str]:
         """The API shape of a problem."""
         return {"path": self.path, "message": self.message}
+
+
+def listed_problems(problems: Sequence[Problem]) -> tuple[list[Problem], int]:
+    """The problems worth listing (at most :data:`MAX_PROBLEMS`) and how many are left out.
+
+    >>> shown, more = listed_problems([Problem("x", "Wrong.")] * 52)
+    >>> len(shown), more
+    (50, 2)
+    """
+    return list(problems[:MAX_PROBLEMS]), max(0, len(problems) - MAX_PROBLEMS)
+
+
+def problem_messages(problems: Sequence[Problem]) -> list[str]:
+    """The sentences of the listed problems, and one counting those left out (for pages).
+
+    >>> problem_messages([Problem("x", "Wrong.")] * 51)[-2:]
+    ['Wrong.', 'And 1 more problem.']
+    """
+    shown, more = listed_problems(problems)
+    messages = [p.message for p in shown]
+    if more:
+        messages.append(f"And {more} more problem{'s' if more > 1 else ''}.")
+    return messages
 
 
 class InvalidStateError(Exception):
@@ -309,12 +342,116 @@ def problems_from_pydantic(error: pydantic.ValidationError) -> list[Problem]:
     return problems
 
 
-def validate_model(model: type[ModelT], data: object) -> ModelT:
-    """Validate JSON data into a pydantic model, raising :class:`InvalidStateError`."""
+def validate_model(model: type[ModelT], data: object, size: Size | None = None) -> ModelT:
+    """Validate JSON data into a pydantic model, raising :class:`InvalidStateError`.
+
+    With ``size``, the data's sizes are checked first (:func:`size_problems`): an
+    oversized request is refused at once, before a single item is validated.
+    """
+    if size is not None:
+        too_big = size_problems(data, size)
+        if too_big:
+            raise InvalidStateError(too_big)
     try:
         return model.model_validate(data)
     except pydantic.ValidationError as error:
         raise InvalidStateError(problems_from_pydantic(error)) from None
+
+
+# --- sizes, checked before any item ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Size:
+    """How big one place of a request may be; checked before its items are validated.
+
+    ``kind`` is the JSON type the limit applies to (``list``, ``dict`` or ``str``); a
+    value of another type is left to the validation proper, which names the type it
+    wants. ``most`` caps the length (items, fields or characters) and ``too_big`` says
+    so in a sentence, given the length. ``each`` limits every item of a list or value of
+    an object, ``fields`` limits named fields of an object (before ``each``).
+    """
+
+    kind: type[list[Any]] | type[dict[str, Any]] | type[str]
+    most: int
+    too_big: Callable[[int], str]
+    each: Size | None = None
+    fields: Mapping[str, Size] = field(default_factory=dict)
+
+
+def text_size(most: int = MAX_TEXT_LENGTH, too_big: Callable[[int], str] | None = None) -> Size:
+    """A text of at most ``most`` characters."""
+    return Size(
+        str, most, too_big or (lambda n: f"This text has {n} characters; at most {most} fit here.")
+    )
+
+
+def list_size(most: int, too_big: Callable[[int], str], each: Size | None = None) -> Size:
+    """A list of at most ``most`` items, each within ``each``."""
+    return Size(list, most, too_big, each)
+
+
+def object_size(
+    fields: Mapping[str, Size] | None = None, *, each: Size | None = None, most: int = MAX_FIELDS
+) -> Size:
+    """An object of at most ``most`` fields; named ``fields`` and every value (``each``)."""
+    return Size(
+        dict,
+        most,
+        lambda n: f"This has {n} fields; at most {most} are expected here.",
+        each,
+        fields or {},
+    )
+
+
+#: A player's name: longer than any name could be after trimming is refused at once.
+NAME_SIZE = text_size(too_big=lambda n: f"Names can have at most {MAX_NAME_LENGTH} characters.")
+
+
+def players_size(minimum: int, maximum: int, each: Size = NAME_SIZE) -> Size:
+    """The players list of a game: more than it seats is refused before any player."""
+    return list_size(
+        maximum, lambda n: player_count_message(n, minimum=minimum, maximum=maximum), each
+    )
+
+
+def size_problems(data: object, size: Size, location: Sequence[str | int] = ()) -> list[Problem]:
+    """Every place of ``data`` bigger than ``size`` allows.
+
+    The items of an oversized place are never looked at, so the check costs no more
+    than a request of allowed size, however big the request is.
+
+    >>> size = object_size({"players": players_size(2, 5)})
+    >>> size_problems({"players": ["Ann"] * 262_000}, size)
+    [Problem(path='players', message='This game is for 2 to 5 players, not 262000.')]
+    >>> size_problems({"players": ["Ann", "x" * 200]}, size)[0].path
+    'players[1]'
+    """
+    if not isinstance(data, size.kind):
+        return []
+    assert isinstance(data, list | dict | str)  # the kinds a Size is made for
+    if len(data) > size.most:
+        return [Problem(path_of(location), size.too_big(len(data)))]
+    problems: list[Problem] = []
+    if isinstance(data, list):
+        if size.each is not None:
+            for index, item in enumerate(data):
+                problems += size_problems(item, size.each, [*location, index])
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            if len(key) > MAX_TEXT_LENGTH:
+                # The key itself would make the path: name the object instead.
+                problems.append(
+                    Problem(
+                        path_of(location),
+                        f"A key has {len(key)} characters; at most {MAX_TEXT_LENGTH} fit here.",
+                    )
+                )
+                continue
+            limit = size.fields.get(key, size.each)
+            if limit is not None:
+                problems += size_problems(value, limit, [*location, key])
+    return problems
 
 
 def problems_of(check: Callable[[object], object], state: object) -> list[Problem]:
@@ -361,7 +498,12 @@ def player_count_problems(
     """Check the number of players against a game's limits."""
     if minimum <= count <= maximum:
         return []
-    return [Problem(path, f"This game is for {minimum} to {maximum} players, not {count}.")]
+    return [Problem(path, player_count_message(count, minimum=minimum, maximum=maximum))]
+
+
+def player_count_message(count: int, *, minimum: int, maximum: int) -> str:
+    """The sentence for a player count outside a game's limits."""
+    return f"This game is for {minimum} to {maximum} players, not {count}."
 
 
 class Game(Protocol):

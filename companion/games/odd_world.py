@@ -23,16 +23,21 @@ from typing import Any
 import pydantic
 
 from companion.games.base import (
+    NAME_SIZE,
     BreakdownLine,
     Entry,
     InvalidStateError,
     Problem,
     Result,
+    list_size,
     name_problems,
+    object_size,
     path_of,
     player_count_problems,
+    players_size,
     problems_of,
     rank,
+    text_size,
     validate_model,
 )
 
@@ -83,6 +88,23 @@ class SeriesModel(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", strict=True)
 
     games: list[dict[str, Any]]
+
+
+#: Sizes checked before any player is: more players than the game seats, or more games
+#: than a series has, are refused at once.
+STATE_SIZE = object_size(
+    {
+        "players": players_size(
+            MIN_PLAYERS,
+            MAX_PLAYERS,
+            object_size({"name": NAME_SIZE, "display": object_size(), "face_down": text_size()}),
+        )
+    }
+)
+SERIES_LENGTH = f"A series has 1 to {MAX_SERIES_GAMES} games."
+SERIES_SIZE = object_size(
+    {"games": list_size(MAX_SERIES_GAMES, lambda n: SERIES_LENGTH, STATE_SIZE)}
+)
 
 
 @dataclass(frozen=True)
@@ -161,7 +183,7 @@ def _problems(model: StateModel) -> list[Problem]:
 
 def parse(state: object) -> list[Collection]:
     """Validate a state and return each player's cards per bird, face-down included."""
-    model = validate_model(StateModel, state)
+    model = validate_model(StateModel, state, STATE_SIZE)
     problems = _problems(model)
     if problems:
         raise InvalidStateError(problems)
@@ -218,7 +240,7 @@ def score_series(data: object) -> Result:
     >>> [(s.player, s.score, [b.label for b in s.breakdown]) for s in r.standings][0]
     ('A', 2, ['Game 1', 'Game 2'])
     """
-    series = validate_model(SeriesModel, data)
+    series = validate_model(SeriesModel, data, SERIES_SIZE)
     games, problems = _series_games(series.games)
     if not problems:
         problems = _series_roster_problems(games)
@@ -252,7 +274,7 @@ def score_series(data: object) -> Result:
 def _series_games(games: Sequence[object]) -> tuple[list[list[Collection]], list[Problem]]:
     problems: list[Problem] = []
     if not 1 <= len(games) <= MAX_SERIES_GAMES:
-        problems.append(Problem("games", "A series has 1 to 3 games."))
+        problems.append(Problem("games", SERIES_LENGTH))
     parsed = []
     for index, game in enumerate(games):
         try:

@@ -106,19 +106,25 @@ from companion.games.base import (
     InvalidStateError,
     Problem,
     Result,
+    list_size,
     name_problems,
+    object_size,
     path_of,
     player_count_problems,
+    players_size,
     problems_of,
     rank,
+    text_size,
     validate_model,
 )
 from companion.games.oddland_species import (
     BEGATOR,
     FLORA,
     MAP_CARDS,
+    SETS_IN_BOX,
     SPACES_PER_CARD,
     SPECIES,
+    TOKENS_PER_SET,
     TWO_SPACE_SPECIES,
     Region,
     Side,
@@ -145,13 +151,24 @@ EMPTY_MARK = "."
 TERRAIN_LETTERS = frozenset(t.value for t in Terrain)
 SIDE_LETTERS = frozenset(s.value for s in Side)
 MAX_SPACES = MAP_CARDS * SPACES_PER_CARD
-#: How many rows, or positions in a row, a map may span (generous: cards are 2 wide).
-MAX_MAP_EXTENT = MAX_SPACES
 CARD_SIZE = 2
+#: What the map cards can make. The first card spans 2 rows and 2 columns; every further
+#: card shares an edge with the map (or overlaps it), so it stretches the box around the
+#: spaces by at most 2 in one direction and 1 in the other. The spaces therefore span at
+#: most 2 + 36 x 2 = 74 rows or columns, and 4 + 36 x 3 = 112 rows and columns together
+#: (a staircase of cards reaches both).
+MAX_CARD_EXTENT = CARD_SIZE + (MAP_CARDS - 1) * CARD_SIZE
+MAX_CARD_SPAN = 2 * CARD_SIZE + (MAP_CARDS - 1) * (CARD_SIZE + 1)
+#: How many rows, or positions in a row, a map's text may span: generous, so that empty
+#: rows and columns a table left around its spaces still fit; the spaces themselves must
+#: stay within what the cards make (above).
+MAX_MAP_EXTENT = MAX_SPACES
 POSITION_LENGTH = 2  # [row, col]
 MAX_TOKEN_SPACES = 2
 MAX_COVERED_SPACES = 2
 MAX_SPECIES_POINTS = 999
+#: Every token in the box: each of the 5 sets holds 7.
+MAX_TOKENS = SETS_IN_BOX * TOKENS_PER_SET
 
 BEGATOR_POINTS_PER_SPACE = 2
 BEGATOR_A_SOLO_MODIFIER = -3
@@ -627,6 +644,77 @@ class PlacementModel(pydantic.BaseModel):
     token: TokenModel | None = None
 
 
+# --- sizes, checked before any item -----------------------------------------------------
+
+
+ROWS_TOO_MANY = "A map can span at most {most} rows, not {count}."
+ROW_TOO_LONG = "A row can span at most {most} spaces."
+POSITION_NOT_PAIR = "A position is a pair [row, col]."
+CARD_NOT_2X2 = "A card has 2 rows of 2 spaces."
+CARD_ROW_WRONG = "A card row has 2 spaces, each F, S, W or M."
+
+_MAP_SIZE = list_size(
+    MAX_MAP_EXTENT,
+    lambda n: ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=n),
+    text_size(MAX_MAP_EXTENT, lambda n: ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)),
+)
+_POSITION_SIZE = list_size(POSITION_LENGTH, lambda n: POSITION_NOT_PAIR)
+_TOKEN_SIZE = object_size(
+    {
+        "player": text_size(),
+        "species": text_size(),
+        "cells": list_size(
+            MAX_TOKEN_SPACES,
+            lambda n: f"A token covers at most {MAX_TOKEN_SPACES} spaces, not {n}.",
+            _POSITION_SIZE,
+        ),
+    }
+)
+_TOKENS_SIZE = list_size(
+    MAX_TOKENS,
+    lambda n: f"The box holds {MAX_TOKENS} tokens, but {n} were entered.",
+    _TOKEN_SIZE,
+)
+_CARD_SIZE = object_size(
+    {
+        "at": _POSITION_SIZE,
+        "terrains": list_size(
+            CARD_SIZE, lambda n: CARD_NOT_2X2, text_size(CARD_SIZE, lambda n: CARD_ROW_WRONG)
+        ),
+    }
+)
+_PLAYERS_SIZE = players_size(MIN_PLAYERS, MAX_PLAYERS)
+#: Sizes of a score request: players, map rows and their length, tokens, species
+#: entries, definitions and play-along turns (no more than the box has cards).
+STATE_SIZE = object_size(
+    {
+        "players": _PLAYERS_SIZE,
+        "map": _MAP_SIZE,
+        "tokens": _TOKENS_SIZE,
+        "sides": object_size(each=text_size()),
+        "points": object_size(each=object_size()),
+        "definitions": object_size(each=object_size(each=object_size(each=text_size()))),
+        "cards": list_size(
+            MAP_CARDS,
+            lambda n: f"The box has {MAP_CARDS} map cards, but {n} turns were entered.",
+            object_size({"card": _CARD_SIZE, "token": _TOKEN_SIZE}),
+        ),
+    }
+)
+MAP_REQUEST_SIZE = object_size(
+    {"map": _MAP_SIZE, "tokens": _TOKENS_SIZE, "players": _PLAYERS_SIZE}
+)
+PLACEMENT_SIZE = object_size(
+    {
+        "map": _MAP_SIZE,
+        "tokens": _TOKENS_SIZE,
+        "players": _PLAYERS_SIZE,
+        "card": _CARD_SIZE,
+        "token": _TOKEN_SIZE,
+    }
+)
+
+
 # --- validation -----------------------------------------------------------------------
 
 
@@ -637,13 +725,11 @@ def map_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
     Row 1 has "x"; use F (forest), S (shore), W (water), M (mountain) or "." for no card.
     """
     if len(rows) > MAX_MAP_EXTENT:
-        return [Problem(path, f"A map can span at most {MAX_MAP_EXTENT} rows, not {len(rows)}.")]
+        return [Problem(path, ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=len(rows)))]
     problems = []
     for r, row in enumerate(rows):
         if len(row) > MAX_MAP_EXTENT:
-            problems.append(
-                Problem(f"{path}[{r}]", f"A row can span at most {MAX_MAP_EXTENT} spaces.")
-            )
+            problems.append(Problem(f"{path}[{r}]", ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)))
             continue
         bad = sorted({ch for ch in row if ch not in EMPTY and ch not in TERRAIN_LETTERS})
         if bad:
@@ -664,7 +750,32 @@ def map_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
                 f"but this map has {count}.",
             )
         )
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in EMPTY]
+    too_wide = extent_message(cells)
+    if too_wide is not None:
+        problems.append(Problem(path, f"The spaces of this map span {too_wide}"))
     return problems
+
+
+def extent_message(cells: Collection[Cell]) -> str | None:
+    """The end of a sentence when ``cells`` span more than the map cards can make.
+
+    >>> extent_message([(0, 0), (74, 0)])
+    '75 rows and 1 column; the 37 map cards make at most 74 rows or columns, and 112 together.'
+    >>> extent_message([(0, 0), (73, 37)]) is None
+    True
+    """
+    if not cells:
+        return None
+    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
+    if max(rows, cols) <= MAX_CARD_EXTENT and rows + cols <= MAX_CARD_SPAN:
+        return None
+    return (
+        f"{rows} row{'s' if rows > 1 else ''} and {cols} column{'s' if cols > 1 else ''}; "
+        f"the {MAP_CARDS} map cards make at most {MAX_CARD_EXTENT} rows or columns, "
+        f"and {MAX_CARD_SPAN} together."
+    )
 
 
 def token_problems(
@@ -734,7 +845,7 @@ def _cells(raw: Sequence[Sequence[int]], *, path: str) -> tuple[tuple[Cell, ...]
         if len(pair) == POSITION_LENGTH:
             cells.append((pair[0], pair[1]))
         else:
-            problems.append(Problem(f"{path}[{number}]", "A position is a pair [row, col]."))
+            problems.append(Problem(f"{path}[{number}]", POSITION_NOT_PAIR))
     return tuple(cells), problems
 
 
@@ -938,7 +1049,7 @@ def parse(state: object) -> Table:
     >>> table.solo, [t.size for t in table.analysis.territories]
     (True, [1, 1])
     """
-    model = validate_model(StateModel, state)
+    model = validate_model(StateModel, state, STATE_SIZE)
     names = _seating(model.players)
     rows, tokens, board = _board(model, names)
     problems = _state_problems(model, tokens=tokens, board=board)
@@ -1193,11 +1304,7 @@ def card_problems(card: Card, *, path: str = "card") -> list[Problem]:
         problems.append(Problem(f"{path}.at", "The card lies too far from the map."))
     for number, row in enumerate(card.rows):
         if len(row) != CARD_SIZE or any(ch not in TERRAIN_LETTERS for ch in row):
-            problems.append(
-                Problem(
-                    f"{path}.terrains[{number}]", "A card row has 2 spaces, each F, S, W or M."
-                )
-            )
+            problems.append(Problem(f"{path}.terrains[{number}]", CARD_ROW_WRONG))
     return problems
 
 
@@ -1268,10 +1375,14 @@ def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]
                     f"{_space(cell)}; tokens are never covered.",
                 )
             )
-    if len(set(spaces) | set(footprint)) > MAX_SPACES:
+    after = set(spaces) | set(footprint)
+    if len(after) > MAX_SPACES:
         problems.append(
             Problem("card", f"The {MAP_CARDS} cards of the box cannot make a map this big.")
         )
+    too_wide = extent_message(after)
+    if too_wide is not None:
+        problems.append(Problem("card", f"With this card the map would span {too_wide}"))
     return problems
 
 
@@ -1494,7 +1605,7 @@ def map_endpoint(body: object) -> dict[str, Any]:
     >>> map_endpoint({"map": ["FW"]})["territories"][1]
     {'id': 1, 'terrain': 'W', 'size': 1, 'cells': [[0, 1]], 'neighbors': [0], 'tokens': []}
     """
-    model = validate_model(MapModel, body)
+    model = validate_model(MapModel, body, MAP_REQUEST_SIZE)
     problems = map_problems(model.map)
     names = None
     if model.players is not None:
@@ -1514,7 +1625,7 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     >>> reply["legal"], reply["map"], reply["shift"]
     (True, ['FS', 'WM'], [0, 0])
     """
-    model = validate_model(PlacementModel, body)
+    model = validate_model(PlacementModel, body, PLACEMENT_SIZE)
     problems = map_problems(model.map)
     names = None
     if model.players is not None:
@@ -1551,9 +1662,9 @@ def placement_endpoint(body: object) -> dict[str, Any]:
 def _card(model: CardModel) -> tuple[Card, list[Problem]]:
     problems = []
     if len(model.at) != POSITION_LENGTH:
-        problems.append(Problem("card.at", "A position is a pair [row, col]."))
+        problems.append(Problem("card.at", POSITION_NOT_PAIR))
     if len(model.terrains) != CARD_SIZE:
-        problems.append(Problem("card.terrains", "A card has 2 rows of 2 spaces."))
+        problems.append(Problem("card.terrains", CARD_NOT_2X2))
     if problems:
         return Card((0, 0), ("FF", "FF")), problems
     card = Card((model.at[0], model.at[1]), (model.terrains[0], model.terrains[1]))

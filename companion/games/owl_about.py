@@ -57,17 +57,22 @@ from typing import Any
 import pydantic
 
 from companion.games.base import (
+    MAX_FIELDS,
     BreakdownLine,
     Entry,
     InvalidStateError,
     Problem,
     Result,
     ScoreOrder,
+    list_size,
     name_problems,
+    object_size,
     path_of,
     player_count_problems,
+    players_size,
     problems_of,
     rank,
+    text_size,
     validate_model,
 )
 
@@ -483,6 +488,66 @@ class TrickRequestModel(pydantic.BaseModel):
     players: list[str]
     cards: list[str]
     hands: dict[str, list[str]] | None = None
+
+
+# --- sizes, checked before any item ---------------------------------------------------------
+
+#: The most cards a hand holds, and so the most tricks in a round (3 players: 9 each).
+MAX_HAND_CARDS = max(row.hand_cards for row in PLAYER_CHART.values())
+#: The most rounds a request may hold. Someone gains VP in every round, so a game to the
+#: highest target (99 VP) ends long before this; it only keeps absurd requests out.
+MAX_ROUNDS = 100
+
+_CARD_CODES = list_size(
+    MAX_PLAYERS,
+    lambda n: f"A trick has at most {MAX_PLAYERS} cards, one per player, but {n} were entered.",
+    text_size(),
+)
+_HANDS_SIZE = object_size(
+    each=list_size(
+        MAX_HAND_CARDS,
+        lambda n: f"A hand holds at most {MAX_HAND_CARDS} cards, but {n} were entered.",
+        text_size(),
+    )
+)
+_ROUND_SIZE = object_size(
+    {
+        "tricks": list_size(
+            MAX_HAND_CARDS,
+            lambda n: f"A round has at most {MAX_HAND_CARDS} tricks, but {n} were entered.",
+            object_size({"lead": text_size(), "cards": _CARD_CODES, "winner": text_size()}),
+        ),
+        "trophies": object_size(),
+        "penalties": object_size(),
+        "hands": _HANDS_SIZE,
+    }
+)
+#: Sizes of a score request: players, variants, rounds, tricks, cards and hands.
+STATE_SIZE = object_size(
+    {
+        "players": players_size(MIN_PLAYERS, MAX_PLAYERS),
+        "mode": text_size(),
+        # Generous: variants may come under several names (and repeated).
+        "variants": list_size(
+            MAX_FIELDS, lambda n: f"List each variant once; {n} were entered.", text_size()
+        ),
+        "rounds": list_size(
+            MAX_ROUNDS,
+            lambda n: f"A game has at most {MAX_ROUNDS} rounds here, but {n} were entered.",
+            _ROUND_SIZE,
+        ),
+    }
+)
+#: Sizes of a one-trick request.
+TRICK_REQUEST_SIZE = object_size(
+    {
+        "mode": text_size(),
+        "lead": text_size(),
+        "players": players_size(MIN_PLAYERS, MAX_PLAYERS),
+        "cards": _CARD_CODES,
+        "hands": _HANDS_SIZE,
+    }
+)
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -932,7 +997,7 @@ def parse(state: object) -> GameInput:
     Game end (rounds played after the game ended) needs the scores; :func:`score_game`
     checks it.
     """
-    model = validate_model(StateModel, state)
+    model = validate_model(StateModel, state, STATE_SIZE)
     roster = Roster.of(model.players)
     context = _Context(roster, model.mode)
     problems = _roster_problems(model.players) + _options_problems(model)
@@ -1371,7 +1436,7 @@ def check_trick(data: object) -> dict[str, Any]:
     >>> answer["winner"], answer["fp"], answer["trophies"], answer["problems"]
     ('Carol', [6, 12, 8, 10], 1, [])
     """
-    request = validate_model(TrickRequestModel, data)
+    request = validate_model(TrickRequestModel, data, TRICK_REQUEST_SIZE)
     problems = _trick_request_problems(request)
     if problems:
         raise InvalidStateError(problems)

@@ -2,19 +2,21 @@
 
 Every handler computes from the request body alone, so it needs no login and no CSRF
 token. Errors always come back as JSON: 400 (not a JSON object), 404 (unknown game or
-endpoint), 405, 413, 415 (not JSON) and 422 with every problem found.
+endpoint), 405, 413, 415 (not JSON) and 422 with the problems found (at most
+:data:`~companion.games.base.MAX_PROBLEMS`, then ``more_problems`` counts the rest).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from companion.extensions import limiter
 from companion.games import GAMES
-from companion.games.base import InvalidStateError
+from companion.games.base import InvalidStateError, Problem, listed_problems
 from companion.web.limits import api_limit
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -80,11 +82,22 @@ def call(slug: str, check: str) -> Response:
     try:
         return jsonify(handler(body))
     except InvalidStateError as invalid:
-        response = jsonify(
-            {"error": "invalid_state", "problems": [p.to_json() for p in invalid.problems]}
-        )
-        response.status_code = 422
-        return response
+        return invalid_state_response(invalid.problems)
+
+
+def invalid_state_response(problems: Sequence[Problem]) -> Response:
+    """The 422 body: the first :data:`MAX_PROBLEMS` problems, and how many more there are.
+
+    ``more_problems`` is only present when some were left out, so shorter answers keep
+    the shape they always had.
+    """
+    shown, more = listed_problems(problems)
+    body: dict[str, Any] = {"error": "invalid_state", "problems": [p.to_json() for p in shown]}
+    if more:
+        body["more_problems"] = more
+    response = jsonify(body)
+    response.status_code = 422
+    return response
 
 
 def _json_object() -> dict[str, Any]:

@@ -26,7 +26,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import NumberRange, Optional, ValidationError
 
 from companion.games import oddland as engine
-from companion.games.base import InvalidStateError, Problem
+from companion.games.base import InvalidStateError, Problem, problem_messages
 from companion.games.oddland_species import (
     BEGATOR,
     FLORA,
@@ -68,6 +68,11 @@ CELL = 48
 GUTTER = 22
 #: An empty map shows this many spaces each way to start painting.
 START_EXTENT = 4
+#: How far beyond the drawn ring around the map a checked card is still drawn as a ghost:
+#: a card sharing an edge with the map reaches at most 2 spaces beyond it. A card
+#: further off could never be legal, and drawing it would stretch the grid across the
+#: empty table between (a fragment of megabytes for a card far away).
+GHOST_REACH = 1
 PLAYER_MARK_LENGTH = 3
 SPECIES_MARK_LENGTH = 2
 
@@ -483,6 +488,23 @@ def _proposed_card(proposal: Mapping[str, str] | None) -> dict[tuple[int, int], 
     return spaces
 
 
+def _within_reach(
+    ghost: Mapping[tuple[int, int], str], *, rows: tuple[int, int], cols: tuple[int, int]
+) -> bool:
+    """Whether every space of a ghost card lies at most :data:`GHOST_REACH` off the drawing.
+
+    >>> _within_reach({(-2, 0): "F"}, rows=(-1, 2), cols=(-1, 2))
+    True
+    >>> _within_reach({(90, 0): "F"}, rows=(-1, 2), cols=(-1, 2))
+    False
+    """
+    return all(
+        rows[0] - GHOST_REACH <= r <= rows[1] + GHOST_REACH
+        and cols[0] - GHOST_REACH <= c <= cols[1] + GHOST_REACH
+        for r, c in ghost
+    )
+
+
 def build_view(
     play: Play,
     *,
@@ -513,6 +535,8 @@ def build_view(
     else:
         top, bottom, left, right = 0, START_EXTENT - 1, 0, START_EXTENT - 1
     ghost = _proposed_card(proposal) if service.is_play_along(state) else {}
+    if not _within_reach(ghost, rows=(top, bottom), cols=(left, right)):
+        ghost = {}
     if ghost:
         top = min(top, *(r for r, _ in ghost))
         bottom = max(bottom, *(r for r, _ in ghost))
@@ -906,7 +930,7 @@ def _run(
     try:
         action()
     except plays.EditRefused as refused:
-        message = " ".join(p.message for p in refused.problems)
+        message = " ".join(problem_messages(refused.problems))
         return _respond(found, current, status=UNPROCESSABLE, errors={key: message}, **extra)
     except plays.EditConflict as clash:
         return _respond(found, current, status=CONFLICT, errors={key: clash.message}, **extra)
@@ -1162,7 +1186,7 @@ def turn(token: str, play_id: int) -> Response:
 def _verdict(problems: Sequence[Problem]) -> dict[str, Any]:
     if not problems:
         return {"legal": True, "messages": ["Legal: this card and token follow every rule."]}
-    return {"legal": False, "messages": [p.message for p in problems]}
+    return {"legal": False, "messages": problem_messages(problems)}
 
 
 @bp.post("/turn/undo")

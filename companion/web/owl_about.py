@@ -30,7 +30,7 @@ from wtforms.validators import InputRequired, NumberRange, Optional, ValidationE
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from companion.games import owl_about as oa
-from companion.games.base import InvalidStateError, Problem
+from companion.games.base import InvalidStateError, Problem, listed_problems, problem_messages
 from companion.models import Play
 from companion.services import owl_about as service
 from companion.services import plays
@@ -209,7 +209,7 @@ def _run(key: str, action: Callable[[], object]) -> Outcome:
     try:
         action()
     except plays.EditRefused as refused:
-        return Outcome(UNPROCESSABLE, {key: " ".join(p.message for p in refused.problems)})
+        return Outcome(UNPROCESSABLE, {key: " ".join(problem_messages(refused.problems))})
     except plays.EditConflict as clash:
         return Outcome(CONFLICT, {key: clash.message}, clash)
     except plays.WriteContention:
@@ -524,7 +524,8 @@ def _check(query: CheckerInput) -> dict[str, Any] | None:
 def _checker_errors(invalid: InvalidStateError, names: Sequence[str]) -> dict[str, str]:
     """Engine problems placed at the checker's fields (cards, or a hand)."""
     errors: dict[str, str] = {}
-    for problem in invalid.problems:
+    # Listed problems only: a long list would bury the field it belongs to.
+    for problem in listed_problems(invalid.problems)[0]:
         key = "cards"
         for i, name in enumerate(names):
             if problem.path.startswith((f"hands.{name}", f"hand-{i}")):

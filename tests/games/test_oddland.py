@@ -21,6 +21,7 @@ from companion.games.oddland import (
     begator_a,
     check_placement,
     map_endpoint,
+    parse,
     placement_endpoint,
     rule_score,
     token_facts,
@@ -1424,3 +1425,68 @@ def test_describe_path(parts: list[str | int], words: str) -> None:
 )
 def test_display_value(parts: list[str | int], value: Any, shown: str) -> None:
     assert GAME.display_value(parts, value) == shown
+
+
+# --- what the 37 map cards can make -----------------------------------------------------
+
+
+def rows_with(cells: list[tuple[int, int]]) -> list[str]:
+    """Map rows with a forest space at each cell (and nothing elsewhere)."""
+    height = max(r for r, _ in cells) + 1
+    width = max(c for _, c in cells) + 1
+    return ["".join("F" if (r, c) in cells else "." for c in range(width)) for r in range(height)]
+
+
+EXTENT = "the 37 map cards make at most 74 rows or columns, and 112 together."
+
+
+@pytest.mark.parametrize(
+    ("rows", "span"),
+    [
+        (["F"] * 75, "75 rows and 1 column"),
+        (["F" * 75], "1 row and 75 columns"),
+        (rows_with([(i, i) for i in range(60)]), "60 rows and 60 columns"),
+        (rows_with([(0, 0), (73, 39)]), "74 rows and 40 columns"),
+    ],
+)
+def test_maps_beyond_what_the_cards_make_are_refused(rows: list[str], span: str) -> None:
+    assert problems(state(rows=rows)) == [("map", f"The spaces of this map span {span}; {EXTENT}")]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["F"] * 74,
+        ["F" * 74],
+        rows_with([(0, 0), (73, 37)]),  # 74 + 38 = 112
+        rows_with([(0, 0), (55, 55)]),
+        ["", "", "..F", "..W"],  # empty rows and columns around the spaces do not count
+    ],
+)
+def test_maps_the_cards_can_make_pass(rows: list[str]) -> None:
+    assert problems(state(rows=rows)) == []
+
+
+def test_a_staircase_of_all_37_cards_reaches_the_limit() -> None:
+    # Each card shares an edge with the one before, 2 rows down and 1 column right.
+    cards = [{"card": {"at": [2 * n, n], "terrains": ["FF", "FF"]}} for n in range(37)]
+    body = {"players": ["Ann"], "cards": cards}
+    assert GAME.validate(body) == []
+    spaces = parse(body).analysis.spaces
+    assert (max(r for r, _ in spaces) + 1, max(c for _, c in spaces) + 1) == (74, 38)
+    body["cards"] = [*cards, {"card": {"at": [74, 37], "terrains": ["FF", "FF"]}}]
+    assert problems(body) == [("cards", "The box has 37 map cards, but 38 turns were entered.")]
+
+
+def test_placement_beyond_what_the_cards_make_is_illegal() -> None:
+    body = {"map": ["F"] * 74, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
+    reply = placement_endpoint(body)
+    assert reply["legal"] is False
+    assert reply["problems"] == [
+        {
+            "path": "card",
+            "message": f"With this card the map would span 76 rows and 2 columns; {EXTENT}",
+        }
+    ]
+    body["card"] = {"at": [72, 0], "terrains": ["FF", "FF"]}  # overlapping: still 74 rows
+    assert placement_endpoint(body)["legal"] is True

@@ -749,3 +749,44 @@ def test_web_module_examples() -> None:
 
     assert games.PAGES["oddland"] is oddland.GAME_PAGES
     assert doctest.testmod(oddland).failed == 0
+
+
+# --- the map stays as big as the cards can make ----------------------------------------------
+
+
+def test_painting_far_corners_cannot_make_a_huge_grid(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert tap(client, links.edit, play_id, "F", (0, 0)).status_code == 200
+    corner = tap(client, links.edit, play_id, "W", (147, 147))
+    assert corner.status_code == 422
+    assert "The spaces of this map span 148 rows and 148 columns" in text(corner)
+    assert len(corner.get_data()) < 200_000  # the grid drawn is still the small map
+    wide = tap(client, links.edit, play_id, "W", (0, 74))
+    assert wide.status_code == 422
+    assert "1 row and 75 columns; the 37 map cards make at most 74" in text(wide)
+    assert state_of(app, play_id)["map"] == ["F"]
+    # Within what the cards make, the map grows as before.
+    assert tap(client, links.edit, play_id, "W", (0, 73)).status_code == 200
+    assert state_of(app, play_id)["map"] == ["F" + "." * 72 + "W"]
+
+
+def test_a_checked_card_far_off_the_map_is_not_drawn(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    first = post(client, links.edit, play, "turn", laid="0", **turn_form(0, 0, "FSWM"))
+    assert first.status_code == 200
+    far = post(
+        client, links.edit, play, "turn", action="check", laid="1",
+        **turn_form(140, 140, "FFFF", player="Ben", species="flora"),
+    )  # fmt: skip
+    assert far.status_code == 422
+    assert "The card must share an edge with a space of the map." in text(far)
+    assert 'class="ol-ghost' not in text(far)
+    assert len(far.get_data()) < 200_000
+    near = post(
+        client, links.edit, play, "turn", action="check", laid="1",
+        **turn_form(2, 0, "WWMM", player="Ben", species="flora"),
+    )  # fmt: skip
+    assert text(near).count('class="ol-ghost ol-t-') == 4
