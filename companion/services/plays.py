@@ -302,22 +302,21 @@ def undo(play: Play, *, target: int | None = None, author: Author) -> Edit:
     and each field must still hold the value the undone edit gave it.
     """
 
+    undoing = 0
+
     def plan(state: dict[str, Any]) -> list[Change]:
-        edits = _edits_of(play)
-        chosen = _undo_target(edits)
-        _check_undo_target(edits, chosen, target)
-        assert chosen is not None  # _check_undo_target refuses an empty log
+        nonlocal undoing
+        chosen = _checked_undo_target(_edits_of(play), target)
         planned = []
         for change in reversed(changes_of(chosen)):
             current = _current(state, _parts(change.path), change.path)
             if current != change.value:
                 raise EditConflict("undo", current, _changed_since_message(play, change, current))
             planned.append(Change(change.path, current, change.previous))
-        undoing.append(chosen.number)
+        undoing = chosen.number
         return planned
 
-    undoing: list[int] = []
-    edit = _write(play, kind=EditKind.UNDO, plan=plan, author=author, undoes=lambda: undoing[-1])
+    edit = _write(play, kind=EditKind.UNDO, plan=plan, author=author, undoes=lambda: undoing)
     if edit is None:  # pragma: no cover - an undo always changes the values back
         raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
     return edit
@@ -343,12 +342,14 @@ def _undo_target(edits: Sequence[Edit]) -> Edit | None:
     return None
 
 
-def _check_undo_target(edits: Sequence[Edit], chosen: Edit | None, target: int | None) -> None:
-    """Refuse an Undo whose page offered another edit than the one now at the top."""
-    if target is None or (chosen is not None and chosen.number == target):
-        if chosen is None:
-            raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
-        return
+def _checked_undo_target(edits: Sequence[Edit], target: int | None) -> Edit:
+    """The edit to undo now; refuses an Undo whose page offered another edit than the one
+    now at the top of the log (``target``), or a log with nothing to undo."""
+    chosen = _undo_target(edits)
+    if chosen is not None and target in (None, chosen.number):
+        return chosen
+    if target is None:
+        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
     meant = next((e for e in edits if e.number == target), None)
     undone = {e.undoes for e in edits if e.kind == EditKind.UNDO.value}
     if meant is None or meant.kind != EditKind.SET.value:
