@@ -40,6 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"))
     database.configure(app)
 
+    security.wrap(app)  # before ProxyFix, so the HTTPS setting has the last word
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,17 @@ DEFAULTS: dict[str, Any] = {
     # How many reverse proxies in front of the app set X-Forwarded-* headers (0: none).
     # The join-code rate limit and the links in QR codes need the real client and host.
     "TRUSTED_PROXIES": 0,
+    # Host names the app answers to (a leading dot admits subdomains); other Host headers
+    # get 400, so a forged one never ends up in a link. None: derived, see _trusted_hosts.
+    "TRUSTED_HOSTS": None,
+    # The app is reached over https (directly or through a proxy): Secure session cookie,
+    # HSTS, and links built with https.
+    "HTTPS": False,
 }
+
+# Names the dev server (./run on 127.0.0.1) and the test client ("localhost") use. IPv6
+# literals cannot be listed: werkzeug compares only the part before the first colon.
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
 def load(app: Flask, test_config: dict[str, Any] | None) -> None:
@@ -68,6 +79,42 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
     )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+    app.config["TRUSTED_HOSTS"] = _trusted_hosts(app.config)
+    if app.config["HTTPS"]:
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["PREFERRED_URL_SCHEME"] = "https"
+
+
+def _trusted_hosts(settings: Mapping[str, Any]) -> list[str] | None:
+    """The Host names to accept; None accepts any.
+
+    Links and QR codes are built from ``SERVER_NAME`` when it is set, else from the
+    request's Host (or, behind ``TRUSTED_PROXIES``, the proxy's X-Forwarded-Host). So an
+    explicit ``TRUSTED_HOSTS`` wins (a comma-separated string from the environment is
+    split); with ``SERVER_NAME``, that name and the local names are accepted; behind a
+    trusted proxy and without ``SERVER_NAME`` the proxy decides; otherwise only the local
+    names are (which also stops DNS rebinding against a dev server).
+
+    >>> _trusted_hosts({"TRUSTED_HOSTS": "a.example, .b.example"})
+    ['a.example', '.b.example']
+    >>> _trusted_hosts({"SERVER_NAME": "odd.example:8443", "TRUSTED_PROXIES": 1})
+    ['odd.example', '127.0.0.1', 'localhost']
+    >>> _trusted_hosts({"TRUSTED_PROXIES": 1}) is None
+    True
+    >>> _trusted_hosts({})
+    ['127.0.0.1', 'localhost']
+    """
+    configured = settings.get("TRUSTED_HOSTS")
+    if isinstance(configured, str):
+        return [host.strip() for host in configured.split(",") if host.strip()]
+    if configured is not None:
+        return list(configured)
+    server_name = settings.get("SERVER_NAME")
+    if server_name:
+        return [server_name.rpartition(":")[0] or server_name, *LOCAL_HOSTS]
+    if settings.get("TRUSTED_PROXIES"):
+        return None
+    return list(LOCAL_HOSTS)
 
 
 def _instance_secret_key(instance: Path) -> str:

@@ -22,6 +22,7 @@ names what decided the winner.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -40,6 +41,15 @@ MAX_TEXT_LENGTH = 100
 #: The most fields any object of a request may have: the largest request object has
 #: 8, and objects keyed by players or species stay well below this.
 MAX_FIELDS = 20
+
+# Unicode categories that never belong in a name or typed text: controls (Cc: NUL, tab,
+# escape), formats (Cf: bidi overrides and isolates such as U+202E and U+2066-2069,
+# zero-width spaces, BOM), lone surrogates (Cs) and line/paragraph separators (Zl, Zp).
+# They hide or reorder what other phones show, or break storage (NUL in PostgreSQL).
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+# The zero-width non-joiner and joiner (Cf) are ordinary writing in Persian and Indic
+# scripts and inside emoji sequences; they are allowed between two non-ASCII characters.
+JOINERS = frozenset({"\u200c", "\u200d"})
 
 ModelT = TypeVar("ModelT", bound=pydantic.BaseModel)
 
@@ -468,8 +478,50 @@ def problems_of(check: Callable[[object], object], state: object) -> list[Proble
     return []
 
 
+def hidden_character(text: str) -> str | None:
+    r"""The first control or invisible formatting character in ``text``, or None.
+
+    The one test for player names in the engines and every text field of the web forms.
+
+    >>> hidden_character("Ann") is None
+    True
+    >>> [hex(ord(hidden_character(text) or "")) for text in ("A\u202enn", "Ann\x00")]
+    ['0x202e', '0x0']
+    >>> hidden_character("Ann\u200dBen"), hidden_character("\U0001f468\u200d\U0001f469")
+    ('\u200d', None)
+    """
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in HIDDEN_CATEGORIES and not _joins(text, index):
+            return char
+    return None
+
+
+def _joins(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a joiner between two visible non-ASCII characters."""
+    if text[index] not in JOINERS or not 0 < index < len(text) - 1:
+        return False
+    neighbours = (text[index - 1], text[index + 1])
+    return all(
+        not char.isascii() and unicodedata.category(char) not in HIDDEN_CATEGORIES
+        for char in neighbours
+    )
+
+
+def hidden_character_message(char: str, *, subject: str = "This field") -> str:
+    r"""The sentence refusing a hidden character, naming its code point.
+
+    >>> hidden_character_message("\u202e", subject="Names")
+    "Names can't contain invisible or control characters (U+202E); please retype it."
+    """
+    return (
+        f"{subject} can't contain invisible or control characters "
+        f"(U+{ord(char):04X}); please retype it."
+    )
+
+
 def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[Problem]:
-    """Check player names: non-empty after trimming, at most 40 characters, unique.
+    """Check player names: non-empty after trimming, at most 40 characters, no control or
+    invisible formatting characters (see :func:`hidden_character`), unique.
 
     >>> [p.message for p in name_problems(["Ann", " ann"], path=lambda i: f"players[{i}]")]
     ['Two players are called "ann"; names must differ.']
@@ -478,12 +530,16 @@ def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[P
     seen: set[str] = set()
     for index, raw in enumerate(names):
         name = raw.strip()
+        hidden = hidden_character(raw)
         if not name:
             problems.append(Problem(path(index), "A player needs a name."))
         elif len(name) > MAX_NAME_LENGTH:
             problems.append(
                 Problem(path(index), f"Names can have at most {MAX_NAME_LENGTH} characters.")
             )
+        elif hidden is not None:
+            message = hidden_character_message(hidden, subject="Names")
+            problems.append(Problem(path(index), message))
         elif name.casefold() in seen:
             problems.append(
                 Problem(path(index), f'Two players are called "{name}"; names must differ.')

@@ -1,20 +1,64 @@
-"""Flask-WTF forms, one per use case; every field is validated on the server."""
+"""Flask-WTF forms, one per use case; every field is validated on the server.
+
+Every form here derives from :class:`TextForm`, which refuses control and invisible
+formatting characters in any text it receives, next to the field that holds them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, HiddenField, SelectField, StringField
+from wtforms import (
+    BooleanField,
+    Field,
+    FieldList,
+    FormField,
+    HiddenField,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import DataRequired, Length, ValidationError
 
-from companion.games.base import MAX_NAME_LENGTH
+from companion.games.base import MAX_NAME_LENGTH, hidden_character, hidden_character_message
 from companion.services.tables import JOIN_CODE_LENGTH, MAX_PLAYERS_AT_TABLE
 
 MIN_PLAYERS_AT_TABLE = 1
 
 
-class RosterForm(FlaskForm):
+class TextForm(FlaskForm):
+    """A form that refuses control and invisible formatting characters in every field.
+
+    Checked after the fields' own validators, on every leaf field (list entries and
+    sub-forms too), so a field added later is covered without remembering a validator.
+    """
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Run the usual validation, then the hidden-character check on every field."""
+        valid: bool = super().validate(extra_validators=extra_validators)
+        for field in _leaf_fields(self):
+            hidden = hidden_character(field.data) if isinstance(field.data, str) else None
+            if hidden is not None and not field.errors:
+                # Name the field ("Player can't contain ..."): the message sits next to it.
+                subject = field.label.text or "This field"
+                field.errors = [hidden_character_message(hidden, subject=subject)]
+                valid = False
+        return valid
+
+
+def _leaf_fields(fields: Any) -> Iterator[Field]:
+    """Every field holding one value: list entries and sub-form fields, recursively."""
+    for field in fields:
+        if isinstance(field, FieldList):
+            yield from _leaf_fields(field.entries)
+        elif isinstance(field, FormField):
+            yield from _leaf_fields(field.form)
+        else:
+            yield field
+
+
+class RosterForm(TextForm):
     """Player names in seating order; blank rows are ignored."""
 
     players = FieldList(
@@ -40,7 +84,7 @@ class RosterForm(FlaskForm):
             raise ValidationError(f"Two players are called {repeated[0]}; names must differ.")
 
 
-class JoinForm(FlaskForm):
+class JoinForm(TextForm):
     """The short code another phone shows."""
 
     code = StringField(
@@ -55,14 +99,14 @@ class JoinForm(FlaskForm):
             raise ValidationError(f"A join code has {JOIN_CODE_LENGTH} letters or digits.")
 
 
-class StartPlayForm(FlaskForm):
+class StartPlayForm(TextForm):
     """Which game to start at the table, and whether as a series."""
 
     game = SelectField("Game", validators=[DataRequired("Pick a game.")])
     series = BooleanField("Three games in a row (the total decides)")
 
 
-class EditForm(FlaskForm):
+class EditForm(TextForm):
     """One field of a play set to a value; ``base`` is the value the phone showed."""
 
     path = HiddenField(validators=[DataRequired("Say which field to change.")])
@@ -70,11 +114,11 @@ class EditForm(FlaskForm):
     base = HiddenField()
 
 
-class IdentityForm(FlaskForm):
+class IdentityForm(TextForm):
     """Who is holding this phone, so the history can name them."""
 
     name = SelectField("This phone belongs to")
 
 
-class ActionForm(FlaskForm):
+class ActionForm(TextForm):
     """A button with nothing to enter (undo, finish, reopen, next game): CSRF only."""

@@ -1,8 +1,21 @@
-"""Security headers on every response: CSP without inline code, no framing, no sniffing."""
+"""Security headers on every response: CSP without inline code, no framing, no sniffing.
+
+Pages that carry capability tokens (everything under ``/t/<token>/``, and any HTML page,
+since the home page lists this phone's recent table links) are neither stored by caches
+nor indexed: a token in a shared cache or a search result is a key handed to strangers.
+Static files keep their normal caching.
+
+With ``HTTPS`` on, every response also carries HSTS and every request is treated as
+HTTPS, so links and QR codes say ``https://`` even behind a proxy that does not say so.
+"""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from collections.abc import Iterable
+from typing import Any
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import SecurityError
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -23,12 +36,76 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+# Where capability tokens live in URLs; a redirect there carries one in its Location.
+TOKEN_PREFIX = "/t/"
+# Headers that may name a token URL: a plain redirect, and htmx's client-side redirects.
+REDIRECT_HEADERS = ("Location", "HX-Redirect", "HX-Location")
+HTML = "text/html"
+TOKEN_PAGE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+
+# Two years, subdomains included: the value hstspreload.org asks for.
+HSTS = "max-age=63072000; includeSubDomains"
+HTTPS_SETTING = "HTTPS"
+
+BAD_REQUEST = 400
+UNTRUSTED_HOST = "This address is not one this app answers to."
+
 
 def register(app: Flask) -> None:
-    """Add the security headers to every response."""
+    """Add the security headers to every response; refuse untrusted Host headers plainly."""
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(error: SecurityError) -> Response:
+        # Plain text on purpose: with an untrusted Host there is no URL adapter, so the
+        # HTML error page (which builds its stylesheet link) cannot be rendered.
+        return Response(UNTRUSTED_HOST, BAD_REQUEST, mimetype="text/plain")
 
     @app.after_request
     def add_headers(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if carries_tokens(request.path, response):
+            # Overwrite, not setdefault: an earlier max-age must not keep a token around.
+            response.headers.update(TOKEN_PAGE_HEADERS)
+        if app.config[HTTPS_SETTING]:
+            response.headers["Strict-Transport-Security"] = HSTS
         return response
+
+
+def carries_tokens(path: str, response: Response) -> bool:
+    """Whether a response may show or lead to a capability token.
+
+    >>> carries_tokens("/t/abc/plays/1/poll", Response(status=204))
+    True
+    >>> carries_tokens("/static/app.css", Response(mimetype="text/css"))
+    False
+    """
+    if path.startswith(TOKEN_PREFIX) or response.mimetype == HTML:
+        return True
+    return _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
+
+
+def _points_at_token(targets: Iterable[str]) -> bool:
+    """Whether any redirect target is a table link (absolute or relative)."""
+    return any(TOKEN_PREFIX in target for target in targets if target)
+
+
+def wrap(app: Flask) -> None:
+    """Treat every request as HTTPS when the ``HTTPS`` setting says the app is served so.
+
+    Call before any proxy middleware is added, so this runs last and wins over an
+    ``X-Forwarded-Proto`` that a proxy may leave out or get wrong.
+    """
+    if app.config[HTTPS_SETTING]:
+        app.wsgi_app = _ForceHttps(app.wsgi_app)  # type: ignore[method-assign]
+
+
+class _ForceHttps:
+    """WSGI middleware: the request's scheme is https (built links use it)."""
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        environ["wsgi.url_scheme"] = "https"
+        return self.wsgi_app(environ, start_response)

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import doctest
 import hashlib
 import os
 import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import inspect, select
 
-from companion import create_app
+from companion import config, create_app
 from companion.extensions import db
+from companion.games.base import hidden_character, hidden_character_message
 from companion.models import Table
+from companion.web import security
 from tests.helpers import create_table, csrf
 
 
@@ -118,3 +125,153 @@ def test_trusted_proxy_headers(tmp_path: Path) -> None:
     assert f'value="https://odd.example/t/{links.edit}"' in table
     with app.app_context():
         db.engine.dispose()
+
+
+# --- trust: caching, hosts, HTTPS, hidden characters -----------------------------------
+
+FORGED_HOST = "evil.example"
+HIDDEN = ["\u202e", "\u2066", "\u2069", "\u200b", "\ufeff", "\x00", "\x1b", "\u2028"]
+
+
+@contextmanager
+def _local_app(tmp_path: Path, sqlite_template: Path, **settings: object) -> Iterator[Flask]:
+    """An app on a copy of the migrated SQLite template, without the tests' SERVER_NAME."""
+    shutil.copy(sqlite_template, tmp_path / "companion.sqlite")
+    app = create_app(
+        {"INSTANCE_PATH": tmp_path, "SECRET_KEY": "s", "AUTO_MIGRATE": False, **settings}
+    )
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_token_pages_and_redirects_are_never_cached(client: FlaskClient) -> None:
+    data = {"players-0": "Ann", "csrf_token": csrf(client), "action": "create"}
+    created = client.post("/tables", data=data)
+    assert created.status_code == 303
+    for response in (created, client.get(created.headers["Location"]), client.get("/")):
+        assert response.headers["Cache-Control"] == "no-store"
+        assert response.headers["X-Robots-Tag"] == "noindex"
+    static = client.get("/static/htmx-2.0.11.min.js")
+    assert "no-store" not in static.headers.get("Cache-Control", "")
+    assert "X-Robots-Tag" not in static.headers
+    static.close()
+
+
+def test_forged_host_is_refused_and_never_in_a_link(tmp_path: Path, sqlite_template: Path) -> None:
+    with _local_app(tmp_path, sqlite_template) as app:
+        client = app.test_client()
+        links = create_table(client, ["Ann"])
+        for url in ("/", f"/t/{links.edit}", f"/t/{links.view}"):
+            refused = client.get(url, headers={"Host": FORGED_HOST})
+            assert refused.status_code == 400
+            assert FORGED_HOST not in refused.get_data(as_text=True)
+        posted = client.post("/tables", data={"action": "create"}, headers={"Host": FORGED_HOST})
+        assert posted.status_code == 400
+        # The dev server's own address still works, and the links use it.
+        page = client.get(f"/t/{links.edit}", headers={"Host": "127.0.0.1:5000"})
+        assert page.status_code == 200
+        assert f'value="http://127.0.0.1:5000/t/{links.edit}"' in page.get_data(as_text=True)
+
+
+def test_server_name_builds_the_links_whatever_the_host(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann"])
+    page = client.get(f"/t/{links.edit}", headers={"Host": "localhost"})
+    assert f'value="http://companion.test/t/{links.view}"' in page.get_data(as_text=True)
+    assert client.get(f"/t/{links.edit}", headers={"Host": FORGED_HOST}).status_code == 400
+
+
+def test_trusted_hosts_from_the_environment(
+    tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPANION_TRUSTED_HOSTS", "odd.example, .odd.example")
+    with _local_app(tmp_path, sqlite_template) as app:
+        client = app.test_client()
+        assert client.get("/", headers={"Host": "odd.example"}).status_code == 200
+        assert client.get("/", headers={"Host": "www.odd.example"}).status_code == 200
+        assert client.get("/", headers={"Host": FORGED_HOST}).status_code == 400
+        assert client.get("/", headers={"Host": "localhost"}).status_code == 400
+
+
+def test_https_setting_sends_hsts_secure_cookie_and_https_links(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    with _local_app(tmp_path, sqlite_template, HTTPS=True) as app:
+        client = app.test_client()
+        # Requests count as HTTPS, so Flask-WTF's strict check wants a same-site Referer.
+        client.environ_base["HTTP_REFERER"] = "https://localhost/"
+        links = create_table(client, ["Ann"])
+        page = client.get(f"/t/{links.edit}")
+        assert page.headers["Strict-Transport-Security"] == "max-age=63072000; includeSubDomains"
+        assert f'value="https://localhost/t/{links.view}"' in page.get_data(as_text=True)
+        cookie = client.get_cookie("session", domain="localhost")
+        assert cookie is not None
+        assert cookie.secure
+    plain = create_app({"INSTANCE_PATH": tmp_path / "plain", "SECRET_KEY": "s"})
+    assert not plain.config["SESSION_COOKIE_SECURE"]
+    assert "Strict-Transport-Security" not in plain.test_client().get("/").headers
+    with plain.app_context():
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize("char", HIDDEN)
+def test_hidden_characters_in_names_are_refused_next_to_the_field(
+    app: Flask, client: FlaskClient, char: str
+) -> None:
+    data = {"players-0": f"An{char}n", "players-1": "Ben", "csrf_token": csrf(client)}
+    response = client.post("/tables", data={**data, "action": "create"})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    row = re.search(r'<input id="players-0".*?</li>', html, re.S)
+    assert row
+    assert f"U+{ord(char):04X}" in row.group(0)
+    assert "invisible or control characters" in row.group(0)
+    with app.app_context():
+        assert db.session.scalars(select(Table)).all() == []
+
+
+def test_hidden_characters_in_the_join_code_are_refused(client: FlaskClient) -> None:
+    create_table(client, ["Ann"])
+    response = client.post("/join", data={"code": "ABC\u202eDEF", "csrf_token": csrf(client)})
+    assert response.status_code == 422
+    assert "U+202E" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("char", HIDDEN)
+def test_hidden_characters_in_api_names_are_a_problem(client: FlaskClient, char: str) -> None:
+    players = [{"name": f"An{char}n", "display": {}}, {"name": "Ben", "display": {}}]
+    response = client.post("/api/v1/games/odd-world/score", json={"players": players})
+    assert response.status_code == 422
+    problems = response.get_json()["problems"]
+    assert {
+        "path": "players[0].name",
+        "message": hidden_character_message(char, subject="Names"),
+    } in problems
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Zoë",
+        "José-María",
+        "李雷",
+        "\u0645\u0647\u0631\u200c\u0646\u0627\u0632",
+        "\U0001f468\u200d\U0001f469",
+        "Ann Ben",
+    ],
+)
+def test_ordinary_names_have_no_hidden_character(text: str) -> None:
+    assert hidden_character(text) is None
+
+
+@pytest.mark.parametrize("text", [*HIDDEN, "\ud800", "Ann\u200dBen", "\u200dAnn", "\U000e0041"])
+def test_hidden_character_finds_controls_formats_and_stray_joiners(text: str) -> None:
+    assert hidden_character(f"x{text}") is not None
+
+
+def test_config_and_header_doctests() -> None:
+    # companion/games is the only package whose doctests pytest collects.
+    for module in (config, security):
+        assert doctest.testmod(module).failed == 0, module.__name__

@@ -1,0 +1,140 @@
+"""Every registered route, walked: changes need a CSRF token and an edit link; pages with
+tokens are never cached. Routes added later are covered without touching this file; a
+route whose path parameters cannot be filled fails the walk rather than being skipped."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.routing import Rule
+
+from companion.games import GAMES
+from tests.helpers import create_table, csrf, start_play
+from tests.web.test_oddland_pages import start_oddland
+from tests.web.test_owl_about_pages import start_owl
+
+TOKEN_PREFIX = "/t/"
+API_PREFIX = "/api/"
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CSRF_MISSING, READ_ONLY = 400, 403
+PLAYERS = ["Ann", "Ben", "Cy"]  # a count every game accepts
+STATIC_FILE = "companion.css"
+
+# How to start a play of each game through the pages; a new game must be added here.
+STARTERS: dict[str, Callable[[FlaskClient, str], int]] = {
+    "odd-world": start_play,
+    "owl-about": start_owl,
+    "oddland": start_oddland,
+}
+
+
+@dataclass
+class Fixture:
+    """A table's two links and one play of every game."""
+
+    edit: str
+    view: str
+    plays: dict[str, int]
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Fixture:
+    links = create_table(client, PLAYERS)
+    assert set(STARTERS) == set(GAMES), "start a play of every game in STARTERS"
+    plays = {slug: start(client, links.edit) for slug, start in STARTERS.items()}
+    return Fixture(edit=links.edit, view=links.view, plays=plays)
+
+
+def _game_of(rule: Rule) -> str | None:
+    """The game a route belongs to when its path names one (``.../owl-about/card``)."""
+    segments = rule.rule.split("/")
+    return next((slug for slug in GAMES if slug in segments), None)
+
+
+def _values(rule: Rule, token: str, found: Fixture) -> Iterator[dict[str, object]]:
+    """Path parameters for a rule: each sensible combination, or KeyError for an unknown
+    parameter (the walk then fails naming the route)."""
+    unknown = set(rule.arguments) - {"token", "play_id", "slug", "filename"}
+    if unknown:
+        raise KeyError(f"{rule.rule}: no value for {sorted(unknown)}")
+    game = _game_of(rule)
+    play_ids = [found.plays[game]] if game else list(found.plays.values())
+    slugs = list(GAMES)
+    for play_id in play_ids if "play_id" in rule.arguments else [None]:
+        for slug in slugs if "slug" in rule.arguments else [None]:
+            values: dict[str, object] = {"token": token, "play_id": play_id, "slug": slug}
+            values["filename"] = STATIC_FILE
+            yield {name: value for name, value in values.items() if name in rule.arguments}
+
+
+def _urls(app: Flask, rule: Rule, token: str, found: Fixture) -> list[str]:
+    with app.test_request_context():
+        adapter = app.url_map.bind("localhost")
+        return [adapter.build(rule.endpoint, values) for values in _values(rule, token, found)]
+
+
+def _rules(app: Flask) -> list[Rule]:
+    return sorted(app.url_map.iter_rules(), key=lambda rule: rule.rule)
+
+
+def test_every_change_needs_csrf_and_an_edit_link(
+    app: Flask, client: FlaskClient, table: Fixture
+) -> None:
+    assert app.config.get("WTF_CSRF_ENABLED", True), "this walk needs CSRF switched on"
+    token = csrf(client, f"/t/{table.view}")
+    failures: list[str] = []
+    checked = 0
+    for rule in _rules(app):
+        methods = sorted(set(rule.methods or ()) - READ_METHODS)
+        if not methods or rule.rule.startswith(API_PREFIX):
+            continue  # reads, and the stateless JSON API (CSRF-exempt by design)
+        under_table = rule.rule.startswith(TOKEN_PREFIX)
+        try:
+            urls = _urls(app, rule, table.edit, table)
+            read_only = _urls(app, rule, table.view, table) if under_table else []
+        except KeyError as unknown:
+            failures.append(f"cannot fill {unknown}")
+            continue
+        for method in methods:
+            for url in urls:
+                status = client.open(url, method=method, data={}).status_code
+                if status != CSRF_MISSING:
+                    failures.append(f"{method} {url} without CSRF token: {status}")
+                checked += 1
+            for url in read_only:
+                status = client.open(url, method=method, data={"csrf_token": token}).status_code
+                if status != READ_ONLY:
+                    failures.append(f"{method} {url} with the read-only link: {status}")
+    assert not failures, "\n".join(failures)
+    assert checked >= len(GAMES), "the walk found hardly any routes that change things"
+
+
+def test_every_page_with_a_token_is_never_cached(
+    app: Flask, client: FlaskClient, table: Fixture
+) -> None:
+    failures: list[str] = []
+    for rule in _rules(app):
+        if "GET" not in (rule.methods or ()) or rule.rule.startswith(API_PREFIX):
+            continue
+        try:
+            urls = [
+                url for token in (table.edit, table.view) for url in _urls(app, rule, token, table)
+            ]
+        except KeyError as unknown:
+            failures.append(f"cannot fill {unknown}")
+            continue
+        for url in dict.fromkeys(urls):
+            response = client.get(url)
+            carries = url.startswith(TOKEN_PREFIX) or response.mimetype == "text/html"
+            cache = response.headers.get("Cache-Control", "")
+            robots = response.headers.get("X-Robots-Tag", "")
+            if carries and (cache != "no-store" or robots != "noindex"):
+                failures.append(f"GET {url} ({response.status_code}): {cache=} {robots=}")
+            if rule.endpoint == "static" and "no-store" in cache:
+                failures.append(f"GET {url}: static files should stay cacheable")
+            response.close()
+    assert not failures, "\n".join(failures)
