@@ -80,6 +80,9 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
     app.config["TRUSTED_HOSTS"] = _trusted_hosts(app.config)
+    # Either setting says the app is served over HTTPS; both then hold.
+    if app.config.get("PREFERRED_URL_SCHEME") == "https":
+        app.config["HTTPS"] = True
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"

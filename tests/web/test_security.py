@@ -209,6 +209,13 @@ def test_https_setting_sends_hsts_secure_cookie_and_https_links(
         cookie = client.get_cookie("session", domain="localhost")
         assert cookie is not None
         assert cookie.secure
+    scheme = create_app(
+        {"INSTANCE_PATH": tmp_path / "scheme", "SECRET_KEY": "s", "PREFERRED_URL_SCHEME": "https"}
+    )
+    assert scheme.config["HTTPS"]
+    assert scheme.config["SESSION_COOKIE_SECURE"]
+    with scheme.app_context():
+        db.engine.dispose()
     plain = create_app({"INSTANCE_PATH": tmp_path / "plain", "SECRET_KEY": "s"})
     assert not plain.config["SESSION_COOKIE_SECURE"]
     assert "Strict-Transport-Security" not in plain.test_client().get("/").headers
