@@ -59,6 +59,9 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     join_code_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
     edit_generation: Mapped[int] = mapped_column(default=0)
     join_generation: Mapped[int] = mapped_column(default=0)
+    # Counts changes the table page shows (roster, games started, finished, reopened), so
+    # phones on the table page and on a finished game can poll it cheaply.
+    version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -118,6 +121,9 @@ class Play(db.Model):  # type: ignore[name-defined,misc]
     series_index: Mapped[int | None]
     game: Mapped[str] = mapped_column(String(GAME_SLUG_LENGTH))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # Each player's name in this play -> the table's player id, from when it started: the
+    # totals follow a player who is renamed later, while the play keeps the old name.
+    player_ids: Mapped[dict[str, int] | None] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(default=0)
     status: Mapped[str] = mapped_column(String(16), default=PlayStatus.ACTIVE.value)

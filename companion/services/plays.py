@@ -95,9 +95,10 @@ def start_play(
         status=PlayStatus.ACTIVE.value,
         series=series,
         series_index=len(series.plays) if series is not None else None,
+        player_ids={player.name: player.id for player in table.players},
     )
     _cache_result(play, game)
-    tables.touch(table)
+    tables.bump(table)
     db.session.add(play)
     db.session.commit()
     return play
@@ -547,6 +548,38 @@ def current_result(play: Play) -> dict[str, Any] | None:
     return play.result
 
 
+def table_outcomes(table: Table) -> list[tables.Outcome]:
+    """What the table's running totals count, from the same current results the pages
+    show: each finished single game, and each series once all its games are finished
+    (as one result with its summed score)."""
+    outcomes = []
+    for play in table.plays:
+        if play.series is None and play.finished:
+            result = current_result(play)
+            if result is not None:
+                outcomes.append(tables.Outcome(play.game, result, play.player_ids))
+    for series in table.series:
+        summed = series_result(series)
+        if summed is not None and summed["over"]:
+            first = series.plays[0].player_ids if series.plays else None
+            outcomes.append(tables.Outcome(series.game, summed, first))
+    return outcomes
+
+
+def play_again(play: Play) -> Play:
+    """Start the same game with the same options after a finished single game; commits."""
+    if not play.finished or play.series is not None:
+        raise EditRefused([Problem("again", "Finish this game first to play it again.")])
+    return start_play(play.table, play.game, options=play.options)
+
+
+def newer_play(play: Play) -> Play | None:
+    """The table's newest game when it was started after this one (phones still on this
+    one are offered to open it)."""
+    newest = play.table.plays[-1] if play.table.plays else None
+    return newest if newest is not None and newest.id > play.id else None
+
+
 def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
     """Finish a play (final standings count in the totals) or reopen it; commits."""
     game = game_of(play)
@@ -565,6 +598,7 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
                 "engine_version": game.engine_version,
             },
             edit=Edit(kind=kind.value, device=author.device, author=author.name),
+            along=lambda: tables.bump(play.table),
         )
         if edit is not None:
             return edit

@@ -14,15 +14,17 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
 
 from companion.extensions import db
+from companion.games.base import name_problems
 from companion.models import Player, Table, Visit, utcnow
 
 TOKEN_BYTES = 16
@@ -210,9 +212,100 @@ def touch(table: Table) -> None:
     table.last_used_at = utcnow()
 
 
+def bump(table: Table) -> None:
+    """Something the table page shows changed (phones polling it reload); the caller
+    commits."""
+    table.version = (table.version or 0) + 1
+    touch(table)
+
+
+# --- the roster after the table exists ----------------------------------------------------
+
+
+class RosterRefused(Exception):  # noqa: N818 - raised as "the roster change is refused"
+    """A roster change that would break the table's rules; nothing stored."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def add_player(table: Table, name: str) -> Player:
+    """Seat a new player last (a late friend joins the table); commits."""
+    if len(table.players) >= MAX_PLAYERS_AT_TABLE:
+        raise RosterRefused(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
+    cleaned = _checked_name(table, name, player=None)
+    player = Player(seat=len(table.players), name=cleaned)
+    table.players.append(player)
+    _save_roster(table)
+    return player
+
+
+def rename_player(table: Table, player_id: int, name: str) -> None:
+    """Rename a player; games already played keep the name they were played with."""
+    player = _player(table, player_id)
+    player.name = _checked_name(table, name, player=player)
+    _save_roster(table)
+
+
+def remove_player(table: Table, player_id: int) -> None:
+    """Take a player off the table; their past games keep them, later ones won't."""
+    if len(table.players) <= 1:
+        raise RosterRefused("A table needs at least one player.")
+    player = _player(table, player_id)
+    table.players.remove(player)
+    db.session.flush()
+    for seat, other in enumerate(table.players):
+        other.seat = seat  # seats only move down into the freed one: no two ever collide
+    _save_roster(table)
+
+
+def move_player(table: Table, player_id: int, *, offset: int) -> None:
+    """Move a player one seat up (-1) or down (+1) in the seating order."""
+    player = _player(table, player_id)
+    seat = player.seat + offset
+    if not 0 <= seat < len(table.players):
+        raise RosterRefused(f"{player.name} cannot move further.")
+    other = table.players[seat]
+    # The seat is unique per table: park one player outside the range while swapping.
+    former, player.seat = player.seat, -1
+    db.session.flush()
+    other.seat = former
+    db.session.flush()
+    player.seat = seat
+    _save_roster(table)
+
+
+def _player(table: Table, player_id: int) -> Player:
+    for player in table.players:
+        if player.id == player_id:
+            return player
+    raise RosterRefused("That player is not at this table any more. Refresh the page.")
+
+
+def _checked_name(table: Table, name: str, *, player: Player | None) -> str:
+    cleaned = name.strip()
+    others = [p.name for p in table.players if p is not player]
+    problems = name_problems([*others, cleaned], path=str)
+    mine = [p for p in problems if p.path == str(len(others))]
+    if mine:
+        raise RosterRefused(mine[0].message)
+    return cleaned
+
+
+def _save_roster(table: Table) -> None:
+    db.session.flush()
+    table.players.sort(key=lambda p: p.seat)
+    bump(table)
+    db.session.commit()
+
+
+# --- totals -------------------------------------------------------------------------------
+
+
 @dataclass
 class PlayerTotals:
-    """One player's evening at a table: games played and won, points per game."""
+    """One player's evening at a table: results counted and won, points per game."""
 
     name: str
     played: int = 0
@@ -220,21 +313,32 @@ class PlayerTotals:
     points: dict[str, int] = field(default_factory=dict)
 
 
-def running_totals(table: Table) -> list[PlayerTotals]:
-    """Totals over the table's finished plays, players in seating order.
+@dataclass(frozen=True)
+class Outcome:
+    """One counted result: a single finished game, or a whole series (its summed score)."""
 
-    Players are matched by name (case-insensitive), so a game played with a subset of the
-    table still counts for those who played it.
+    game: str
+    result: Mapping[str, Any]
+    player_ids: Mapping[str, int] | None
+
+
+def running_totals(table: Table, outcomes: Sequence[Outcome]) -> list[PlayerTotals]:
+    """Totals over the table's counted results, players in seating order.
+
+    A result names its players as they were called when it was played; they are followed
+    to the table's players by id (so a renamed player keeps their results), else by name
+    (case-insensitive, for results from before ids were kept).
     """
-    totals = {name.casefold(): PlayerTotals(name) for name in table.player_names}
-    for play in table.plays:
-        if not play.finished or not play.result:
-            continue
-        for standing in play.result["standings"]:
-            entry = totals.get(standing["player"].casefold())
+    by_id = {player.id: PlayerTotals(player.name) for player in table.players}
+    by_name = {player.name.casefold(): by_id[player.id] for player in table.players}
+    for outcome in outcomes:
+        for standing in outcome.result["standings"]:
+            name = standing["player"]
+            known = (outcome.player_ids or {}).get(name)
+            entry = by_id.get(known) if known is not None else by_name.get(name.casefold())
             if entry is None:
                 continue
             entry.played += 1
             entry.won += 1 if standing["winner"] else 0
-            entry.points[play.game] = entry.points.get(play.game, 0) + standing["score"]
-    return list(totals.values())
+            entry.points[outcome.game] = entry.points.get(outcome.game, 0) + standing["score"]
+    return list(by_id.values())

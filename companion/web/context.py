@@ -11,6 +11,7 @@ from flask import abort, current_app, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
 from companion.extensions import db
+from companion.games import GAMES
 from companion.models import Play
 from companion.services import explain, plays, tables
 from companion.services.tables import TableAccess
@@ -57,8 +58,33 @@ def author_of(found: TableAccess) -> plays.Author:
     if DEVICE_KEY not in session:
         session[DEVICE_KEY] = secrets.token_hex(DEVICE_ID_BYTES)
         session.permanent = True
-    names = session.get(NAMES_KEY, {})
-    return plays.Author(session[DEVICE_KEY], names.get(str(found.table.id)))
+    return plays.Author(session[DEVICE_KEY], owner_of(found))
+
+
+#: What "Whose phone is this?" stores for a phone that only watches.
+JUST_WATCHING = 0
+
+
+def owner_of(found: TableAccess) -> str | None:
+    """The player this phone said it belongs to (by player id, so a rename follows)."""
+    chosen = session.get(NAMES_KEY, {}).get(str(found.table.id))
+    for player in found.table.players:
+        if player.id == chosen:
+            return player.name
+    return None
+
+
+def has_answered_whose_phone(found: TableAccess) -> bool:
+    """Whether this phone said who it belongs to (or that it is just watching)."""
+    return str(found.table.id) in session.get(NAMES_KEY, {})
+
+
+def remember_owner(found: TableAccess, name: str | None) -> None:
+    """Store whose phone this is for this table: a player's id, or "just watching"."""
+    ids = {player.name: player.id for player in found.table.players}
+    names = dict(session.get(NAMES_KEY, {}))
+    names[str(found.table.id)] = ids.get(name or "", JUST_WATCHING)
+    session[NAMES_KEY] = names
 
 
 def visitor_of() -> str:
@@ -95,7 +121,7 @@ def seat_of(found: TableAccess, play: Play) -> int | str:
         return int(asked)
     if asked == ALL_SEATS:
         return ALL_SEATS
-    owner = author_of(found).name
+    owner = owner_of(found)
     return names.index(owner) if owner in names else ALL_SEATS
 
 
@@ -130,6 +156,8 @@ def play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]
         "series_result": plays.series_result(series) if series else None,
         "game_css": game_css(play.game),
         "explain": explain,
+        "newer_play": plays.newer_play(play),
+        "games": GAMES,
         **extra,
     }
 

@@ -16,10 +16,11 @@ from wtforms import (
     FieldList,
     FormField,
     HiddenField,
+    IntegerField,
     SelectField,
     StringField,
 )
-from wtforms.validators import DataRequired, Length, ValidationError
+from wtforms.validators import AnyOf, DataRequired, Length, Optional, ValidationError
 
 from companion.games.base import MAX_NAME_LENGTH, hidden_character, hidden_character_message
 from companion.services.tables import JOIN_CODE_LENGTH, MAX_PLAYERS_AT_TABLE
@@ -112,6 +113,21 @@ class EditForm(TextForm):
     path = HiddenField(validators=[DataRequired("Say which field to change.")])
     value = StringField("Value")
     base = HiddenField()
+
+
+ROSTER_CHANGES = ("add", "rename", "up", "down", "remove")
+
+
+class SeatForm(TextForm):
+    """One change to the roster of an existing table: add, rename, move or remove."""
+
+    action = StringField(
+        validators=[
+            AnyOf(ROSTER_CHANGES, message="Say what to change: add, rename, move or remove.")
+        ]
+    )
+    player = IntegerField(validators=[Optional()])
+    name = StringField("Name", validators=[Length(max=MAX_NAME_LENGTH)])
 
 
 class IdentityForm(TextForm):

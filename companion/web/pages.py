@@ -13,21 +13,23 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db, limiter
 from companion.games import GAMES
-from companion.models import Play
+from companion.models import Play, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
 from companion.web import limits
 from companion.web.context import (
-    NAMES_KEY,
     VISITOR_KEY,
     author_of,
     game_css,
+    has_answered_whose_phone,
     open_for_edit,
     open_table,
+    owner_of,
     play_context,
     play_of,
     play_response,
     redirect_to_play,
+    remember_owner,
     table_label,
     token_of,
     visitor_of,
@@ -37,6 +39,7 @@ from companion.web.forms import (
     IdentityForm,
     JoinForm,
     RosterForm,
+    SeatForm,
     StartPlayForm,
 )
 from companion.web.games import PAGES
@@ -214,7 +217,7 @@ def _identity_form(found: TableAccess, *, formdata: Any = None) -> IdentityForm:
     names = found.table.player_names
     form.name.choices = [("", "Nobody in particular"), *[(n, n) for n in names]]
     if formdata is None:
-        form.name.data = author_of(found).name or ""
+        form.name.data = owner_of(found) or ""
     return form
 
 
@@ -223,9 +226,11 @@ def _table_context(
     *,
     start: StartPlayForm | None = None,
     identity: IdentityForm | None = None,
+    seats: SeatForm | None = None,
 ) -> dict[str, Any]:
     table = found.table
     links = _links(found)
+    outcomes = plays.table_outcomes(table)
     start = start or _start_form()
     identity = identity or _identity_form(found)
     return {
@@ -237,13 +242,22 @@ def _table_context(
         "qr": _qr_svg(links.get("edit") or links["view"]),
         "start": start,
         "identity": identity,
-        "totals": tables.running_totals(table),
-        "played_games": sorted({p.game for p in table.plays if p.finished}),
+        "totals": tables.running_totals(table, outcomes),
+        "played_games": sorted({outcome.game for outcome in outcomes}),
         "games": GAMES,
         "results": {play.id: plays.current_result(play) for play in table.plays},
         "series_results": {s.id: plays.series_result(s) for s in table.series},
         "explain": explain,
+        "seats": seats or SeatForm(formdata=None),
+        "now_playing": _now_playing(table),
+        "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
     }
+
+
+def _now_playing(table: Table) -> Play | None:
+    """The newest game when it is still being played (the table page points to it)."""
+    newest = table.plays[-1] if table.plays else None
+    return newest if newest is not None and not newest.finished else None
 
 
 def _qr_svg(url: str) -> str:
@@ -257,6 +271,48 @@ def table(token: str) -> Response:
     found = open_table(token)
     _remember(found)
     return page_or_fragment("table.html", "_table.html", **_table_context(found))
+
+
+@bp.get("/t/<token>/poll")
+def table_poll(token: str) -> Response:
+    """Cheap live check of the table page: 204 while nothing it shows changed."""
+    found = open_table(token)
+    if request.args.get("version", type=int) == found.table.version:
+        return Response(status=204)
+    return page_or_fragment("table.html", "_table.html", **_table_context(found))
+
+
+@bp.post("/t/<token>/players")
+def seats(token: str) -> Response:
+    """Change the roster of the table: add, rename, move or remove a player."""
+    found = open_for_edit(token)
+    form = SeatForm(formdata=request.form)
+    if form.validate():
+        try:
+            _change_roster(found.table, form)
+        except tables.RosterRefused as refused:
+            db.session.rollback()
+            form.name.errors = [refused.message]
+        else:
+            if wants_fragment():
+                return page_or_fragment("table.html", "_table.html", **_table_context(found))
+            return redirect(url_for("pages.table", token=token, _anchor="players"), code=303)
+    context = _table_context(found, seats=form)
+    return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+
+
+def _change_roster(table: Table, form: SeatForm) -> None:
+    action, player, name = form.action.data, form.player.data, form.name.data or ""
+    if action == "add":
+        tables.add_player(table, name)
+    elif player is None:
+        raise tables.RosterRefused("Say which player to change.")
+    elif action == "rename":
+        tables.rename_player(table, player, name)
+    elif action == "remove":
+        tables.remove_player(table, player)
+    else:
+        tables.move_player(table, player, offset=-1 if action == "up" else 1)
 
 
 @bp.post("/t/<token>/rotate-link")
@@ -286,9 +342,7 @@ def identify(token: str) -> Response:
     if not form.validate():
         context = _table_context(found, identity=form)
         return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
-    names = dict(session.get(NAMES_KEY, {}))
-    names[str(found.table.id)] = form.name.data or None
-    session[NAMES_KEY] = {key: value for key, value in names.items() if value}
+    remember_owner(found, form.name.data or None)
     return redirect(url_for("pages.table", token=token), code=303)
 
 
@@ -365,7 +419,8 @@ def poll(token: str, play_id: int) -> Response:
     """Cheap live check: 204 while the phone's version is current, else the fresh fragment."""
     found = open_table(token)
     current = play_of(found, play_id)
-    if request.args.get("version", type=int) == current.version:
+    unchanged = request.args.get("version", type=int) == current.version
+    if unchanged and request.args.get("table", type=int) == found.table.version:
         return Response(status=204)
     return page_or_fragment("play.html", "_play.html", **play_context(found, current))
 
@@ -455,6 +510,19 @@ def next_game(token: str, play_id: int) -> Response:
     current = play_of(found, play_id)
     try:
         following = plays.next_in_series(current)
+    except plays.EditRefused as refused:
+        errors = {"action": " ".join(p.message for p in refused.problems)}
+        return play_response(found, current, status=UNPROCESSABLE, errors=errors)
+    return _go(url_for("pages.play", token=token_of(found), play_id=following.id))
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/again")
+def play_again(token: str, play_id: int) -> Response:
+    """Start the same game with the same players and options after a finished one."""
+    found = open_for_edit(token)
+    current = play_of(found, play_id)
+    try:
+        following = plays.play_again(current)
     except plays.EditRefused as refused:
         errors = {"action": " ".join(p.message for p in refused.problems)}
         return play_response(found, current, status=UNPROCESSABLE, errors=errors)

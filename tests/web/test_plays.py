@@ -298,7 +298,11 @@ def test_three_game_series(client: FlaskClient, links: TableLinks) -> None:
             ids.append(int(response.headers["Location"].split("/plays/")[1].split("?")[0]))
     html = client.get(f"{base}/{ids[-1]}").get_data(as_text=True)
     assert "game 3 of 3" in html
-    assert "Series so far: Ann 9, Ben 3, Cy 0. Ann wins with 9 points." in html
+    series = re.search(r'class="standings series-lead".*?</section>', html, re.S)
+    assert series  # the series leads, before the single game's standings
+    assert html.index("series-lead") < html.index('id="standings-title"')
+    assert "Series after game 3 of 3" in series.group(0)
+    assert "Ann wins with 9 points." in series.group(0)
     assert client.post(f"{base}/{ids[-1]}/next", data={"csrf_token": token}).status_code == 422
     table = client.get(f"/t/{links.edit}").get_data(as_text=True)
     assert "Odd World, 3 of 3 games" in table
