@@ -101,11 +101,15 @@ from typing import Any, assert_never
 import pydantic
 
 from companion.games.base import (
+    STRICT,
     BreakdownLine,
     Entry,
+    Game,
     InvalidStateError,
     Problem,
     Result,
+    Roster,
+    Tiebreak,
     list_size,
     name_problems,
     object_size,
@@ -116,6 +120,19 @@ from companion.games.base import (
     rank,
     text_size,
     validate_model,
+    whole_number,
+)
+from companion.games.grid import (
+    Cell,
+    block,
+    components,
+    lines,
+    neighbours,
+    place_name,
+    places_name,
+    shift_for,
+    shifted,
+    shifted_spaces,
 )
 from companion.games.oddland_species import (
     BEGATOR,
@@ -142,8 +159,6 @@ from companion.games.oddland_species import (
 
 SLUG = "oddland"
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
-
-Cell = tuple[int, int]
 
 #: Characters that mark a position without a card.
 EMPTY = frozenset({".", " "})
@@ -175,9 +190,18 @@ BEGATOR_A_SOLO_MODIFIER = -3
 FLORA_A_SOLO_MODIFIER = 0  # the rulebook shows none; assumed 0
 
 TIEBREAK = "Territories holding tokens, largest first"
+#: Where a token lies in words ("row 3, cols 4-5"); the grid module's, named as before.
+describe_cells = places_name
 
-ORTHOGONAL: tuple[Cell, ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
-BLOCK: tuple[Cell, ...] = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+#: After the score: the sizes of the territories holding the player's tokens, largest first.
+TERRITORY_TIEBREAK = Tiebreak(TIEBREAK, rule="oddland/tiebreak/territories")
+
+#: The rules entries the placement referee applies.
+EDGE_RULE = "oddland/placement/edge"
+COVER_RULE = "oddland/placement/cover"
+ROOM_RULE = "oddland/placement/room"
+TOKEN_RULE = "oddland/placement/token"
+TERRITORY_RULE = "oddland/placement/territory"
 
 TRUE_WORDS = frozenset({"true", "on", "yes", "1"})
 FALSE_WORDS = frozenset({"false", "off", "no", "0"})
@@ -293,11 +317,8 @@ def _terrain_map(rows: Sequence[str]) -> dict[Cell, Terrain]:
 def _analyse(spaces: Mapping[Cell, Terrain], tokens: Sequence[Token]) -> MapAnalysis:
     """Analyse spaces given by position (positions may be negative while placing a card)."""
     order = sorted(spaces)
-    territory_of: dict[Cell, int] = {}
-    groups: list[list[Cell]] = []
-    for start in order:
-        if start not in territory_of:
-            groups.append(_flood(spaces, start, len(groups), territory_of))
+    groups = components(spaces, spaces.__getitem__)
+    territory_of = {cell: number for number, cells in enumerate(groups) for cell in cells}
     neighbors: list[set[int]] = [set() for _ in groups]
     for (r, c), here in territory_of.items():
         # Looking right and down only visits every shared edge once.
@@ -316,7 +337,7 @@ def _analyse(spaces: Mapping[Cell, Terrain], tokens: Sequence[Token]) -> MapAnal
         Territory(
             id=number,
             terrain=spaces[cells[0]],
-            cells=tuple(sorted(cells)),
+            cells=cells,
             neighbors=tuple(sorted(neighbors[number])),
             tokens=tuple(holders[number]),
         )
@@ -328,39 +349,11 @@ def _analyse(spaces: Mapping[Cell, Terrain], tokens: Sequence[Token]) -> MapAnal
         territory_of=territory_of,
         tokens=tuple(tokens),
         token_at=token_at,
-        rows=_lines(order, lambda cell: cell[0]),
-        columns=_lines(order, lambda cell: cell[1]),
-        falling=_lines(order, lambda cell: cell[0] - cell[1]),
-        rising=_lines(order, lambda cell: cell[0] + cell[1]),
+        rows=lines(order, lambda cell: cell[0]),
+        columns=lines(order, lambda cell: cell[1]),
+        falling=lines(order, lambda cell: cell[0] - cell[1]),
+        rising=lines(order, lambda cell: cell[0] + cell[1]),
     )
-
-
-def _flood(
-    spaces: Mapping[Cell, Terrain], start: Cell, number: int, territory_of: dict[Cell, int]
-) -> list[Cell]:
-    """Collect the territory around ``start`` (iteratively: big territories are fine)."""
-    terrain = spaces[start]
-    territory_of[start] = number
-    cells, stack = [start], [start]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in ORTHOGONAL:
-            nxt = (r + dr, c + dc)
-            if nxt not in territory_of and spaces.get(nxt) is terrain:
-                territory_of[nxt] = number
-                cells.append(nxt)
-                stack.append(nxt)
-    return cells
-
-
-def _lines(order: Sequence[Cell], key: Callable[[Cell], int]) -> dict[int, tuple[Cell, ...]]:
-    lines: dict[int, list[Cell]] = {}
-    for cell in order:
-        lines.setdefault(key(cell), []).append(cell)
-    return {k: tuple(v) for k, v in lines.items()}
-
-
-# --- regions and counting -------------------------------------------------------------
 
 
 def region_cells(
@@ -394,7 +387,7 @@ def region_cells(
                 analysis.rising, {r + c for r, c in cells}
             )
         case Region.SURROUNDING:
-            around = {(r + dr, c + dc) for r, c in cells for dr, dc in BLOCK}
+            around = {near for cell in cells for near in block(cell)}
             return {cell for cell in around if cell in analysis.spaces}
         case Region.MAP:
             return set(analysis.spaces)
@@ -402,8 +395,8 @@ def region_cells(
             assert_never(region)
 
 
-def _on_lines(lines: Mapping[int, tuple[Cell, ...]], keys: Iterable[int]) -> set[Cell]:
-    return {cell for key in keys for cell in lines.get(key, ())}
+def _on_lines(found: Mapping[int, tuple[Cell, ...]], keys: Iterable[int]) -> set[Cell]:
+    return {cell for key in keys for cell in found.get(key, ())}
 
 
 def rule_territories(analysis: MapAnalysis, index: int, pick: TwoSpace) -> tuple[int, ...]:
@@ -557,32 +550,13 @@ def _by_species(key: str) -> tuple[int, str]:
 # --- describing places ----------------------------------------------------------------
 
 
-def describe_cells(cells: Sequence[Cell]) -> str:
-    """Where a token lies, counting rows and columns from 1.
-
-    >>> describe_cells([(0, 1)]), describe_cells([(2, 3), (2, 4)])
-    ('row 1, col 2', 'row 3, cols 4-5')
-    >>> describe_cells([(1, 0), (2, 0)])
-    'rows 2-3, col 1'
-    """
-    rows = sorted({r + 1 for r, _ in cells})
-    cols = sorted({c + 1 for _, c in cells})
-    row = f"row {rows[0]}" if len(rows) == 1 else f"rows {rows[0]}-{rows[-1]}"
-    col = f"col {cols[0]}" if len(cols) == 1 else f"cols {cols[0]}-{cols[-1]}"
-    return f"{row}, {col}"
-
-
-def _space(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, col {cell[1] + 1}"
-
-
 # --- request shapes -------------------------------------------------------------------
 
 
 class TokenModel(pydantic.BaseModel):
     """A token as entered: owner, species key and ``[row, col]`` positions."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     player: str
     species: str
@@ -592,7 +566,7 @@ class TokenModel(pydantic.BaseModel):
 class StateModel(pydantic.BaseModel):
     """A whole Oddland table at scoring time (shape only; rules are checked afterwards)."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     players: list[str]
     map: list[str] = []
@@ -607,7 +581,7 @@ class StateModel(pydantic.BaseModel):
 class MapModel(pydantic.BaseModel):
     """The ``oddland/map`` request."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     map: list[str]
     tokens: list[TokenModel] = []
@@ -617,7 +591,7 @@ class MapModel(pydantic.BaseModel):
 class CardModel(pydantic.BaseModel):
     """A map card as laid: top-left ``[row, col]`` and its two rows of terrain letters."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     at: list[int]
     terrains: list[str]
@@ -626,7 +600,7 @@ class CardModel(pydantic.BaseModel):
 class TurnModel(pydantic.BaseModel):
     """One turn of a play-along game: the card laid and the token placed on it."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     card: CardModel
     token: TokenModel | None = None
@@ -635,7 +609,7 @@ class TurnModel(pydantic.BaseModel):
 class PlacementModel(pydantic.BaseModel):
     """The ``oddland/placement`` request."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     map: list[str] = []
     tokens: list[TokenModel] = []
@@ -799,7 +773,9 @@ def token_problems(
         for number, cell in enumerate(token.cells):
             problem = _cell_problem(cell, rows)
             if problem is None and cell in taken and taken[cell] != index:
-                problem = f"Another token ({path}[{taken[cell]}]) already lies on {_space(cell)}."
+                problem = (
+                    f"Another token ({path}[{taken[cell]}]) already lies on {place_name(cell)}."
+                )
             if problem is not None:
                 problems.append(Problem(f"{where}.cells[{number}]", problem))
             taken.setdefault(cell, index)
@@ -811,7 +787,7 @@ def _cell_problem(cell: Cell, rows: Sequence[str]) -> str | None:
     if not (0 <= r < len(rows) and 0 <= c < len(rows[r])):
         return f"Row {r + 1}, col {c + 1} is outside the map."
     if rows[r][c] in EMPTY:
-        return f"There is no map card at {_space(cell)}; a token must lie on a space."
+        return f"There is no map card at {place_name(cell)}; a token must lie on a space."
     return None
 
 
@@ -888,10 +864,7 @@ def _where_tokens_lie(
 
 def _seating(players: Sequence[str]) -> dict[str, str]:
     """Casefolded name -> name as seated (the first of duplicates, already reported)."""
-    names: dict[str, str] = {}
-    for raw in players:
-        names.setdefault(raw.strip().casefold(), raw.strip())
-    return names
+    return Roster.of(players).seated
 
 
 def supply_problems(
@@ -1246,7 +1219,7 @@ def score_table(table: Table) -> Result:
         )
         for player, score, own in zip(table.players, scores, sizes, strict=True)
     ]
-    ranking = rank(entries, tiebreak_labels=(TIEBREAK,))
+    ranking = rank(entries, tiebreaks=(TERRITORY_TIEBREAK,))
     needed = tokens_per_player(len(table.players))
     placed = Counter(token.player for token in table.analysis.tokens)
     finished = all(placed[player] == needed for player in table.players)
@@ -1353,16 +1326,19 @@ def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]
     covered = [cell for cell in footprint if cell in spaces]
     problems = []
     touches = bool(covered) or any(
-        (r + dr, c + dc) in spaces for r, c in footprint for dr, dc in ORTHOGONAL
+        near in spaces for cell in footprint for near in neighbours(cell)
     )
     if spaces and not touches:
-        problems.append(Problem("card", "The card must share an edge with a space of the map."))
+        problems.append(
+            Problem("card", "The card must share an edge with a space of the map.", rule=EDGE_RULE)
+        )
     if len(covered) > MAX_COVERED_SPACES:
         problems.append(
             Problem(
                 "card",
                 f"The card covers {len(covered)} spaces of the map; "
                 f"at most {MAX_COVERED_SPACES} may be covered.",
+                rule=COVER_RULE,
             )
         )
     for cell in covered:
@@ -1372,7 +1348,8 @@ def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]
                 Problem(
                     "card",
                     f"The card would cover {owner.player}'s {species_name(owner.species)} at "
-                    f"{_space(cell)}; tokens are never covered.",
+                    f"{place_name(cell)}; tokens are never covered.",
+                    rule=COVER_RULE,
                 )
             )
     after = set(spaces) | set(footprint)
@@ -1408,6 +1385,7 @@ def _room_problems(
                     "card",
                     f"No two adjacent spaces of this card lie in territories without a token, "
                     f"so the {species_name(token.species)} has no room; move the card.",
+                    rule=ROOM_RULE,
                 )
             ]
         return []
@@ -1417,6 +1395,7 @@ def _room_problems(
                 "card",
                 "Every space of this card lies in a territory that already holds a token, "
                 "so no token could go on it; move the card.",
+                rule=ROOM_RULE,
             )
         ]
     return []
@@ -1433,7 +1412,11 @@ def _token_rule_problems(
         where = f"token.cells[{number}]"
         if cell not in footprint:
             problems.append(
-                Problem(where, "A token goes on one of the 4 spaces of the card just played.")
+                Problem(
+                    where,
+                    "A token goes on one of the 4 spaces of the card just played.",
+                    rule=TOKEN_RULE,
+                )
             )
         elif not _open(after, cell):
             holders = after.territories[after.territory_of[cell]].tokens
@@ -1441,9 +1424,10 @@ def _token_rule_problems(
             problems.append(
                 Problem(
                     where,
-                    f"{_space(cell).capitalize()} is in a territory that already holds "
+                    f"{place_name(cell).capitalize()} is in a territory that already holds "
                     f"{first.player}'s {species_name(first.species)}; a new token needs a "
                     "territory of its own.",
+                    rule=TERRITORY_RULE,
                 )
             )
     return problems
@@ -1498,14 +1482,10 @@ def _placed(
     """The table after a turn already checked."""
     spaces = {**_terrain_map(rows), **card.spaces()}
     placed = [*tokens, token] if token is not None else list(tokens)
-    shift = (-min(0, card.at[0]), -min(0, card.at[1]))
-    moved = {(r + shift[0], c + shift[1]): terrain for (r, c), terrain in spaces.items()}
+    shift = shift_for([card.at])
     return Placement(
-        rows=tuple(render_rows(moved)),
-        tokens=tuple(
-            Token(t.player, t.species, tuple((r + shift[0], c + shift[1]) for r, c in t.cells))
-            for t in placed
-        ),
+        rows=tuple(render_rows(shifted_spaces(spaces, shift))),
+        tokens=tuple(Token(t.player, t.species, shifted(t.cells, shift)) for t in placed),
         shift=shift,
     )
 
@@ -1674,7 +1654,7 @@ def _card(model: CardModel) -> tuple[Card, list[Problem]]:
 # --- the engine -----------------------------------------------------------------------
 
 
-class Oddland:
+class Oddland(Game):
     """The Oddland engine, registered under ``oddland``."""
 
     slug = SLUG
@@ -1682,6 +1662,12 @@ class Oddland:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 1
+    tiebreaks = (TERRITORY_TIEBREAK,)
+    has_play_along = True
+
+    def is_play_along(self, state: Mapping[str, Any]) -> bool:
+        """Whether the play is entered card by card (its map is built from ``cards``)."""
+        return "cards" in state
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
@@ -1828,15 +1814,14 @@ def _summary(entries: Mapping[str, Any]) -> str:
 def _points_from_text(where: str, raw: str) -> int | None:
     if not raw.strip():
         return None
-    try:
-        points = int(raw)
-    except ValueError:
-        raise InvalidStateError([Problem(where, "Enter a whole number of points.")]) from None
-    if abs(points) > MAX_SPECIES_POINTS:
-        raise InvalidStateError(
-            [Problem(where, f"One species scores at most {MAX_SPECIES_POINTS} points.")]
-        )
-    return points
+    return whole_number(
+        where,
+        raw,
+        minimum=-MAX_SPECIES_POINTS,
+        maximum=MAX_SPECIES_POINTS,
+        unit="points",
+        out_of_range=f"One species scores at most {MAX_SPECIES_POINTS} points.",
+    )
 
 
 def _side_from_text(where: str, raw: str) -> str | None:

@@ -58,8 +58,10 @@ import pydantic
 
 from companion.games.base import (
     MAX_FIELDS,
+    STRICT,
     BreakdownLine,
     Entry,
+    Game,
     InvalidStateError,
     Problem,
     Result,
@@ -74,7 +76,9 @@ from companion.games.base import (
     rank,
     text_size,
     validate_model,
+    whole_number,
 )
+from companion.games.base import Roster as BaseRoster
 
 SLUG = "owl-about"
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
@@ -102,6 +106,11 @@ class RuleBreak(StrEnum):
     FOLLOW = "follow"
     #: Played a night card while still holding the day card of the same speed.
     NIGHT = "night"
+
+    @property
+    def rule(self) -> str:
+        """The rules entry of this play rule (``owl-about/follow``)."""
+        return f"{SLUG}/{self.value}"
 
 
 class NightCollection(StrEnum):
@@ -437,13 +446,11 @@ def _fastest(cards: Sequence[str]) -> int:
 
 # --- JSON shapes (checked strictly; rules are checked afterwards) ---------------------------
 
-_STRICT = pydantic.ConfigDict(extra="forbid", strict=True)
-
 
 class TrickModel(pydantic.BaseModel):
     """One trick as entered: its lead, the cards in play order, an optional override."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     lead: str
     cards: list[str]
@@ -457,7 +464,7 @@ class RoundModel(pydantic.BaseModel):
     ``hands`` are the hands after the draft, when players entered them.
     """
 
-    model_config = _STRICT
+    model_config = STRICT
 
     tricks: list[TrickModel] | None = None
     trophies: dict[str, int] | None = None
@@ -469,7 +476,7 @@ class RoundModel(pydantic.BaseModel):
 class StateModel(pydantic.BaseModel):
     """A whole Owl About game as entered."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     players: list[str]
     mode: str = Mode.BASIC.value
@@ -481,7 +488,7 @@ class StateModel(pydantic.BaseModel):
 class TrickRequestModel(pydantic.BaseModel):
     """The body of the one-trick referee check."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     mode: str = Mode.BASIC.value
     lead: str
@@ -554,20 +561,13 @@ TRICK_REQUEST_SIZE = object_size(
 
 
 @dataclass(frozen=True)
-class Roster:
-    """The players of a request: names as shown (trimmed), found regardless of case."""
-
-    names: tuple[str, ...]
+class Roster(BaseRoster):
+    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart."""
 
     @classmethod
     def of(cls, raw: Sequence[str]) -> Roster:
         """The roster of names as entered."""
         return cls(tuple(name.strip() for name in raw))
-
-    def find(self, name: str) -> str | None:
-        """The player a name refers to, or ``None`` when nobody is called that."""
-        wanted = name.strip().casefold()
-        return next((n for n in self.names if n and n.casefold() == wanted), None)
 
     @property
     def chart(self) -> ChartRow | None:
@@ -1455,7 +1455,7 @@ def check_trick(data: object) -> dict[str, Any]:
         before = progress.cards[:index]
         for rule in rule_breaks(code, hand=hand, played_before=before, mode=request.mode):
             message = _rule_break_message(rule, player=seat, code=code, fastest=_fastest(before))
-            broken.append(Problem(f"cards[{index}]", message).to_json())
+            broken.append(Problem(f"cards[{index}]", message, rule=rule.rule).to_json())
     next_hand = hands.get(progress.next_player) if progress.next_player else None
     return {
         "winner": progress.winner,
@@ -1715,16 +1715,6 @@ def parse_hand(raw: str, *, where: str) -> list[str]:
 # --- form edits -------------------------------------------------------------------------------
 
 
-def _whole_number(where: str, raw: str, *, minimum: int) -> int:
-    text = raw.strip()
-    if not (text.isascii() and text.isdigit()):
-        raise InvalidStateError([Problem(where, "Enter a whole number.")])
-    value = int(text)
-    if value < minimum:
-        raise InvalidStateError([Problem(where, f"Enter at least {minimum}.")])
-    return value
-
-
 def _card_from_text(where: str, raw: str) -> str:
     code = raw.strip().upper()
     if code not in DECK:
@@ -1771,7 +1761,7 @@ def _tricks_in_words(tricks: Sequence[Any]) -> str:
     return f"{count} (the last led by {last.get('lead')}: {cards})"
 
 
-class OwlAbout:
+class OwlAbout(Game):
     """The Owl About engine, registered under ``owl-about``."""
 
     slug = SLUG
@@ -1779,6 +1769,7 @@ class OwlAbout:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 1
+    has_play_along = True
     #: The deck (card code -> copies) and the cards by code, for the card pickers.
     deck = DECK
     cards = CARDS
@@ -1804,7 +1795,7 @@ class OwlAbout:
         variants = options.get("variants", [])
         target = options.get("target")
         if isinstance(target, str):
-            target = _whole_number("target", target, minimum=1) if target.strip() else None
+            target = whole_number("target", target, minimum=1) if target.strip() else None
         if target is None and len(players) in PLAYER_CHART:
             target = default_target(len(players))
         state = {
@@ -1831,13 +1822,13 @@ class OwlAbout:
         where = path_of(path)
         match list(path):
             case ["target"]:
-                return _whole_number(where, raw, minimum=1)
+                return whole_number(where, raw, minimum=1)
             case ["mode"]:
                 if raw.strip() in set(Mode):
                     return raw.strip()
                 raise InvalidStateError(_mode_problem(raw.strip()))
             case ["rounds", int(), "penalties" | "trophies", str()]:
-                return _whole_number(where, raw, minimum=0)
+                return whole_number(where, raw, minimum=0)
             case ["rounds", int(), "tricks", int(), "cards", int()]:
                 return _card_from_text(where, raw)
             case ["rounds", int(), "tricks", int(), "lead"]:
