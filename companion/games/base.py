@@ -688,6 +688,8 @@ class Game:
     max_players: ClassVar[int]
     #: Bumped whenever scoring changes, so cached results can be recomputed.
     engine_version: ClassVar[int]
+    #: Whether the highest or the lowest score ranks first.
+    score_order: ClassVar[ScoreOrder] = ScoreOrder.HIGHEST_FIRST
     #: The tiebreakers after the score, in the order the rules apply them.
     tiebreaks: ClassVar[tuple[Tiebreak, ...]] = ()
     #: Whether several games in a row can be linked, their summed score deciding

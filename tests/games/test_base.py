@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from companion.games.base import (
@@ -84,3 +84,12 @@ def test_ranks_are_competition_ranks(rows: list[tuple[int, int]]) -> None:
         keys = [(s.score, s.tiebreak[0].value) for s in standings]
         better = sum(1 for key in keys if key > (standing.score, standing.tiebreak[0].value))
         assert standing.rank == better + 1, position
+
+
+@example(["\x00", "Ann"])  # a NUL name once reached PostgreSQL, which cannot store it
+@example(["Ann", "ann "])
+@given(st.lists(st.text(max_size=50), min_size=1, max_size=6))
+def test_name_problems_name_a_seat_for_every_problem(names: list[str]) -> None:
+    problems = name_problems(names, path=lambda i: f"players[{i}]")
+    assert all(p.path in {f"players[{i}]" for i in range(len(names))} for p in problems)
+    assert all(p.message.endswith(".") for p in problems)

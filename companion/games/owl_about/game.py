@@ -10,6 +10,7 @@ from companion.games.base import (
     InvalidStateError,
     Problem,
     Result,
+    ScoreOrder,
     path_of,
     problems_of,
     whole_number,
@@ -44,6 +45,7 @@ class OwlAbout(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 1
+    score_order = ScoreOrder.LOWEST_FIRST
     has_play_along = True
     #: The deck (card code -> copies) and the cards by code, for the card pickers.
     deck = DECK
