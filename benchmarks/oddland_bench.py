@@ -30,7 +30,7 @@ from companion.games.oddland import (
     score_table,
     token_facts,
 )
-from companion.games.oddland_species import SPECIES, Side, SideRule
+from companion.games.oddland.species import SPECIES, Side, SideRule
 
 SEED = 7
 CARDS_WIDE = 6

@@ -26,9 +26,16 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from companion import create_app
 from companion.extensions import db
+
+#: Under CI, hypothesis runs the same examples every time and prints how to reproduce a
+#: failure, so a red build is never a matter of luck; locally it keeps exploring.
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 SQLITE, POSTGRES = "sqlite", "postgresql"
 PG_START_SECONDS = 30

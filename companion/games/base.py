@@ -11,7 +11,7 @@ names what decided the winner.
 
 >>> order = rank(
 ...     [Entry("Ann", 7, (6, 5)), Entry("Ben", 7, (6, 3)), Entry("Cy", 2, (1, 1))],
-...     tiebreak_labels=("Bird species in display", "Best single bird"),
+...     tiebreaks=(Tiebreak("Bird species in display"), Tiebreak("Best single bird")),
 ... )
 >>> [(s.player, s.rank) for s in order.standings]
 [('Ann', 1), ('Ben', 2), ('Cy', 3)]
@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pydantic
 
@@ -68,12 +68,30 @@ class ScoreOrder(StrEnum):
     LOWEST_FIRST = "lowest"
 
 
+#: The configuration of every request model: unknown fields are refused, types are not
+#: coerced (``"3"`` is not a number).
+STRICT = pydantic.ConfigDict(extra="forbid", strict=True)
+
+
+#: A rule-reference id (``owl-about/follow``): the rules entry a verdict applies. Carried
+#: by problems, breakdown lines and tiebreaks for the rules reference; never in the API.
+RuleId = str
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an entered state: where it is, and what is wrong."""
+    """One thing wrong with an entered state: where it is, and what is wrong.
+
+    ``rule`` names the rules entry the problem applies (not part of the API shape, nor
+    of equality).
+
+    >>> Problem("cards", "Follow.", rule="owl-about/follow") == Problem("cards", "Follow.")
+    True
+    """
 
     path: str
     message: str
+    rule: RuleId | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, str]:
         """The API shape of a problem."""
@@ -117,10 +135,64 @@ class BreakdownLine:
 
     label: str
     points: int
+    #: The rules entry this line scores (not part of the API shape, nor of equality).
+    rule: RuleId | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The API shape of a breakdown line."""
         return {"label": self.label, "points": self.points}
+
+
+#: A tiebreak value: a number, or numbers compared one by one ("largest first").
+TiebreakScalar = int | tuple[int, ...]
+
+
+class Better(StrEnum):
+    """Which tiebreak values win: the higher or the lower ones."""
+
+    HIGHER = "higher"
+    LOWER = "lower"
+
+
+def plain_words(value: TiebreakScalar) -> str:
+    """A tiebreak value as the standings have always shown it: ``6``, ``5/3``.
+
+    >>> plain_words(6), plain_words((5, 3)), plain_words(())
+    ('6', '5/3', '')
+    """
+    return "/".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """A tiebreaker as the rules state it: its label, which values win, and its words.
+
+    ``words`` puts one player's value in words for the explanation ("6", "holds Lucky",
+    "territories 5, 3"); ``rule`` names the rules entry.
+
+    >>> species = Tiebreak("Bird species in display", rule="odd-world/tiebreak/species")
+    >>> species.say(6), species.key(6), Tiebreak("Turn", Better.LOWER).key(2)
+    ('6', -6, 2)
+    >>> Tiebreak("Sizes").key((5, 3))
+    (-5, -3)
+    """
+
+    label: str
+    better: Better = Better.HIGHER
+    words: Callable[[TiebreakScalar], str] = plain_words
+    rule: RuleId | None = None
+
+    def say(self, value: TiebreakScalar | list[int]) -> str:
+        """One value in words (a JSON list is read as the tuple it was)."""
+        return self.words(tuple(value) if isinstance(value, list) else value)
+
+    def key(self, value: Any) -> Any:
+        """A sort key that puts the winning values first."""
+        if self.better is Better.LOWER:
+            return value
+        if isinstance(value, tuple):
+            return tuple(-v for v in value)
+        return -value
 
 
 @dataclass(frozen=True)
@@ -216,46 +288,52 @@ class Result:
         return body
 
 
-def _sort_key(entry: Entry, order: ScoreOrder) -> tuple[Any, ...]:
+def _sort_key(entry: Entry, order: ScoreOrder, tiebreaks: Sequence[Tiebreak]) -> tuple[Any, ...]:
     primary = entry.score if order is ScoreOrder.LOWEST_FIRST else -entry.score
-    return (primary, *(_negate(v) for v in entry.tiebreak))
-
-
-def _negate(value: Any) -> Any:
-    """Higher tiebreak values are better; negate them so that sorting puts them first."""
-    if isinstance(value, tuple):
-        return tuple(-v for v in value)
-    return -value
+    return (primary, *(t.key(v) for t, v in zip(tiebreaks, entry.tiebreak, strict=True)))
 
 
 def rank(
     entries: Sequence[Entry],
     *,
-    tiebreak_labels: Sequence[str] = (),
+    tiebreaks: Sequence[Tiebreak] = (),
     order: ScoreOrder = ScoreOrder.HIGHEST_FIRST,
 ) -> Ranking:
-    """Rank players by score, then by each tiebreak value in turn (higher is better).
+    """Rank players by score, then by each tiebreaker in turn.
 
     Players still tied after every tiebreaker share a competition rank and keep their
     seating (input) order. A tuple tiebreak value compares element by element, which
-    suits "largest territory, then the next largest...".
+    suits "largest territory, then the next largest...". Every entry has exactly one
+    value per tiebreaker: a mismatch is an error, never silently dropped.
 
     >>> r = rank([Entry("A", 3), Entry("B", 5), Entry("C", 5)])
     >>> [(s.player, s.rank, s.winner) for s in r.standings], r.decided_by
     ([('B', 1, True), ('C', 1, True), ('A', 3, False)], 'shared')
     >>> rank([Entry("A", 3), Entry("B", 1)], order=ScoreOrder.LOWEST_FIRST).winners
     ['B']
+    >>> rank([Entry("A", 3, (1, 2))], tiebreaks=(Tiebreak("Only one"),))
+    Traceback (most recent call last):
+    ...
+    ValueError: A has 2 tiebreak values for 1 tiebreaker(s).
     """
+    for entry in entries:
+        if len(entry.tiebreak) != len(tiebreaks):
+            raise ValueError(
+                f"{entry.player} has {len(entry.tiebreak)} tiebreak values"
+                f" for {len(tiebreaks)} tiebreaker(s)."
+            )
     if not entries:
         return Ranking((), Decision.SHARED.value)
+
+    def key(entry: Entry) -> tuple[Any, ...]:
+        return _sort_key(entry, order, tiebreaks)
+
     # sorted() is stable, so fully tied players keep seating order.
-    ordered = sorted(entries, key=lambda e: _sort_key(e, order))
+    ordered = sorted(entries, key=key)
     standings: list[Standing] = []
     for position, entry in enumerate(ordered):
         previous = standings[-1] if standings else None
-        tied = previous is not None and _sort_key(ordered[position - 1], order) == _sort_key(
-            entry, order
-        )
+        tied = previous is not None and key(ordered[position - 1]) == key(entry)
         place = previous.rank if tied and previous is not None else position + 1
         standings.append(
             Standing(
@@ -265,26 +343,30 @@ def rank(
                 winner=place == 1,
                 breakdown=entry.breakdown,
                 tiebreak=tuple(
-                    TiebreakValue(label, value)
-                    for label, value in zip(tiebreak_labels, entry.tiebreak, strict=False)
+                    TiebreakValue(t.label, value)
+                    for t, value in zip(tiebreaks, entry.tiebreak, strict=True)
                 ),
             )
         )
-    return Ranking(tuple(standings), _decided_by(ordered, tiebreak_labels, order))
+    return Ranking(tuple(standings), _decided_by(ordered, tiebreaks, key))
 
 
-def _decided_by(ordered: Sequence[Entry], labels: Sequence[str], order: ScoreOrder) -> str:
+def _decided_by(
+    ordered: Sequence[Entry],
+    tiebreaks: Sequence[Tiebreak],
+    key: Callable[[Entry], tuple[Any, ...]],
+) -> str:
     """Name what separated the leader from the runner-up (or that the victory is shared)."""
     if len(ordered) < 2:
         return Decision.SCORE.value
     first, second = ordered[0], ordered[1]
-    if _sort_key(first, order) == _sort_key(second, order):
+    if key(first) == key(second):
         return Decision.SHARED.value
     if first.score != second.score:
         return Decision.SCORE.value
-    for label, mine, theirs in zip(labels, first.tiebreak, second.tiebreak, strict=False):
+    for tiebreak, mine, theirs in zip(tiebreaks, first.tiebreak, second.tiebreak, strict=True):
         if mine != theirs:
-            return label
+            return tiebreak.label
     return Decision.SHARED.value  # pragma: no cover - keys differ, so some value differs
 
 
@@ -562,27 +644,138 @@ def player_count_message(count: int, *, minimum: int, maximum: int) -> str:
     return f"This game is for {minimum} to {maximum} players, not {count}."
 
 
-class Game(Protocol):
-    """What every game module registers: identity, limits, validation and scoring."""
+# --- numbers typed into a form, and players found by name ---------------------------------
 
-    slug: str
-    name: str
-    min_players: int
-    max_players: int
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(
+    where: str,
+    raw: str,
+    *,
+    minimum: int,
+    maximum: int | None = None,
+    unit: str = "",
+    out_of_range: str | None = None,
+) -> int:
+    """A whole number typed into a form, within bounds; :class:`InvalidStateError` otherwise.
+
+    ``unit`` names what is counted ("cards"), ``out_of_range`` replaces the sentence for a
+    number outside the bounds.
+
+    >>> whole_number("n", " 3 ", minimum=0, maximum=8, unit="cards")
+    3
+    >>> whole_number("n", "9", minimum=0, maximum=8, unit="cards")
+    Traceback (most recent call last):
+    ...
+    companion.games.base.InvalidStateError: n: Enter 0 to 8 cards.
+    >>> whole_number("n", "x", minimum=1)
+    Traceback (most recent call last):
+    ...
+    companion.games.base.InvalidStateError: n: Enter a whole number.
+    >>> whole_number("n", "0", minimum=1)
+    Traceback (most recent call last):
+    ...
+    companion.games.base.InvalidStateError: n: Enter at least 1.
+    """
+    text = raw.strip()
+    if not _WHOLE_NUMBER.fullmatch(text):
+        what = f" of {unit}" if unit else ""
+        raise InvalidStateError([Problem(where, f"Enter a whole number{what}.")])
+    value = int(text)
+    if value < minimum or (maximum is not None and value > maximum):
+        if out_of_range is None:
+            counted = f" {unit}" if unit else ""
+            out_of_range = (
+                f"Enter at least {minimum}{counted}."
+                if maximum is None
+                else f"Enter {minimum} to {maximum}{counted}."
+            )
+        raise InvalidStateError([Problem(where, out_of_range)])
+    return value
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The players of a request: names as shown (trimmed), found regardless of case.
+
+    >>> roster = Roster.of([" Ann", "Ben", "ann"])
+    >>> roster.names, roster.find("ANN "), roster.find("Cy"), roster.find(" ")
+    (('Ann', 'Ben', 'ann'), 'Ann', None, None)
+    >>> roster.seated
+    {'ann': 'Ann', 'ben': 'Ben'}
+    """
+
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, raw: Sequence[str]) -> Roster:
+        """The roster of names as entered."""
+        return cls(tuple(name.strip() for name in raw))
+
+    @property
+    def seated(self) -> dict[str, str]:
+        """Casefolded name -> name as seated (the first of duplicates, already reported)."""
+        names: dict[str, str] = {}
+        for name in self.names:
+            names.setdefault(name.casefold(), name)
+        return names
+
+    def find(self, name: str) -> str | None:
+        """The player a name refers to, or ``None`` when nobody is called that."""
+        wanted = name.strip().casefold()
+        return next((n for n in self.names if n and n.casefold() == wanted), None)
+
+
+# --- the engine interface ------------------------------------------------------------------
+
+
+class Game:
+    """What every game registers: identity, limits, capabilities, validation and scoring.
+
+    An engine subclasses it and overrides ``validate``, ``score``, ``new_state``,
+    ``parse_edit`` and ``api_endpoints``; every other hook has a default that suits a
+    game without that capability, so services and templates call them all directly.
+    """
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
     #: Bumped whenever scoring changes, so cached results can be recomputed.
-    engine_version: int
+    engine_version: ClassVar[int]
+    #: Whether the highest or the lowest score ranks first.
+    score_order: ClassVar[ScoreOrder] = ScoreOrder.HIGHEST_FIRST
+    #: The tiebreakers after the score, in the order the rules apply them.
+    tiebreaks: ClassVar[tuple[Tiebreak, ...]] = ()
+    #: Whether several games in a row can be linked, their summed score deciding
+    #: (:meth:`series` scores them).
+    has_series: ClassVar[bool] = False
+    #: Whether the game can be entered move by move with the referee checking each move.
+    has_play_along: ClassVar[bool] = False
+    #: Card pickers: the deck (card code -> copies) and the cards by code; empty when the
+    #: game has no such picker.
+    deck: ClassVar[Mapping[str, int]] = {}
+    cards: ClassVar[Mapping[str, Any]] = {}
+    #: The birds of a display game (key -> name); empty for other games.
+    birds: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def player_counts(self) -> range:
+        """Every number of players the game seats."""
+        return range(self.min_players, self.max_players + 1)
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state (empty when it can be scored)."""
-        ...
+        raise NotImplementedError
 
     def score(self, state: object) -> Result:
         """Score a state; raises :class:`InvalidStateError` with every problem."""
-        ...
+        raise NotImplementedError
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """A fresh entry state for a new play with these players in seating order."""
-        ...
+        raise NotImplementedError
 
     def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
         """The JSON value a single edit sets at ``path``, from the text a form sent.
@@ -590,7 +783,7 @@ class Game(Protocol):
         Raises :class:`InvalidStateError` when the path may not be edited on its own or the
         text is not a value for it.
         """
-        ...
+        raise NotImplementedError
 
     def api_endpoints(self) -> Mapping[str, Callable[[object], dict[str, Any]]]:
         """The game's JSON endpoints (``score`` and any referee checks): name -> handler.
@@ -598,4 +791,34 @@ class Game(Protocol):
         A handler takes the decoded request body and returns the response body; it
         raises :class:`InvalidStateError` for an impossible state.
         """
-        ...
+        raise NotImplementedError
+
+    def series(self, data: object) -> Result:
+        """Score linked games (``{"games": [state, ...]}``) when :attr:`has_series`."""
+        raise InvalidStateError([Problem("games", f"{self.name} has no series variant.")])
+
+    def is_play_along(self, state: Mapping[str, Any]) -> bool:
+        """Whether a stored state is entered move by move (see :attr:`has_play_along`)."""
+        return False
+
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+        """A field's name for people ("Ben's Hoopoe"); by default its API path."""
+        return path_of(path)
+
+    def display_value(self, path: Sequence[str | int], value: Any) -> str:
+        """A stored value as people read it; by default its text."""
+        return str(value)
+
+    def describe_change(
+        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+    ) -> str | None:
+        """One change in the game's own words, or ``None`` for "field: before → after"."""
+        return None
+
+    def board(self, state: object) -> object | None:
+        """The play-along picture of a state, for games that have one."""
+        return None
+
+    def chart(self) -> Sequence[Any]:
+        """The game's player chart (limits per player count), for games that have one."""
+        return ()

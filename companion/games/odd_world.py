@@ -24,11 +24,15 @@ import pydantic
 
 from companion.games.base import (
     NAME_SIZE,
+    STRICT,
     BreakdownLine,
     Entry,
+    Game,
     InvalidStateError,
     Problem,
     Result,
+    Roster,
+    Tiebreak,
     list_size,
     name_problems,
     object_size,
@@ -39,6 +43,7 @@ from companion.games.base import (
     rank,
     text_size,
     validate_model,
+    whole_number,
 )
 
 SLUG = "odd-world"
@@ -61,13 +66,19 @@ BIRDS: dict[str, str] = {
 
 SPECIES_TIEBREAK = "Bird species in display"
 BEST_BIRD_TIEBREAK = "Best single bird"
-TIEBREAKS = (SPECIES_TIEBREAK, BEST_BIRD_TIEBREAK)
+#: After the score: more species in display, then the best single bird.
+TIEBREAKS = (
+    Tiebreak(SPECIES_TIEBREAK, rule="odd-world/tiebreak/species"),
+    Tiebreak(BEST_BIRD_TIEBREAK, rule="odd-world/tiebreak/best-bird"),
+)
+#: The rules entry of a bird's points (odd counts score, even ones do not).
+SCORING_RULE = "odd-world/scoring"
 
 
 class PlayerModel(pydantic.BaseModel):
     """One player's display as entered (shape only; rules are checked afterwards)."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     name: str
     display: dict[str, int] = {}
@@ -77,7 +88,7 @@ class PlayerModel(pydantic.BaseModel):
 class StateModel(pydantic.BaseModel):
     """A whole Odd World table at scoring time."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     players: list[PlayerModel]
 
@@ -85,7 +96,7 @@ class StateModel(pydantic.BaseModel):
 class SeriesModel(pydantic.BaseModel):
     """The three-games-in-a-row variant: up to three game states."""
 
-    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+    model_config = STRICT
 
     games: list[dict[str, Any]]
 
@@ -204,7 +215,11 @@ def _breakdown(collection: Collection) -> tuple[BreakdownLine, ...]:
             parity = "odd" if count % 2 else "even"
             cards = "card" if count == 1 else "cards"
             lines.append(
-                BreakdownLine(f"{BIRDS[bird]}: {count} {cards} ({parity})", bird_points(count))
+                BreakdownLine(
+                    f"{BIRDS[bird]}: {count} {cards} ({parity})",
+                    bird_points(count),
+                    rule=SCORING_RULE,
+                )
             )
     return tuple(lines)
 
@@ -221,7 +236,7 @@ def _entry(collection: Collection) -> Entry:
 
 def score_collections(collections: Sequence[Collection]) -> Result:
     """Score already-validated collections (shared by one game and the series)."""
-    ranking = rank([_entry(c) for c in collections], tiebreak_labels=TIEBREAKS)
+    ranking = rank([_entry(c) for c in collections], tiebreaks=TIEBREAKS)
     finished = any(c.species == len(BIRDS) for c in collections)
     warnings = () if finished else (NOT_OVER_WARNING,)
     return Result(SLUG, ranking.standings, ranking.decided_by, finished, warnings)
@@ -295,10 +310,11 @@ def _series_roster_problems(games: Sequence[Sequence[Collection]]) -> list[Probl
 
 def _score_of(result: Result, name: str) -> int:
     """A player's score in one game; names match regardless of case."""
-    return next(s.score for s in result.standings if s.player.casefold() == name.casefold())
+    player = Roster.of([s.player for s in result.standings]).find(name)
+    return result.standing(player or name).score
 
 
-class OddWorld:
+class OddWorld(Game):
     """The Odd World engine, registered under ``odd-world``."""
 
     slug = SLUG
@@ -306,6 +322,8 @@ class OddWorld:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 1
+    tiebreaks = TIEBREAKS
+    has_series = True
     birds = BIRDS
 
     def validate(self, state: object) -> list[Problem]:
@@ -360,8 +378,12 @@ class OddWorld:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
             "score": lambda body: self.score(body).to_json(),
-            "series": lambda body: score_series(body).to_json(),
+            "series": lambda body: self.series(body).to_json(),
         }
+
+    def series(self, data: object) -> Result:
+        """Score the three-games-in-a-row variant (see :func:`score_series`)."""
+        return score_series(data)
 
 
 def _seat_name(state: Mapping[str, Any], seat: int) -> str:
@@ -372,13 +394,7 @@ def _seat_name(state: Mapping[str, Any], seat: int) -> str:
 
 
 def _count_from_text(where: str, raw: str) -> int:
-    try:
-        count = int(raw)
-    except ValueError:
-        raise InvalidStateError([Problem(where, "Enter a whole number of cards.")]) from None
-    if not 0 <= count <= CARDS_PER_BIRD:
-        raise InvalidStateError([Problem(where, f"Enter 0 to {CARDS_PER_BIRD} cards.")])
-    return count
+    return whole_number(where, raw, minimum=0, maximum=CARDS_PER_BIRD, unit="cards")
 
 
 GAME = OddWorld()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import Decision
+from companion.games import GAMES
+from companion.games.base import Decision, Tiebreak
 
 
 def names(players: Sequence[str]) -> str:
@@ -31,6 +33,9 @@ def points(score: int) -> str:
 def decision(result: Mapping[str, Any], *, over: bool = False) -> str:
     """One sentence saying who leads (or won, when the game is ``over``) and what decided it.
 
+    Tied players are followed through the tiebreakers in order; each tiebreaker that
+    leaves some of them behind is named with everyone's value in the game's words.
+
     >>> decision({"standings": [
     ...     {"player": "Ann", "score": 7, "winner": True, "tiebreak": [
     ...         {"label": "Bird species in display", "value": 6}]},
@@ -38,6 +43,13 @@ def decision(result: Mapping[str, Any], *, over: bool = False) -> str:
     ...         {"label": "Bird species in display", "value": 5}]}],
     ...     "winners": ["Ann"], "decided_by": "Bird species in display", "finished": True})
     'Ann and Ben tie on 7 points; Bird species in display decides: Ann 6, Ben 5. Ann wins.'
+    >>> tie = {"standings": [
+    ...     {"player": p, "score": 3, "winner": p != "Cy",
+    ...      "tiebreak": [{"label": "T", "value": v}]}
+    ...     for p, v in [("Ann", 3), ("Ben", 3), ("Cy", 1)]],
+    ...     "winners": ["Ann", "Ben"], "decided_by": "shared", "finished": True}
+    >>> decision(tie).split("; ")[1]
+    'T leaves Ann and Ben: Ann 3, Ben 3, Cy 1. Ann and Ben share the victory.'
     """
     standings = result["standings"]
     if not standings:
@@ -47,25 +59,73 @@ def decision(result: Mapping[str, Any], *, over: bool = False) -> str:
     if not (over or result.get("finished", False)):
         verb = "leads" if len(winners) == 1 else "share the lead"
     top = standings[0]["score"]
-    decided_by = result["decided_by"]
-    if decided_by == Decision.SCORE.value:
+    if result["decided_by"] == Decision.SCORE.value:
         return f"{names(winners)} {verb} with {points(top)}."
     tied = [s for s in standings if s["score"] == top]
     tied_names = names([s["player"] for s in tied])
-    if decided_by == Decision.SHARED.value:
-        if len(tied) == len(winners) and not tied[0]["tiebreak"]:
+    steps = _steps(tied, winners)
+    if not steps:
+        if not tied[0]["tiebreak"]:
             return f"{tied_names} tie on {points(top)}: they {verb}."
         return f"{tied_names} tie on {points(top)} and on every tiebreaker: they {verb}."
-    values = ", ".join(f"{s['player']} {_value(s, decided_by)}" for s in tied)
-    return (
-        f"{tied_names} tie on {points(top)}; {decided_by} decides: {values}. "
-        f"{names(winners)} {verb}."
-    )
+    words = _words(result)
+    said = []
+    for step in steps:
+        values = ", ".join(f"{s['player']} {words(step, s)}" for s in step.before)
+        if len(step.after) == 1:
+            said.append(f"{step.label} decides: {values}")
+        else:
+            said.append(
+                f"{step.label} leaves {names([s['player'] for s in step.after])}: {values}"
+            )
+    ending = f"{names(winners)} {verb}."
+    if len(winners) > 1 and steps[-1].index < len(tied[0]["tiebreak"]) - 1:
+        ending = f"{names(winners)} tie on every later tiebreaker: they {verb}."
+    return f"{tied_names} tie on {points(top)}; {'; '.join(said)}. {ending}"
 
 
-def _value(standing: Mapping[str, Any], label: str) -> str:
-    for item in standing["tiebreak"]:
-        if item["label"] == label:
-            value = item["value"]
-            return "/".join(map(str, value)) if isinstance(value, list) else str(value)
-    return "?"
+@dataclass(frozen=True)
+class _Step:
+    """A tiebreaker that left some of the tied players behind."""
+
+    index: int
+    label: str
+    before: list[Mapping[str, Any]]
+    after: list[Mapping[str, Any]]
+
+
+def _steps(tied: Sequence[Mapping[str, Any]], winners: Sequence[str]) -> list[_Step]:
+    """Follow the players tied on score through each tiebreaker, as the ranking did.
+
+    The winners hold the best value of every tiebreaker, so a player stays in the running
+    exactly as long as their values match a winner's.
+    """
+    winner = next((s for s in tied if s["player"] in winners), None)
+    if winner is None:
+        return []
+    steps = []
+    group = list(tied)
+    for index, item in enumerate(winner["tiebreak"]):
+        staying = [s for s in group if _value(s, index) == item["value"]]
+        if len(staying) < len(group):
+            steps.append(_Step(index, item["label"], group, staying))
+        group = staying
+    return steps
+
+
+def _value(standing: Mapping[str, Any], index: int) -> Any:
+    values = standing["tiebreak"]
+    return values[index]["value"] if index < len(values) else None
+
+
+def _words(result: Mapping[str, Any]) -> Callable[[_Step, Mapping[str, Any]], str]:
+    """A player's value at a step, in the words of the game's tiebreaker of that label."""
+    game = GAMES.get(str(result.get("game", "")))
+    tiebreaks = {t.label: t for t in game.tiebreaks} if game is not None else {}
+
+    def say(step: _Step, standing: Mapping[str, Any]) -> str:
+        value = _value(standing, step.index)
+        tiebreak = tiebreaks.get(step.label, Tiebreak(step.label))
+        return tiebreak.say(value) if value is not None else "?"
+
+    return say

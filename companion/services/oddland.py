@@ -22,7 +22,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from companion.extensions import db
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError, Problem
-from companion.games.oddland_species import TERRAIN_NAMES, SideRule, Terrain, species_name
+from companion.games.oddland.species import TERRAIN_NAMES, SideRule, Terrain, species_name
 from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 

@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 
 from companion.extensions import db
 from companion.games import GAMES, Game
-from companion.games.base import InvalidStateError, Problem, parse_path, path_of
+from companion.games.base import InvalidStateError, Problem, parse_path
 from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
 from companion.services import tables
 
@@ -26,7 +26,6 @@ from companion.services import tables
 MAX_WRITE_ATTEMPTS = 25
 FINISHED_MESSAGE = "This game is finished. Reopen it to change anything."
 NOTHING_TO_UNDO = "There is nothing to undo."
-SERIES_FUNCTION = "series"
 
 
 class EditRefused(Exception):  # noqa: N818 - raised as "the edit is refused"
@@ -136,11 +135,11 @@ def next_in_series(play: Play) -> Play:
 
 def series_result(series: Series) -> dict[str, Any] | None:
     """The series standings over its games so far (API shape); ``None`` if unscorable."""
-    function = GAMES[series.game].api_endpoints().get(SERIES_FUNCTION)
-    if function is None:
+    game = GAMES[series.game]
+    if not game.has_series:
         return None
     try:
-        result = function({"games": [p.state for p in series.plays]})
+        result = game.series({"games": [p.state for p in series.plays]}).to_json()
     except InvalidStateError:
         return None
     # The table, not the engine, says when the series is over: all its games finished.
@@ -607,16 +606,12 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
 
 def describe_path(game: Game, state: Mapping[str, Any], parts: Sequence[str | int]) -> str:
     """A field's name for people ("Ben's Hoopoe"), from the game when it knows one."""
-    describe = getattr(game, "describe_path", None)
-    if describe is not None:
-        return str(describe(state, parts))
-    return path_of(parts)
+    return game.describe_path(state, parts)
 
 
 def display_value(game: Game, parts: Sequence[str | int], value: Any) -> str:
     """A stored value as people read it."""
-    show = getattr(game, "display_value", None)
-    return str(show(parts, value)) if show is not None else str(value)
+    return game.display_value(parts, value)
 
 
 @dataclass(frozen=True)
@@ -660,8 +655,7 @@ def _describe_change(
     game: Game, state: Mapping[str, Any], change: Change, *, separator: str
 ) -> str:
     parts = parse_path(change.path) or []
-    custom = getattr(game, "describe_change", None)
-    said = custom(state, parts, change.previous, change.value) if custom is not None else None
+    said = game.describe_change(state, parts, change.previous, change.value)
     if said is not None:
         return str(said)
     field = describe_path(game, state, parts)

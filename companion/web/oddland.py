@@ -27,7 +27,7 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError, Problem, problem_messages
-from companion.games.oddland_species import (
+from companion.games.oddland.species import (
     BEGATOR,
     FLORA,
     SPECIES,

@@ -71,7 +71,6 @@ def _links(found: TableAccess) -> dict[str, str]:
 
 
 SERIES_LENGTH = 3
-SERIES_FUNCTION = plays.SERIES_FUNCTION
 
 
 def _go(target: str) -> Response:
@@ -353,7 +352,7 @@ def start_play(token: str) -> Response:
     form = _start_form(formdata=request.form)
     if form.validate():
         slug = form.game.data
-        if form.series.data and SERIES_FUNCTION not in GAMES[slug].api_endpoints():
+        if form.series.data and not GAMES[slug].has_series:
             form.series.errors = [f"{GAMES[slug].name} has no series variant."]
         elif PAGES[slug].options_form is not None:
             return redirect(url_for("pages.options", token=token, slug=slug), code=303)

@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from companion.games.base import (
     Entry,
     ScoreOrder,
+    Tiebreak,
     name_problems,
     parse_path,
     path_of,
     rank,
 )
 
-LABELS = ("First tiebreak", "Second tiebreak")
+LABELS = (Tiebreak("First tiebreak"), Tiebreak("Second tiebreak"))
 
 
 def test_tiebreak_chain_uses_first_label_that_differs() -> None:
     ranking = rank(
         [Entry("A", 5, (2, 9)), Entry("B", 5, (3, 1)), Entry("C", 5, (3, 4))],
-        tiebreak_labels=LABELS,
+        tiebreaks=LABELS,
     )
     assert [s.player for s in ranking.standings] == ["C", "B", "A"]
     assert ranking.decided_by == "Second tiebreak"
@@ -29,7 +30,7 @@ def test_tiebreak_chain_uses_first_label_that_differs() -> None:
 
 def test_tuple_tiebreak_compares_element_by_element() -> None:
     ranking = rank(
-        [Entry("A", 5, ((6, 2, 1),)), Entry("B", 5, ((6, 3),))], tiebreak_labels=("Sizes",)
+        [Entry("A", 5, ((6, 2, 1),)), Entry("B", 5, ((6, 3),))], tiebreaks=(Tiebreak("Sizes"),)
     )
     assert ranking.winners == ["B"]
     assert ranking.standings[0].tiebreak[0].to_json() == {"label": "Sizes", "value": [6, 3]}
@@ -78,8 +79,17 @@ def test_name_problems() -> None:
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3)), min_size=1, max_size=6))
 def test_ranks_are_competition_ranks(rows: list[tuple[int, int]]) -> None:
     entries = [Entry(f"P{i}", score, (tie,)) for i, (score, tie) in enumerate(rows)]
-    standings = rank(entries, tiebreak_labels=("T",)).standings
+    standings = rank(entries, tiebreaks=(Tiebreak("T"),)).standings
     for position, standing in enumerate(standings):
         keys = [(s.score, s.tiebreak[0].value) for s in standings]
         better = sum(1 for key in keys if key > (standing.score, standing.tiebreak[0].value))
         assert standing.rank == better + 1, position
+
+
+@example(["\x00", "Ann"])  # a NUL name once reached PostgreSQL, which cannot store it
+@example(["Ann", "ann "])
+@given(st.lists(st.text(max_size=50), min_size=1, max_size=6))
+def test_name_problems_name_a_seat_for_every_problem(names: list[str]) -> None:
+    problems = name_problems(names, path=lambda i: f"players[{i}]")
+    assert all(p.path in {f"players[{i}]" for i in range(len(names))} for p in problems)
+    assert all(p.message.endswith(".") for p in problems)

@@ -26,7 +26,7 @@ from companion.games.oddland import (
     rule_score,
     token_facts,
 )
-from companion.games.oddland_species import (
+from companion.games.oddland.species import (
     Region,
     SideRule,
     Terrain,

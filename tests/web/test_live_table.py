@@ -183,7 +183,7 @@ def test_a_phone_that_joins_is_asked_whose_it_is(app: Flask, client: FlaskClient
     )
     assert 'id="who-title"' not in phone.get(f"/t/{links.edit}").get_data(as_text=True)
     # Renaming follows the phone's owner.
-    ann, ben = _player_ids(client, links)
+    _ann, ben = _player_ids(client, links)
     _roster(client, links, action="rename", player=str(ben), name="Benji")
     play_id = start_play(phone, links.edit)
     edit(phone, links.edit, play_id, path=HOOPOE_BEN, value="1")

@@ -1,0 +1,342 @@
+"""The Oddland engine as registered: the JSON endpoints, form edits and history wording."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    Game,
+    InvalidStateError,
+    Problem,
+    Result,
+    name_problems,
+    path_of,
+    player_count_problems,
+    problems_of,
+    validate_model,
+    whole_number,
+)
+from companion.games.oddland.map import (
+    EMPTY,
+    FALSE_WORDS,
+    MAX_PLAYERS,
+    MAX_SPECIES_POINTS,
+    MAX_TOKEN_SPACES,
+    MIN_PLAYERS,
+    POSITION_LENGTH,
+    SIDE_LETTERS,
+    SLUG,
+    TERRITORY_TIEBREAK,
+    TRUE_WORDS,
+    Token,
+)
+from companion.games.oddland.placement import _card, apply_placement, check_placement
+from companion.games.oddland.scoring import score_table
+from companion.games.oddland.species import (
+    SPECIES,
+    Side,
+    is_species_key,
+    species_name,
+)
+from companion.games.oddland.state import (
+    MAP_REQUEST_SIZE,
+    PLACEMENT_SIZE,
+    MapModel,
+    PlacementModel,
+    _seating,
+    _token,
+    _tokens,
+    analyse_map,
+    map_problems,
+)
+from companion.games.oddland.table import parse
+
+
+def map_endpoint(body: object) -> dict[str, Any]:
+    """The ``oddland/map`` handler: territories of a map (and where tokens lie).
+
+    >>> map_endpoint({"map": ["FW"]})["territories"][1]
+    {'id': 1, 'terrain': 'W', 'size': 1, 'cells': [[0, 1]], 'neighbors': [0], 'tokens': []}
+    """
+    model = validate_model(MapModel, body, MAP_REQUEST_SIZE)
+    problems = map_problems(model.map)
+    names = None
+    if model.players is not None:
+        problems += name_problems(model.players, path=lambda i: f"players[{i}]")
+        names = _seating(model.players)
+    tokens, shape = _tokens(model.tokens, names=names)
+    problems += shape
+    if problems:
+        raise InvalidStateError(problems)
+    return analyse_map(model.map, tokens).to_json()
+
+
+def placement_endpoint(body: object) -> dict[str, Any]:
+    """The ``oddland/placement`` handler: every broken rule, and the table after a legal turn.
+
+    >>> reply = placement_endpoint({"map": [], "card": {"at": [0, 0], "terrains": ["FS", "WM"]}})
+    >>> reply["legal"], reply["map"], reply["shift"]
+    (True, ['FS', 'WM'], [0, 0])
+    """
+    model = validate_model(PlacementModel, body, PLACEMENT_SIZE)
+    problems = map_problems(model.map)
+    names = None
+    if model.players is not None:
+        problems += player_count_problems(
+            len(model.players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS
+        )
+        problems += name_problems(model.players, path=lambda i: f"players[{i}]")
+        names = _seating(model.players)
+    tokens, shape = _tokens(model.tokens, names=names)
+    problems += shape
+    token: Token | None = None
+    if model.token is not None:
+        token, bad = _token(model.token, path="token", names=None)
+        problems += bad
+    card, card_shape = _card(model.card)
+    problems += card_shape
+    if problems:
+        raise InvalidStateError(problems)
+    rule_problems = check_placement(
+        model.map, card=card, tokens=tokens, token=token, players=model.players
+    )
+    reply: dict[str, Any] = {
+        "legal": not rule_problems,
+        "problems": [p.to_json() for p in rule_problems],
+        "map": None,
+        "tokens": None,
+        "shift": None,
+    }
+    if not rule_problems:
+        reply.update(apply_placement(model.map, card=card, tokens=tokens, token=token).to_json())
+    return reply
+
+
+class Oddland(Game):
+    """The Oddland engine, registered under ``oddland``."""
+
+    slug = SLUG
+    name = "Oddland"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    engine_version = 1
+    tiebreaks = (TERRITORY_TIEBREAK,)
+    has_play_along = True
+
+    def is_play_along(self, state: Mapping[str, Any]) -> bool:
+        """Whether the play is entered card by card (its map is built from ``cards``)."""
+        return "cards" in state
+
+    def validate(self, state: object) -> list[Problem]:
+        """Every problem with a state; empty when it can be scored."""
+        return problems_of(parse, state)
+
+    def score(self, state: object) -> Result:
+        """Score a table (see the module example)."""
+        return score_table(parse(state))
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """An empty map for these players; ``options["sides"]`` or every known species on A.
+
+        >>> GAME.new_state(["Ann"], {"sides": {"begator": "B"}})["sides"]
+        {'begator': 'B'}
+        """
+        sides = options.get("sides")
+        if not isinstance(sides, Mapping):
+            sides = dict.fromkeys(SPECIES, Side.A.value)
+        definitions = options.get("definitions")
+        solo = options.get("solo")
+        state: dict[str, Any] = {
+            "players": list(players),
+            "map": [],
+            "tokens": [],
+            "sides": dict(sides),
+            "points": {},
+            "solo": solo if isinstance(solo, bool) else len(players) == 1,
+            "definitions": dict(definitions) if isinstance(definitions, Mapping) else {},
+        }
+        if options.get(PLAY_ALONG_OPTION) is True:
+            state["cards"] = []
+        return state
+
+    def describe_path(self, state: Mapping[str, Any], parts: Sequence[str | int]) -> str:
+        """A field's name for the edit history and conflict messages.
+
+        >>> GAME.describe_path({}, ["map", 2])
+        'map row 3'
+        >>> GAME.describe_path({}, ["points", "Ben", "owloose"])
+        "Ben's Owloose points"
+        """
+        match list(parts):
+            case ["map", int(row)]:
+                return f"map row {row + 1}"
+            case ["points", str(player), str(species)]:
+                return f"{player}'s {species_name(species)} points"
+            case ["sides", str(species)]:
+                return f"the {species_name(species)} side"
+            case [str(field)] if field in FIELD_NAMES:
+                return FIELD_NAMES[field]
+        return path_of(parts)
+
+    def display_value(self, parts: Sequence[str | int], value: object) -> str:
+        """A stored value as people read it (lists are counted, rows shown as letters).
+
+        >>> GAME.display_value(["tokens"], [{}, {}]), GAME.display_value(["map", 0], "")
+        ('2 tokens', 'no spaces')
+        """
+        if value is None:
+            return "nothing"
+        match list(parts), value:
+            case ["map", int()], str(row):
+                return row if row.strip(".") else "no spaces"
+            case ["map"], list(rows):
+                spaces = sum(1 for row in rows for ch in str(row) if ch not in EMPTY)
+                return f"{spaces} space{'s' if spaces != 1 else ''}"
+            case ["tokens" | "cards" as field], list(items):
+                noun = "token" if field == "tokens" else "card"
+                return f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
+            case ["points" | "definitions" | "sides"], dict(entries):
+                return _summary(entries)
+        return str(value)
+
+    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+        """The value of one edit: scoreboard points, a side, solo, a map row or a token field.
+
+        >>> GAME.parse_edit(["points", "Ben", "pangeroo"], "4")
+        4
+        >>> GAME.parse_edit(["sides", "flora"], "b")
+        'B'
+        """
+        where = path_of(path)
+        match list(path):
+            case ["points", str(), str(species)] if is_species_key(species):
+                return _points_from_text(where, raw)
+            case ["sides", str(species)] if is_species_key(species):
+                return _side_from_text(where, raw)
+            case ["solo"]:
+                return _solo_from_text(where, raw)
+            case ["map", int()]:
+                return _row_from_text(where, raw)
+            case ["tokens", int(), "player"] if raw.strip():
+                return raw.strip()
+            case ["tokens", int(), "species"] if is_species_key(raw.strip()):
+                return raw.strip()
+            case ["tokens", int(), "cells"]:
+                return _cells_from_text(where, raw)
+        raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+
+    def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
+        """The JSON endpoints of this game: name -> handler of a parsed body."""
+        return {
+            "score": lambda body: self.score(body).to_json(),
+            "map": map_endpoint,
+            "placement": placement_endpoint,
+        }
+
+
+#: Names of whole fields for the edit history.
+FIELD_NAMES: dict[str, str] = {
+    "map": "the map",
+    "tokens": "the tokens",
+    "cards": "the play-along cards",
+    "points": "the scoreboard points",
+    "sides": "the species sides",
+    "definitions": "the species definitions",
+    "solo": "solo mode",
+}
+
+
+#: ``new_state`` option that starts a play-along game (cards entered one by one).
+PLAY_ALONG_OPTION = "play_along"
+
+
+def _summary(entries: Mapping[str, Any]) -> str:
+    """A short reading of a small nested mapping (points, sides, definitions).
+
+    >>> _summary({"Ben": {"owloose": 4}, "Ann": {}})
+    'Ben: owloose 4'
+    """
+    parts = []
+    for key, value in entries.items():
+        if isinstance(value, Mapping):
+            inner = ", ".join(
+                f"{k} {v if not isinstance(v, Mapping) else 'defined'}"
+                for k, v in value.items()
+                if v is not None
+            )
+            if inner:
+                parts.append(f"{key}: {inner}")
+        elif value is not None:
+            parts.append(f"{key} {value}")
+    return "; ".join(parts) or "nothing"
+
+
+def _points_from_text(where: str, raw: str) -> int | None:
+    if not raw.strip():
+        return None
+    return whole_number(
+        where,
+        raw,
+        minimum=-MAX_SPECIES_POINTS,
+        maximum=MAX_SPECIES_POINTS,
+        unit="points",
+        out_of_range=f"One species scores at most {MAX_SPECIES_POINTS} points.",
+    )
+
+
+def _side_from_text(where: str, raw: str) -> str | None:
+    text = raw.strip().upper()
+    if not text:
+        return None
+    if text in SIDE_LETTERS:
+        return text
+    raise InvalidStateError([Problem(where, 'Pick side "A" or "B".')])
+
+
+def _solo_from_text(where: str, raw: str) -> bool | None:
+    text = raw.strip().casefold()
+    if not text:
+        return None
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    raise InvalidStateError([Problem(where, "Enter true or false.")])
+
+
+def _row_from_text(where: str, raw: str) -> str:
+    row = raw.rstrip("\r\n").upper()
+    problems = map_problems([row])
+    if problems:
+        raise InvalidStateError([Problem(where, p.message) for p in problems])
+    return row
+
+
+def _cells_from_text(where: str, raw: str) -> list[list[int]]:
+    """Positions from ``"2,3"``, ``"2,3;2,4"`` or JSON ``[[2, 3], [2, 4]]`` (counted from 0)."""
+    wrong = InvalidStateError([Problem(where, 'Enter positions as "row,col", separated by ";".')])
+    value: object
+    try:
+        if raw.strip().startswith("["):
+            value = json.loads(raw)
+        else:
+            value = [[int(x) for x in pair.split(",")] for pair in raw.split(";") if pair.strip()]
+    except (ValueError, RecursionError):  # absurdly nested JSON is just as wrong
+        raise wrong from None
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_TOKEN_SPACES:
+        raise wrong
+    cells: list[list[int]] = []
+    for pair in value:
+        if not (
+            isinstance(pair, list)
+            and len(pair) == POSITION_LENGTH
+            and all(type(x) is int for x in pair)
+        ):
+            raise wrong
+        cells.append([pair[0], pair[1]])
+    return cells
+
+
+GAME = Oddland()

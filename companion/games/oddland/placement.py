@@ -1,0 +1,417 @@
+"""The Oddland placement referee: is this card and token legal, and the table after it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import (
+    InvalidStateError,
+    Problem,
+)
+from companion.games.grid import (
+    Cell,
+    neighbours,
+    place_name,
+    shift_for,
+    shifted,
+    shifted_spaces,
+)
+from companion.games.oddland.map import (
+    CARD_SIZE,
+    COVER_RULE,
+    EDGE_RULE,
+    EMPTY_MARK,
+    MAX_COVERED_SPACES,
+    MAX_MAP_EXTENT,
+    MAX_SPACES,
+    POSITION_LENGTH,
+    ROOM_RULE,
+    TERRAIN_LETTERS,
+    TERRITORY_RULE,
+    TOKEN_RULE,
+    MapAnalysis,
+    Token,
+    _analyse,
+    _terrain_map,
+)
+from companion.games.oddland.species import (
+    MAP_CARDS,
+    TWO_SPACE_SPECIES,
+    Terrain,
+    is_species_key,
+    species_name,
+    token_limit,
+    tokens_per_player,
+)
+from companion.games.oddland.state import (
+    CARD_NOT_2X2,
+    CARD_ROW_WRONG,
+    POSITION_NOT_PAIR,
+    CardModel,
+    TurnModel,
+    _limit_message,
+    _seating,
+    _species_key_message,
+    _token,
+    analyse_map,
+    extent_message,
+    shape_problems,
+)
+
+
+@dataclass(frozen=True)
+class Card:
+    """A 2x2 map card as laid: its top-left position and its two rows of terrain."""
+
+    at: Cell
+    rows: tuple[str, str]
+
+    def spaces(self) -> dict[Cell, Terrain]:
+        """The card's four spaces by position."""
+        top, left = self.at
+        return {
+            (top + dr, left + dc): Terrain(self.rows[dr][dc])
+            for dr in range(CARD_SIZE)
+            for dc in range(CARD_SIZE)
+        }
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The table after a legal turn; ``shift`` moved every earlier position."""
+
+    rows: tuple[str, ...]
+    tokens: tuple[Token, ...]
+    shift: Cell
+
+    def to_json(self) -> dict[str, Any]:
+        """The map, tokens and shift of a legal placement response."""
+        return {
+            "map": list(self.rows),
+            "tokens": [token.to_json() for token in self.tokens],
+            "shift": list(self.shift),
+        }
+
+
+def card_problems(card: Card, *, path: str = "card") -> list[Problem]:
+    """Shape problems of a card: position range and four terrain letters.
+
+    >>> [p.message for p in card_problems(Card((0, 0), ("FS", "W.")))]
+    ['A card row has 2 spaces, each F, S, W or M.']
+    """
+    problems = []
+    if any(abs(x) > MAX_MAP_EXTENT for x in card.at):
+        problems.append(Problem(f"{path}.at", "The card lies too far from the map."))
+    for number, row in enumerate(card.rows):
+        if len(row) != CARD_SIZE or any(ch not in TERRAIN_LETTERS for ch in row):
+            problems.append(Problem(f"{path}.terrains[{number}]", CARD_ROW_WRONG))
+    return problems
+
+
+def check_placement(
+    rows: Sequence[str],
+    *,
+    card: Card,
+    tokens: Sequence[Token] = (),
+    token: Token | None = None,
+    players: Sequence[str] | None = None,
+) -> list[Problem]:
+    """Every rule a turn breaks: the card, then the token (if one is given).
+
+    The card must share an edge with the map (the first card goes anywhere), may cover
+    at most 2 spaces and never a token, and must leave room for a token. The token goes
+    on the new card, into a territory without tokens; with ``players`` its owner must
+    still have one of that species. Raises :class:`InvalidStateError` when the map,
+    tokens or card themselves are malformed.
+
+    >>> card = Card((2, 0), ("MM", "WS"))
+    >>> check_placement(["FFWW", "FSSW"], card=card, token=Token("Ann", "begator", ((3, 1),)))
+    []
+    >>> far = Card((5, 5), ("MM", "WS"))
+    >>> [p.message for p in check_placement(["FFWW", "FSSW"], card=far)]
+    ['The card must share an edge with a space of the map.']
+    """
+    analysis = analyse_map(rows, tokens)
+    shape = card_problems(card)
+    if shape:
+        raise InvalidStateError(shape)
+    footprint = card.spaces()
+    problems = _card_rule_problems(analysis, footprint)
+    # A covered token is already reported; leaving it out keeps the rest meaningful.
+    uncovered = [t for t in tokens if not any(cell in footprint for cell in t.cells)]
+    after = _analyse({**analysis.spaces, **footprint}, uncovered)
+    problems += _room_problems(after, footprint, token)
+    if token is not None:
+        problems += _token_rule_problems(after, footprint, token)
+        if players is not None:
+            problems += _supply_for(token, tokens, players)
+    return problems
+
+
+def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]) -> list[Problem]:
+    spaces = analysis.spaces
+    covered = [cell for cell in footprint if cell in spaces]
+    problems = []
+    touches = bool(covered) or any(
+        near in spaces for cell in footprint for near in neighbours(cell)
+    )
+    if spaces and not touches:
+        problems.append(
+            Problem("card", "The card must share an edge with a space of the map.", rule=EDGE_RULE)
+        )
+    if len(covered) > MAX_COVERED_SPACES:
+        problems.append(
+            Problem(
+                "card",
+                f"The card covers {len(covered)} spaces of the map; "
+                f"at most {MAX_COVERED_SPACES} may be covered.",
+                rule=COVER_RULE,
+            )
+        )
+    for cell in covered:
+        if cell in analysis.token_at:
+            owner = analysis.tokens[analysis.token_at[cell]]
+            problems.append(
+                Problem(
+                    "card",
+                    f"The card would cover {owner.player}'s {species_name(owner.species)} at "
+                    f"{place_name(cell)}; tokens are never covered.",
+                    rule=COVER_RULE,
+                )
+            )
+    after = set(spaces) | set(footprint)
+    if len(after) > MAX_SPACES:
+        problems.append(
+            Problem("card", f"The {MAP_CARDS} cards of the box cannot make a map this big.")
+        )
+    too_wide = extent_message(after)
+    if too_wide is not None:
+        problems.append(Problem("card", f"With this card the map would span {too_wide}"))
+    return problems
+
+
+def _open(after: MapAnalysis, cell: Cell) -> bool:
+    """Whether a token may go on ``cell``: its territory holds no token yet."""
+    return cell in after.spaces and not after.territories[after.territory_of[cell]].tokens
+
+
+def _room_problems(
+    after: MapAnalysis, footprint: Mapping[Cell, Terrain], token: Token | None
+) -> list[Problem]:
+    free = [cell for cell in footprint if _open(after, cell)]
+    if token is not None and token.species in TWO_SPACE_SPECIES:
+        pairs = [
+            (a, b)
+            for a in free
+            for b in free
+            if a < b and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+        ]
+        if not pairs:
+            return [
+                Problem(
+                    "card",
+                    f"No two adjacent spaces of this card lie in territories without a token, "
+                    f"so the {species_name(token.species)} has no room; move the card.",
+                    rule=ROOM_RULE,
+                )
+            ]
+        return []
+    if not free:
+        return [
+            Problem(
+                "card",
+                "Every space of this card lies in a territory that already holds a token, "
+                "so no token could go on it; move the card.",
+                rule=ROOM_RULE,
+            )
+        ]
+    return []
+
+
+def _token_rule_problems(
+    after: MapAnalysis, footprint: Mapping[Cell, Terrain], token: Token
+) -> list[Problem]:
+    problems = []
+    if not is_species_key(token.species):
+        problems.append(Problem("token.species", _species_key_message(token.species)))
+    problems += shape_problems(token, path="token.cells")
+    for number, cell in enumerate(token.cells):
+        where = f"token.cells[{number}]"
+        if cell not in footprint:
+            problems.append(
+                Problem(
+                    where,
+                    "A token goes on one of the 4 spaces of the card just played.",
+                    rule=TOKEN_RULE,
+                )
+            )
+        elif not _open(after, cell):
+            holders = after.territories[after.territory_of[cell]].tokens
+            first = after.tokens[holders[0]]
+            problems.append(
+                Problem(
+                    where,
+                    f"{place_name(cell).capitalize()} is in a territory that already holds "
+                    f"{first.player}'s {species_name(first.species)}; a new token needs a "
+                    "territory of its own.",
+                    rule=TERRITORY_RULE,
+                )
+            )
+    return problems
+
+
+def _supply_for(token: Token, tokens: Sequence[Token], players: Sequence[str]) -> list[Problem]:
+    names = _seating(players)
+    owner = names.get(token.player.strip().casefold())
+    if owner is None:
+        return [Problem("token.player", f'"{token.player}" is not one of the players.')]
+    count = len(players)
+    mine = [t for t in tokens if t.player.strip().casefold() == owner.casefold()]
+    same = sum(1 for t in mine if t.species == token.species)
+    limit = token_limit(token.species, player_count=count)
+    if same >= limit:
+        placed = Token(owner, token.species, token.cells)
+        return [Problem("token.species", _limit_message(placed, limit, count))]
+    if len(mine) >= tokens_per_player(count):
+        return [Problem("token", f"{owner} has already placed all {len(mine)} tokens.")]
+    return []
+
+
+def apply_placement(
+    rows: Sequence[str],
+    *,
+    card: Card,
+    tokens: Sequence[Token] = (),
+    token: Token | None = None,
+    players: Sequence[str] | None = None,
+) -> Placement:
+    """The table after a legal turn; raises :class:`InvalidStateError` for an illegal one.
+
+    A card above or left of the map shifts every earlier position so that rows and
+    columns start at 0 again.
+
+    >>> after = apply_placement(
+    ...     ["FFWW", "FSSW"], card=Card((-2, 1), ("MM", "WS")),
+    ...     token=Token("Ann", "begator", ((-2, 1),)),
+    ... )
+    >>> after.rows, after.shift, after.tokens[0].cells
+    (('.MM', '.WS', 'FFWW', 'FSSW'), (2, 0), ((0, 1),))
+    """
+    problems = check_placement(rows, card=card, tokens=tokens, token=token, players=players)
+    if problems:
+        raise InvalidStateError(problems)
+    return _placed(rows, card=card, tokens=tokens, token=token)
+
+
+def _placed(
+    rows: Sequence[str], *, card: Card, tokens: Sequence[Token], token: Token | None
+) -> Placement:
+    """The table after a turn already checked."""
+    spaces = {**_terrain_map(rows), **card.spaces()}
+    placed = [*tokens, token] if token is not None else list(tokens)
+    shift = shift_for([card.at])
+    return Placement(
+        rows=tuple(render_rows(shifted_spaces(spaces, shift))),
+        tokens=tuple(Token(t.player, t.species, shifted(t.cells, shift)) for t in placed),
+        shift=shift,
+    )
+
+
+def render_rows(spaces: Mapping[Cell, Terrain]) -> list[str]:
+    """Map rows from spaces at non-negative positions (``.`` where there is no card).
+
+    >>> render_rows({(0, 1): Terrain.FOREST, (2, 0): Terrain.WATER})
+    ['.F', '', 'W']
+    """
+    if not spaces:
+        return []
+    width: dict[int, int] = {}
+    for r, c in spaces:
+        width[r] = max(width.get(r, 0), c + 1)
+    return [
+        "".join(
+            spaces[(r, c)].value if (r, c) in spaces else EMPTY_MARK
+            for c in range(width.get(r, 0))
+        )
+        for r in range(max(width) + 1)
+    ]
+
+
+PLAY_ALONG_BOARD = "A play-along game builds its map from its cards: leave map and tokens empty."
+
+
+def replay(
+    turns: Sequence[TurnModel], *, players: Sequence[str] | None = None
+) -> tuple[list[str], list[Token], list[Problem]]:
+    """Lay a play-along game's cards one by one: the map, the tokens, and what went wrong.
+
+    Each turn is checked like ``oddland/placement`` against the table the turns before it
+    left; replaying stops at the first illegal turn (later turns would be checked against
+    a table that never existed). Problems are at ``cards[i].card``/``cards[i].token``.
+
+    >>> turns = [TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FS", "WM"]}}),
+    ...          TurnModel.model_validate({"card": {"at": [-2, 0], "terrains": ["FF", "FF"]}})]
+    >>> rows, tokens, problems = replay(turns)
+    >>> rows, problems
+    (['FF', 'FF', 'FS', 'WM'], [])
+    """
+    rows: list[str] = []
+    tokens: list[Token] = []
+    for number, turn in enumerate(turns):
+        problems = check_turn(rows, turn, tokens=tokens, players=players)
+        if problems:
+            return rows, tokens, [_turn_problem(number, f"cards[{number}]", p) for p in problems]
+        card, token, _ = read_turn(turn, players=players)
+        after = _placed(rows, card=card, tokens=tokens, token=token)
+        rows, tokens = list(after.rows), list(after.tokens)
+    return rows, tokens, []
+
+
+def read_turn(
+    turn: TurnModel, *, players: Sequence[str] | None = None
+) -> tuple[Card, Token | None, list[Problem]]:
+    """The card and token of a turn, and every problem with their shape or owner."""
+    names = _seating(players) if players is not None else None
+    card, problems = _card(turn.card)
+    token: Token | None = None
+    if turn.token is not None:
+        token, bad = _token(turn.token, path="token", names=names)
+        problems += bad
+    return card, token, problems
+
+
+def check_turn(
+    rows: Sequence[str],
+    turn: TurnModel,
+    *,
+    tokens: Sequence[Token] = (),
+    players: Sequence[str] | None = None,
+) -> list[Problem]:
+    """Every problem with the next turn of a play-along game (``card``/``token`` paths).
+
+    >>> turn = TurnModel.model_validate({"card": {"at": [0, 3], "terrains": ["FS", "WM"]}})
+    >>> [p.message for p in check_turn(["FF"], turn)]
+    ['The card must share an edge with a space of the map.']
+    """
+    card, token, problems = read_turn(turn, players=players)
+    if problems:
+        return problems
+    return check_placement(rows, card=card, tokens=tokens, token=token, players=players)
+
+
+def _turn_problem(number: int, where: str, problem: Problem) -> Problem:
+    return Problem(f"{where}.{problem.path}", f"Card {number + 1}: {problem.message}")
+
+
+def _card(model: CardModel) -> tuple[Card, list[Problem]]:
+    problems = []
+    if len(model.at) != POSITION_LENGTH:
+        problems.append(Problem("card.at", POSITION_NOT_PAIR))
+    if len(model.terrains) != CARD_SIZE:
+        problems.append(Problem("card.terrains", CARD_NOT_2X2))
+    if problems:
+        return Card((0, 0), ("FF", "FF")), problems
+    card = Card((model.at[0], model.at[1]), (model.terrains[0], model.terrains[1]))
+    return card, card_problems(card)

@@ -1,0 +1,217 @@
+"""Oddland scoring: each token by its species card side, solo modifiers, the tiebreak."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from companion.games.base import (
+    BreakdownLine,
+    Entry,
+    Result,
+    rank,
+)
+from companion.games.oddland.facts import _by_species
+from companion.games.oddland.map import (
+    BEGATOR_A_SOLO_MODIFIER,
+    BEGATOR_POINTS_PER_SPACE,
+    FLORA_A_SOLO_MODIFIER,
+    SLUG,
+    TERRITORY_TIEBREAK,
+    MapAnalysis,
+    describe_cells,
+    rule_count,
+)
+from companion.games.oddland.species import (
+    BEGATOR,
+    FLORA,
+    Side,
+    SideRule,
+    count_phrase,
+    species_name,
+    tokens_per_player,
+)
+from companion.games.oddland.table import Table
+
+
+@dataclass(frozen=True)
+class TokenScore:
+    """A token's points and what was counted, for its breakdown line."""
+
+    points: int
+    detail: str
+
+
+Scorer = Callable[[MapAnalysis, int], TokenScore]
+
+
+@dataclass(frozen=True)
+class SideScoring:
+    """How one species card side scores a token, and its solo modifier."""
+
+    scorer: Scorer
+    solo_modifier: int
+
+
+def begator_a(analysis: MapAnalysis, index: int) -> TokenScore:
+    """Begator A: 2 points per space in the territories neighbouring its territory.
+
+    >>> from companion.games.oddland import Token, analyse_map
+    >>> a = analyse_map(["FFWW", "FSSW", "MM.."], [Token("Ann", "begator", ((1, 1),))])
+    >>> begator_a(a, 0)
+    TokenScore(points=16, detail='8 spaces in neighbouring territories, 2 points each')
+    """
+    own = analysis.territories_of(index)
+    spaces = sum(analysis.territories[t].size for t in analysis.neighbors_of(own))
+    noun = "space" if spaces == 1 else "spaces"
+    return TokenScore(
+        BEGATOR_POINTS_PER_SPACE * spaces,
+        f"{spaces} {noun} in neighbouring territories, {BEGATOR_POINTS_PER_SPACE} points each",
+    )
+
+
+def flora_a(analysis: MapAnalysis, index: int) -> TokenScore:
+    """Flora A has no scoring effect."""
+    return TokenScore(0, "no scoring effect")
+
+
+#: Sides the app scores without a definition.
+BUILT_IN: dict[tuple[str, Side], SideScoring] = {
+    (BEGATOR, Side.A): SideScoring(begator_a, BEGATOR_A_SOLO_MODIFIER),
+    (FLORA, Side.A): SideScoring(flora_a, FLORA_A_SOLO_MODIFIER),
+}
+
+
+def rule_score(analysis: MapAnalysis, index: int, rule: SideRule) -> TokenScore:
+    """Score a token by a declared side.
+
+    >>> from companion.games.oddland import Token, analyse_map
+    >>> from companion.games.oddland.species import Region, Terrain
+    >>> a = analyse_map(["FFWW", "FSSW", "MM.."], [Token("Ann", "owloose", ((0, 0),))])
+    >>> rule_score(a, 0, SideRule(points=3, region=Region.ROW, terrain=Terrain.WATER))
+    TokenScore(points=6, detail='2 water spaces in its row, 3 points each')
+    """
+    count = rule_count(analysis, index, rule)
+    if rule.points == 0:
+        return TokenScore(0, "no points")
+    detail = count_phrase(rule, count)
+    if rule.points != 1:
+        detail += f", {rule.points} points each"
+    return TokenScore(rule.points * count, detail)
+
+
+def _rule_scoring(rule: SideRule) -> SideScoring:
+    return SideScoring(
+        lambda analysis, index: rule_score(analysis, index, rule), rule.solo_modifier
+    )
+
+
+def side_scoring(table: Table, species: str) -> tuple[Side | None, SideScoring | None, str]:
+    """The side in play for a species, how it scores, and why not when it cannot."""
+    name = species_name(species)
+    side = table.sides.get(species)
+    if side is None:
+        return None, None, f"no side was chosen for {name}"
+    rule = table.definitions.get((species, side))
+    if rule is not None:
+        return side, _rule_scoring(rule), ""
+    built_in = BUILT_IN.get((species, side))
+    if built_in is not None:
+        return side, built_in, ""
+    return side, None, f"the app does not know how {name} {side.value} scores"
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """A player's breakdown lines and the warnings their tokens raised."""
+
+    lines: tuple[BreakdownLine, ...]
+    warnings: tuple[str, ...]
+
+
+def score_player(table: Table, player: str) -> PlayerScore:
+    """Breakdown lines for one player, species by species, tokens in reading order."""
+    mine = [i for i, token in enumerate(table.analysis.tokens) if token.player == player]
+    by_species: dict[str, list[int]] = {}
+    for index in sorted(mine, key=lambda i: table.analysis.tokens[i].cells):
+        by_species.setdefault(table.analysis.tokens[index].species, []).append(index)
+    entered = {species for who, species in table.points if who == player}
+    lines: list[BreakdownLine] = []
+    warnings: list[str] = []
+    for species in sorted(set(by_species) | entered, key=_by_species):
+        manual = table.points.get((player, species))
+        if manual is not None:
+            lines.append(
+                BreakdownLine(f"{species_name(species)}: entered on the scoreboard", manual)
+            )
+            continue
+        more, warned = _species_lines(table, player, species, by_species[species])
+        lines += more
+        warnings += warned
+    return PlayerScore(tuple(lines), tuple(warnings))
+
+
+def _species_lines(
+    table: Table, player: str, species: str, indexes: Sequence[int]
+) -> tuple[list[BreakdownLine], list[str]]:
+    side, scoring, reason = side_scoring(table, species)
+    name = species_name(species)
+    title = f"{name} ({side.value})" if side is not None else name
+    lines, warnings = [], []
+    for index in indexes:
+        where = describe_cells(table.analysis.tokens[index].cells)
+        if scoring is None:
+            lines.append(BreakdownLine(f"{title} at {where}: not scored", 0))
+            warnings.append(
+                f"{player}'s {name} at {where} scored 0: {reason}; "
+                f"enter {player}'s {name} points instead."
+            )
+            continue
+        scored = scoring.scorer(table.analysis, index)
+        lines.append(BreakdownLine(f"{title} at {where}: {scored.detail}", scored.points))
+    if table.solo and scoring is not None and scoring.solo_modifier:
+        lines.append(BreakdownLine(f"{title}: solo modifier", scoring.solo_modifier))
+    return lines, warnings
+
+
+def tiebreak_sizes(analysis: MapAnalysis, player: str) -> tuple[int, ...]:
+    """Sizes of the territories holding a player's tokens, largest first (one per token).
+
+    >>> from companion.games.oddland import Token, analyse_map
+    >>> tokens = [Token("A", "flora", ((0, 0),)), Token("A", "begator", ((0, 2),))]
+    >>> a = analyse_map(["FFW"], tokens)
+    >>> tiebreak_sizes(a, "A")
+    (2, 1)
+    """
+    sizes = [
+        max(analysis.territories[t].size for t in analysis.territories_of(index))
+        for index, token in enumerate(analysis.tokens)
+        if token.player == player
+    ]
+    return tuple(sorted(sizes, reverse=True))
+
+
+def score_table(table: Table) -> Result:
+    """Score a parsed table: standings, tiebreak by territory sizes, warnings."""
+    scores = [score_player(table, player) for player in table.players]
+    sizes = [tiebreak_sizes(table.analysis, player) for player in table.players]
+    # Equal lengths make "no token at all" compare as the smallest territory.
+    width = max((len(s) for s in sizes), default=0)
+    entries = [
+        Entry(
+            player=player,
+            score=sum(line.points for line in score.lines),
+            tiebreak=(own + (0,) * (width - len(own)),),
+            breakdown=score.lines,
+        )
+        for player, score, own in zip(table.players, scores, sizes, strict=True)
+    ]
+    ranking = rank(entries, tiebreaks=(TERRITORY_TIEBREAK,))
+    needed = tokens_per_player(len(table.players))
+    placed = Counter(token.player for token in table.analysis.tokens)
+    finished = all(placed[player] == needed for player in table.players)
+    warnings = [w for score in scores for w in score.warnings]
+    if table.analysis.tokens and not finished:
+        warnings.append(f"Not every player has placed all {needed} tokens yet: the game goes on.")
+    return Result(SLUG, ranking.standings, ranking.decided_by, finished, tuple(warnings))

@@ -1,0 +1,528 @@
+"""Oddland states: request shapes, sizes and validation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+
+import pydantic
+
+from companion.games.base import (
+    STRICT,
+    InvalidStateError,
+    Problem,
+    Roster,
+    list_size,
+    name_problems,
+    object_size,
+    path_of,
+    player_count_problems,
+    players_size,
+    text_size,
+)
+from companion.games.grid import (
+    Cell,
+    place_name,
+)
+from companion.games.oddland.map import (
+    CARD_SIZE,
+    EMPTY,
+    MAX_CARD_EXTENT,
+    MAX_CARD_SPAN,
+    MAX_MAP_EXTENT,
+    MAX_PLAYERS,
+    MAX_SPACES,
+    MAX_SPECIES_POINTS,
+    MAX_TOKEN_SPACES,
+    MAX_TOKENS,
+    MIN_PLAYERS,
+    POSITION_LENGTH,
+    SIDE_LETTERS,
+    TERRAIN_LETTERS,
+    MapAnalysis,
+    Token,
+    _analyse,
+    _terrain_map,
+)
+from companion.games.oddland.species import (
+    FLORA,
+    MAP_CARDS,
+    TWO_SPACE_SPECIES,
+    SideRule,
+    is_species_key,
+    spaces_of,
+    species_name,
+    token_limit,
+    tokens_per_player,
+)
+
+
+class TokenModel(pydantic.BaseModel):
+    """A token as entered: owner, species key and ``[row, col]`` positions."""
+
+    model_config = STRICT
+
+    player: str
+    species: str
+    cells: list[list[int]]
+
+
+class StateModel(pydantic.BaseModel):
+    """A whole Oddland table at scoring time (shape only; rules are checked afterwards)."""
+
+    model_config = STRICT
+
+    players: list[str]
+    map: list[str] = []
+    tokens: list[TokenModel] = []
+    sides: dict[str, str | None] = {}
+    points: dict[str, dict[str, int | None]] = {}
+    solo: bool | None = None
+    definitions: dict[str, dict[str, SideRule]] = {}
+    cards: list[TurnModel] = []
+
+
+class MapModel(pydantic.BaseModel):
+    """The ``oddland/map`` request."""
+
+    model_config = STRICT
+
+    map: list[str]
+    tokens: list[TokenModel] = []
+    players: list[str] | None = None
+
+
+class CardModel(pydantic.BaseModel):
+    """A map card as laid: top-left ``[row, col]`` and its two rows of terrain letters."""
+
+    model_config = STRICT
+
+    at: list[int]
+    terrains: list[str]
+
+
+class TurnModel(pydantic.BaseModel):
+    """One turn of a play-along game: the card laid and the token placed on it."""
+
+    model_config = STRICT
+
+    card: CardModel
+    token: TokenModel | None = None
+
+
+class PlacementModel(pydantic.BaseModel):
+    """The ``oddland/placement`` request."""
+
+    model_config = STRICT
+
+    map: list[str] = []
+    tokens: list[TokenModel] = []
+    players: list[str] | None = None
+    card: CardModel
+    token: TokenModel | None = None
+
+
+ROWS_TOO_MANY = "A map can span at most {most} rows, not {count}."
+
+
+ROW_TOO_LONG = "A row can span at most {most} spaces."
+
+
+POSITION_NOT_PAIR = "A position is a pair [row, col]."
+
+
+CARD_NOT_2X2 = "A card has 2 rows of 2 spaces."
+
+
+CARD_ROW_WRONG = "A card row has 2 spaces, each F, S, W or M."
+
+
+_MAP_SIZE = list_size(
+    MAX_MAP_EXTENT,
+    lambda n: ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=n),
+    text_size(MAX_MAP_EXTENT, lambda n: ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)),
+)
+
+
+_POSITION_SIZE = list_size(POSITION_LENGTH, lambda n: POSITION_NOT_PAIR)
+
+
+_TOKEN_SIZE = object_size(
+    {
+        "player": text_size(),
+        "species": text_size(),
+        "cells": list_size(
+            MAX_TOKEN_SPACES,
+            lambda n: f"A token covers at most {MAX_TOKEN_SPACES} spaces, not {n}.",
+            _POSITION_SIZE,
+        ),
+    }
+)
+
+
+_TOKENS_SIZE = list_size(
+    MAX_TOKENS,
+    lambda n: f"The box holds {MAX_TOKENS} tokens, but {n} were entered.",
+    _TOKEN_SIZE,
+)
+
+
+_CARD_SIZE = object_size(
+    {
+        "at": _POSITION_SIZE,
+        "terrains": list_size(
+            CARD_SIZE, lambda n: CARD_NOT_2X2, text_size(CARD_SIZE, lambda n: CARD_ROW_WRONG)
+        ),
+    }
+)
+
+
+_PLAYERS_SIZE = players_size(MIN_PLAYERS, MAX_PLAYERS)
+
+
+#: Sizes of a score request: players, map rows and their length, tokens, species
+#: entries, definitions and play-along turns (no more than the box has cards).
+STATE_SIZE = object_size(
+    {
+        "players": _PLAYERS_SIZE,
+        "map": _MAP_SIZE,
+        "tokens": _TOKENS_SIZE,
+        "sides": object_size(each=text_size()),
+        "points": object_size(each=object_size()),
+        "definitions": object_size(each=object_size(each=object_size(each=text_size()))),
+        "cards": list_size(
+            MAP_CARDS,
+            lambda n: f"The box has {MAP_CARDS} map cards, but {n} turns were entered.",
+            object_size({"card": _CARD_SIZE, "token": _TOKEN_SIZE}),
+        ),
+    }
+)
+
+
+MAP_REQUEST_SIZE = object_size(
+    {"map": _MAP_SIZE, "tokens": _TOKENS_SIZE, "players": _PLAYERS_SIZE}
+)
+
+
+PLACEMENT_SIZE = object_size(
+    {
+        "map": _MAP_SIZE,
+        "tokens": _TOKENS_SIZE,
+        "players": _PLAYERS_SIZE,
+        "card": _CARD_SIZE,
+        "token": _TOKEN_SIZE,
+    }
+)
+
+
+def map_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
+    """Every problem with map rows: unknown letters, too big for the box.
+
+    >>> print(*[p.message for p in map_problems(["FFx", "WW"])])
+    Row 1 has "x"; use F (forest), S (shore), W (water), M (mountain) or "." for no card.
+    """
+    if len(rows) > MAX_MAP_EXTENT:
+        return [Problem(path, ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=len(rows)))]
+    problems = []
+    for r, row in enumerate(rows):
+        if len(row) > MAX_MAP_EXTENT:
+            problems.append(Problem(f"{path}[{r}]", ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)))
+            continue
+        bad = sorted({ch for ch in row if ch not in EMPTY and ch not in TERRAIN_LETTERS})
+        if bad:
+            shown = ", ".join(f'"{ch}"' for ch in bad)
+            problems.append(
+                Problem(
+                    f"{path}[{r}]",
+                    f"Row {r + 1} has {shown}; use F (forest), S (shore), W (water), "
+                    'M (mountain) or "." for no card.',
+                )
+            )
+    count = sum(1 for row in rows for ch in row if ch not in EMPTY)
+    if count > MAX_SPACES:
+        problems.append(
+            Problem(
+                path,
+                f"The {MAP_CARDS} map cards in the box make at most {MAX_SPACES} spaces, "
+                f"but this map has {count}.",
+            )
+        )
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in EMPTY]
+    too_wide = extent_message(cells)
+    if too_wide is not None:
+        problems.append(Problem(path, f"The spaces of this map span {too_wide}"))
+    return problems
+
+
+def extent_message(cells: Collection[Cell]) -> str | None:
+    """The end of a sentence when ``cells`` span more than the map cards can make.
+
+    >>> extent_message([(0, 0), (74, 0)])
+    '75 rows and 1 column; the 37 map cards make at most 74 rows or columns, and 112 together.'
+    >>> extent_message([(0, 0), (73, 37)]) is None
+    True
+    """
+    if not cells:
+        return None
+    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
+    if max(rows, cols) <= MAX_CARD_EXTENT and rows + cols <= MAX_CARD_SPAN:
+        return None
+    return (
+        f"{rows} row{'s' if rows > 1 else ''} and {cols} column{'s' if cols > 1 else ''}; "
+        f"the {MAP_CARDS} map cards make at most {MAX_CARD_EXTENT} rows or columns, "
+        f"and {MAX_CARD_SPAN} together."
+    )
+
+
+def token_problems(
+    tokens: Sequence[Token], *, rows: Sequence[str], path: str = "tokens"
+) -> list[Problem]:
+    """Every problem with where tokens lie: species keys, shapes, off-map, shared spaces.
+
+    >>> bad = [Token("Ann", "whalephant", ((0, 0), (1, 1))), Token("Ben", "flora", ((0, 0),))]
+    >>> for problem in token_problems(bad, rows=["FF", "FF"]):
+    ...     print(problem.path, problem.message)
+    tokens[0].cells A Whalephant's two spaces must share an edge.
+    tokens[1].cells[0] Another token (tokens[0]) already lies on row 1, col 1.
+    """
+    problems: list[Problem] = []
+    taken: dict[Cell, int] = {}
+    for index, token in enumerate(tokens):
+        where = f"{path}[{index}]"
+        if not is_species_key(token.species):
+            problems.append(Problem(f"{where}.species", _species_key_message(token.species)))
+        problems += shape_problems(token, path=f"{where}.cells")
+        for number, cell in enumerate(token.cells):
+            problem = _cell_problem(cell, rows)
+            if problem is None and cell in taken and taken[cell] != index:
+                problem = (
+                    f"Another token ({path}[{taken[cell]}]) already lies on {place_name(cell)}."
+                )
+            if problem is not None:
+                problems.append(Problem(f"{where}.cells[{number}]", problem))
+            taken.setdefault(cell, index)
+    return problems
+
+
+def _cell_problem(cell: Cell, rows: Sequence[str]) -> str | None:
+    r, c = cell
+    if not (0 <= r < len(rows) and 0 <= c < len(rows[r])):
+        return f"Row {r + 1}, col {c + 1} is outside the map."
+    if rows[r][c] in EMPTY:
+        return f"There is no map card at {place_name(cell)}; a token must lie on a space."
+    return None
+
+
+def shape_problems(token: Token, *, path: str) -> list[Problem]:
+    """A token covers one space, or two sharing an edge for a two-space species.
+
+    >>> [p.message for p in shape_problems(Token("Ann", "begator", ()), path="token.cells")]
+    ['A Begator covers exactly 1 space, not 0.']
+    """
+    name = species_name(token.species)
+    need = spaces_of(token.species)
+    if len(token.cells) != need:
+        noun = "space" if need == 1 else "spaces"
+        return [Problem(path, f"A {name} covers exactly {need} {noun}, not {len(token.cells)}.")]
+    if token.species in TWO_SPACE_SPECIES:
+        (r1, c1), (r2, c2) = token.cells
+        if abs(r1 - r2) + abs(c1 - c2) != 1:
+            return [Problem(path, f"A {name}'s two spaces must share an edge.")]
+    return []
+
+
+def _species_key_message(key: str) -> str:
+    return f'"{key}" is not a species key; use lower-case letters, digits and hyphens.'
+
+
+def _cells(raw: Sequence[Sequence[int]], *, path: str) -> tuple[tuple[Cell, ...], list[Problem]]:
+    """Positions as pairs; malformed ones are reported and left out."""
+    cells: list[Cell] = []
+    problems = []
+    for number, pair in enumerate(raw):
+        if len(pair) == POSITION_LENGTH:
+            cells.append((pair[0], pair[1]))
+        else:
+            problems.append(Problem(f"{path}[{number}]", POSITION_NOT_PAIR))
+    return tuple(cells), problems
+
+
+def _token(
+    model: TokenModel, *, path: str, names: Mapping[str, str] | None
+) -> tuple[Token, list[Problem]]:
+    """A token from its model, its owner matched to ``names`` (casefolded -> as seated)."""
+    cells, problems = _cells(model.cells, path=f"{path}.cells")
+    owner = model.player.strip()
+    if names is not None:
+        seated = names.get(owner.casefold())
+        if seated is None:
+            problems.append(Problem(f"{path}.player", f'"{owner}" is not one of the players.'))
+        owner = seated or owner
+    elif not owner:
+        problems.append(Problem(f"{path}.player", "A token needs its owner's name."))
+    return Token(owner, model.species, cells), problems
+
+
+def _tokens(
+    models: Sequence[TokenModel], *, names: Mapping[str, str] | None
+) -> tuple[list[Token], list[Problem]]:
+    """Tokens from their models, and every problem with owners and position pairs."""
+    tokens: list[Token] = []
+    problems: list[Problem] = []
+    for index, model in enumerate(models):
+        token, bad = _token(model, path=f"tokens[{index}]", names=names)
+        tokens.append(token)
+        problems += bad
+    return tokens, problems
+
+
+def _where_tokens_lie(
+    tokens: Sequence[Token], *, rows: Sequence[str], entry_problems: Sequence[Problem]
+) -> list[Problem]:
+    """Location and shape problems, minus shape noise where a position was malformed."""
+    malformed = {p.path.rsplit("[", 1)[0] for p in entry_problems if p.path.endswith("]")}
+    return [p for p in token_problems(tokens, rows=rows) if p.path not in malformed]
+
+
+def _seating(players: Sequence[str]) -> dict[str, str]:
+    """Casefolded name -> name as seated (the first of duplicates, already reported)."""
+    return Roster.of(players).seated
+
+
+def supply_problems(
+    tokens: Sequence[Token], *, player_count: int, path: str = "tokens"
+) -> list[Problem]:
+    """Nobody places more tokens, in all or of one species, than their set holds.
+
+    >>> two = [Token("Ann", "begator", ((0, 0),)), Token("Ann", "begator", ((0, 1),))]
+    >>> [p.message for p in supply_problems(two, player_count=2)]
+    ['Ann has only 1 Begator token.']
+    """
+    problems = []
+    per_species: Counter[tuple[str, str]] = Counter()
+    per_player: Counter[str] = Counter()
+    total = tokens_per_player(player_count)
+    for index, token in enumerate(tokens):
+        per_species[token.player, token.species] += 1
+        per_player[token.player] += 1
+        limit = token_limit(token.species, player_count=player_count)
+        if per_species[token.player, token.species] > limit:
+            problems.append(
+                Problem(f"{path}[{index}].species", _limit_message(token, limit, player_count))
+            )
+        elif per_player[token.player] > total:
+            problems.append(
+                Problem(
+                    f"{path}[{index}]",
+                    f"With {player_count} player{'s' if player_count > 1 else ''} each player "
+                    f"has {total} tokens; this is {token.player}'s token number "
+                    f"{per_player[token.player]}.",
+                )
+            )
+    return problems
+
+
+def _limit_message(token: Token, limit: int, player_count: int) -> str:
+    noun = "token" if limit == 1 else "tokens"
+    message = f"{token.player} has only {limit} {species_name(token.species)} {noun}"
+    if token.species == FLORA and limit == 1:
+        message += f" (with {player_count} players one Flora goes back to the box)"
+    return message + "."
+
+
+def _is_solo(model: StateModel) -> bool:
+    return model.solo if model.solo is not None else len(model.players) == 1
+
+
+def _state_problems(
+    model: StateModel, *, tokens: Sequence[Token], board: Sequence[Problem]
+) -> list[Problem]:
+    count = len(model.players)
+    problems = player_count_problems(count, minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    problems += name_problems(model.players, path=lambda i: f"players[{i}]")
+    if model.solo and count != 1:
+        problems.append(
+            Problem("solo", f"Solo mode is for 1 player, but {count} players were entered.")
+        )
+    names = _seating(model.players)
+    problems += board
+    problems += supply_problems(tokens, player_count=max(count, MIN_PLAYERS))
+    problems += _side_problems(model.sides)
+    problems += _points_problems(model.points, names=names, solo=_is_solo(model))
+    problems += _definition_problems(model.definitions)
+    return problems
+
+
+def _side_problems(sides: Mapping[str, str | None]) -> list[Problem]:
+    problems = []
+    for species, side in sides.items():
+        where = path_of(["sides", species])
+        if not is_species_key(species):
+            problems.append(Problem(where, _species_key_message(species)))
+        elif side is not None and side not in SIDE_LETTERS:
+            problems.append(Problem(where, f'A species card has side "A" or "B", not "{side}".'))
+    return problems
+
+
+def _points_problems(
+    points: Mapping[str, Mapping[str, int | None]], *, names: Mapping[str, str], solo: bool
+) -> list[Problem]:
+    problems = []
+    for player, entries in points.items():
+        if player.strip().casefold() not in names:
+            problems.append(
+                Problem(path_of(["points", player]), f'"{player}" is not one of the players.')
+            )
+        for species, value in entries.items():
+            where = path_of(["points", player, species])
+            if not is_species_key(species):
+                problems.append(Problem(where, _species_key_message(species)))
+            elif value is None:
+                continue
+            elif value < 0 and not solo:
+                problems.append(Problem(where, "Points cannot be negative outside solo mode."))
+            elif abs(value) > MAX_SPECIES_POINTS:
+                problems.append(
+                    Problem(where, f"One species scores at most {MAX_SPECIES_POINTS} points.")
+                )
+    return problems
+
+
+def _definition_problems(definitions: Mapping[str, Mapping[str, SideRule]]) -> list[Problem]:
+    problems = []
+    for species, sides in definitions.items():
+        if not is_species_key(species):
+            problems.append(
+                Problem(path_of(["definitions", species]), _species_key_message(species))
+            )
+        for side in sides:
+            if side not in SIDE_LETTERS:
+                problems.append(
+                    Problem(
+                        path_of(["definitions", species, side]),
+                        f'A species card has side "A" or "B", not "{side}".',
+                    )
+                )
+    return problems
+
+
+def analyse_map(rows: Sequence[str], tokens: Sequence[Token] = ()) -> MapAnalysis:
+    """Find the territories of a map and where the tokens lie.
+
+    Territories are numbered in reading order of their first space; their cells are in
+    reading order and their neighbours ascending. Raises :class:`InvalidStateError` with
+    every problem when the map or the tokens are impossible.
+
+    >>> analysis = analyse_map(["FFW", "FWW", ".MM"])
+    >>> [(t.id, t.terrain.value, t.size, t.neighbors) for t in analysis.territories]
+    [(0, 'F', 3, (1,)), (1, 'W', 3, (0, 2)), (2, 'M', 2, (1,))]
+    >>> analysis.territories[0].cells
+    ((0, 0), (0, 1), (1, 0))
+    """
+    problems = map_problems(rows)
+    if not problems:
+        problems = token_problems(tokens, rows=rows)
+    if problems:
+        raise InvalidStateError(problems)
+    return _analyse(_terrain_map(rows), tokens)

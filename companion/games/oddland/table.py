@@ -1,0 +1,89 @@
+"""A parsed Oddland table: a stored or requested state read into players, map and tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.games.base import (
+    InvalidStateError,
+    Problem,
+    validate_model,
+)
+from companion.games.oddland.map import MapAnalysis, Token, _analyse, _terrain_map
+from companion.games.oddland.placement import PLAY_ALONG_BOARD, replay
+from companion.games.oddland.species import (
+    Side,
+    SideRule,
+)
+from companion.games.oddland.state import (
+    STATE_SIZE,
+    StateModel,
+    _is_solo,
+    _seating,
+    _state_problems,
+    _tokens,
+    _where_tokens_lie,
+    map_problems,
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A validated Oddland table, ready to score."""
+
+    players: tuple[str, ...]
+    analysis: MapAnalysis
+    sides: Mapping[str, Side]
+    points: Mapping[tuple[str, str], int]
+    definitions: Mapping[tuple[str, Side], SideRule]
+    solo: bool
+
+
+def parse(state: object) -> Table:
+    """Validate a score request and return the table; raises with every problem.
+
+    >>> table = parse({"players": ["Ann"], "map": ["FS"], "tokens": []})
+    >>> table.solo, [t.size for t in table.analysis.territories]
+    (True, [1, 1])
+    """
+    model = validate_model(StateModel, state, STATE_SIZE)
+    names = _seating(model.players)
+    rows, tokens, board = _board(model, names)
+    problems = _state_problems(model, tokens=tokens, board=board)
+    if problems:
+        raise InvalidStateError(problems)
+    points = {
+        (names[player.strip().casefold()], species): value
+        for player, entries in model.points.items()
+        for species, value in entries.items()
+        if value is not None
+    }
+    return Table(
+        players=tuple(names.values()),
+        analysis=_analyse(_terrain_map(rows), tokens),
+        sides={key: Side(side) for key, side in model.sides.items() if side is not None},
+        points=points,
+        definitions={
+            (species, Side(side)): rule
+            for species, sides in model.definitions.items()
+            for side, rule in sides.items()
+        },
+        solo=_is_solo(model),
+    )
+
+
+def _board(
+    model: StateModel, names: Mapping[str, str]
+) -> tuple[Sequence[str], list[Token], list[Problem]]:
+    """The map rows and tokens of a state (laid card by card for a play-along game)."""
+    if model.cards:
+        rows, tokens, problems = replay(model.cards, players=model.players)
+        if model.map or model.tokens:
+            problems.append(Problem("cards", PLAY_ALONG_BOARD))
+        return rows, tokens, problems
+    problems = map_problems(model.map)
+    tokens, entry = _tokens(model.tokens, names=names)
+    problems += entry
+    problems += _where_tokens_lie(tokens, rows=model.map, entry_problems=entry)
+    return model.map, tokens, problems

@@ -1,0 +1,395 @@
+"""Owl About facts and trick rules: the deck, the player chart, fighting power, who
+wins a trick, the follow and night rules."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+SLUG = "owl-about"
+
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 6
+
+
+class Mode(StrEnum):
+    """How tricks are played and won."""
+
+    BASIC = "basic"
+    QUICK = "quick"
+    ADVANCED = "advanced"
+
+
+class Variant(StrEnum):
+    """Optional scoring rules of the advanced mode."""
+
+    SAME_SPEED = "same-speed"
+    NIGHT_COLLECTION = "night-collection"
+
+
+class RuleBreak(StrEnum):
+    """A play rule that a card broke."""
+
+    #: Held a card at least as fast as the fastest card in the trick, but played slower.
+    FOLLOW = "follow"
+    #: Played a night card while still holding the day card of the same speed.
+    NIGHT = "night"
+
+    @property
+    def rule(self) -> str:
+        """The rules entry of this play rule (``owl-about/follow``)."""
+        return f"{SLUG}/{self.value}"
+
+
+class NightCollection(StrEnum):
+    """What the night-collection variant did to a player in a round."""
+
+    ROUND_VOIDED = "round-voided"
+    TOTAL_RESET = "total-reset"
+
+
+#: Day cards: speed -> copies in the deck.
+DAY_CARDS: dict[int, int] = {1: 4, 2: 4, 3: 3, 4: 3, 5: 4, 6: 4, 7: 3, 8: 3, 9: 2, 10: 2}
+
+
+#: Night cards: one card of each of these speeds.
+NIGHT_SPEEDS: tuple[int, ...] = (4, 5, 6, 7)
+
+
+NIGHT_PREFIX = "N"
+
+
+#: Every card code the API accepts -> copies in the 36-card deck.
+DECK: dict[str, int] = {
+    **{str(speed): copies for speed, copies in DAY_CARDS.items()},
+    **{f"{NIGHT_PREFIX}{speed}": 1 for speed in NIGHT_SPEEDS},
+}
+
+
+DECK_SIZE = sum(DECK.values())
+
+
+NIGHT_FP_BONUS = 2
+
+
+#: The small owls that outfight the big ones: with a big one in the trick they gain FP.
+SMALL_OWLS = frozenset({1, 2})
+
+
+BIG_OWLS = frozenset({9, 10})
+
+
+SMALL_OWL_FP_BONUS = 10
+
+
+TROPHIES_PER_TRICK = 1
+
+
+TROPHIES_PER_NIGHT_CARD = 2
+
+
+SAME_SPEED_VP = 1
+
+
+#: Night cards collected in one round that void its VP, and that reset the total.
+NIGHT_COLLECTION_VOID = 3
+
+
+NIGHT_COLLECTION_RESET = len(NIGHT_SPEEDS)
+
+
+#: Index of the lead's card in a trick (cards are listed in play order).
+LEAD = 0
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """One line of the player chart: how a round is dealt, and the default target."""
+
+    players: int
+    hand_cards: int
+    face_up: int
+    face_down: int
+    target: int
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a round: every card in hand is played, one per trick."""
+        return self.hand_cards
+
+    @property
+    def max_trophies(self) -> int:
+        """The most trophies one player can take in a round: every trick, every night card."""
+        return self.tricks * TROPHIES_PER_TRICK + len(NIGHT_SPEEDS) * TROPHIES_PER_NIGHT_CARD
+
+    def to_json(self) -> dict[str, int]:
+        """The chart line as JSON (for the rules page)."""
+        return {
+            "players": self.players,
+            "hand_cards": self.hand_cards,
+            "face_up": self.face_up,
+            "face_down": self.face_down,
+            "target": self.target,
+        }
+
+
+#: The player chart by player count; each row deals out exactly the 36 cards.
+PLAYER_CHART: dict[int, ChartRow] = {
+    row.players: row
+    for row in (
+        ChartRow(players=3, hand_cards=9, face_up=3, face_down=6, target=15),
+        ChartRow(players=4, hand_cards=8, face_up=3, face_down=1, target=10),
+        ChartRow(players=5, hand_cards=7, face_up=0, face_down=1, target=10),
+        ChartRow(players=6, hand_cards=6, face_up=0, face_down=0, target=10),
+    )
+}
+
+
+def player_chart() -> tuple[ChartRow, ...]:
+    """The player chart, fewest players first.
+
+    >>> [(row.players, row.hand_cards, row.face_up, row.face_down) for row in player_chart()]
+    [(3, 9, 3, 6), (4, 8, 3, 1), (5, 7, 0, 1), (6, 6, 0, 0)]
+    """
+    return tuple(PLAYER_CHART[count] for count in sorted(PLAYER_CHART))
+
+
+def default_target(players: int) -> int:
+    """The VP that end the game with this many players.
+
+    >>> default_target(3), default_target(5)
+    (15, 10)
+    """
+    return PLAYER_CHART[players].target
+
+
+@dataclass(frozen=True)
+class Card:
+    """One owl card: its code in the API, its speed, and whether it is a night card."""
+
+    code: str
+    speed: int
+    night: bool
+
+    @property
+    def label(self) -> str:
+        """How players name the card: ``"Night 6"``, or just the number for a day card."""
+        return f"Night {self.speed}" if self.night else str(self.speed)
+
+
+#: Every card by its API code.
+CARDS: dict[str, Card] = {
+    code: Card(code, int(code.removeprefix(NIGHT_PREFIX)), code.startswith(NIGHT_PREFIX))
+    for code in DECK
+}
+
+
+def card(code: str) -> Card:
+    """The card with this API code; ``ValueError`` for anything else.
+
+    >>> card("N6")
+    Card(code='N6', speed=6, night=True)
+    """
+    try:
+        return CARDS[code]
+    except KeyError:
+        raise ValueError(f"There is no Owl About card {code!r}.") from None
+
+
+def fighting_power(card_code: str, trick_cards: Iterable[str]) -> int:
+    """The FP of a card among the cards of its trick.
+
+    A day card fights with its number and a night card with its number + 2; a 1 or a 2
+    becomes 11 or 12 while a 9 or a 10 is in the same trick.
+
+    >>> trick = ["6", "2", "8", "10"]
+    >>> [fighting_power(c, trick) for c in trick]
+    [6, 12, 8, 10]
+    >>> fighting_power("N4", ["N4", "2"]), fighting_power("2", ["N4", "2"])
+    (6, 2)
+    """
+    played = card(card_code)
+    if played.night:
+        return played.speed + NIGHT_FP_BONUS
+    if played.speed in SMALL_OWLS and any(card(c).speed in BIG_OWLS for c in trick_cards):
+        return played.speed + SMALL_OWL_FP_BONUS
+    return played.speed
+
+
+@dataclass(frozen=True)
+class TrickOutcome:
+    """Who wins a trick: the index of the winning card in play order, and every FP."""
+
+    winner: int
+    fp: tuple[int, ...]
+
+
+def trick_outcome(mode: Mode | str, cards: Sequence[str]) -> TrickOutcome:
+    """The winning card of a trick (index in play order, 0 = the lead) and the FP list.
+
+    Basic and advanced mode: the highest FP wins, and among equal FP the card played
+    first. Quick mode: the highest FP that exactly one card has wins; when no FP is
+    unique, the lead wins. Works on a partial trick too (the card winning so far).
+
+    >>> trick_outcome(Mode.BASIC, ["6", "2", "8", "10"])
+    TrickOutcome(winner=1, fp=(6, 12, 8, 10))
+    >>> trick_outcome("basic", ["6", "2", "8", "8"]).winner
+    2
+    >>> trick_outcome("quick", ["2", "2", "N4", "6"]).winner
+    0
+    """
+    if not cards:
+        raise ValueError("A trick needs at least one card.")
+    fp = tuple(fighting_power(c, cards) for c in cards)
+    if Mode(mode) is Mode.QUICK:
+        return TrickOutcome(_highest_unique(fp), fp)
+    # index() finds the first card with that FP, so ties go to the earlier card.
+    return TrickOutcome(fp.index(max(fp)), fp)
+
+
+def _highest_unique(fp: Sequence[int]) -> int:
+    counts = Counter(fp)
+    unique = [value for value, count in counts.items() if count == 1]
+    return fp.index(max(unique)) if unique else LEAD
+
+
+def trick_trophies(cards: Iterable[str]) -> int:
+    """Trophies the winner of these cards takes: 1 for the trick, 2 per night card.
+
+    >>> trick_trophies(["6", "N6", "2"]), trick_trophies(["1", "3", "5"])
+    (3, 1)
+    """
+    nights = sum(1 for c in cards if card(c).night)
+    return TROPHIES_PER_TRICK + TROPHIES_PER_NIGHT_CARD * nights
+
+
+def same_speed(cards: Sequence[str]) -> bool:
+    """Whether every card of a trick has the same speed (a night card counts its number).
+
+    >>> same_speed(["6", "N6", "6"]), same_speed(["6", "7", "6"])
+    (True, False)
+    """
+    return len({card(c).speed for c in cards}) == 1
+
+
+def seating_from(players: Sequence[str], lead: str) -> tuple[str, ...]:
+    """The players in play order for a trick: the lead, then clockwise.
+
+    >>> seating_from(["Miu", "Carol", "Romi", "Tom"], "Romi")
+    ('Romi', 'Tom', 'Miu', 'Carol')
+    """
+    start = list(players).index(lead)
+    return tuple(players[start:]) + tuple(players[:start])
+
+
+@dataclass(frozen=True)
+class TrickProgress:
+    """A trick so far: who played what, who is winning, and whose turn it is.
+
+    ``winner`` is the player winning so far (``None`` before the first card);
+    ``next_player`` is ``None`` once everyone has played.
+    """
+
+    seats: tuple[str, ...]
+    cards: tuple[str, ...]
+    fp: tuple[int, ...]
+    winner: str | None
+    trophies: int
+    next_player: str | None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every player has played a card."""
+        return self.next_player is None
+
+
+def trick_progress(
+    *, mode: Mode | str, players: Sequence[str], lead: str, cards: Sequence[str]
+) -> TrickProgress:
+    """Follow a trick card by card (the play-along): current winner, FP, next player.
+
+    ``players`` are in seating order, ``cards`` in play order starting with ``lead``;
+    fewer cards than players is a trick still being played. The names must be exactly
+    those of ``players`` (the caller validates them; unknown ones raise ``ValueError``).
+
+    >>> table = ["Miu", "Carol", "Romi", "Tom"]
+    >>> now = trick_progress(mode="basic", players=table, lead="Miu", cards=["6", "2", "8"])
+    >>> now.winner, now.fp, now.next_player
+    ('Romi', (6, 2, 8), 'Tom')
+    >>> done = trick_progress(mode="basic", players=table, lead="Miu", cards=["6", "2", "8", "10"])
+    >>> done.winner, done.trophies, done.complete
+    ('Carol', 1, True)
+    """
+    seats = seating_from(players, lead)
+    if len(cards) > len(seats):
+        raise ValueError("A trick has one card per player.")
+    if not cards:
+        return TrickProgress(seats, (), (), None, 0, seats[LEAD])
+    outcome = trick_outcome(mode, cards)
+    return TrickProgress(
+        seats=seats,
+        cards=tuple(cards),
+        fp=outcome.fp,
+        winner=seats[outcome.winner],
+        trophies=trick_trophies(cards),
+        next_player=seats[len(cards)] if len(cards) < len(seats) else None,
+    )
+
+
+def rule_breaks(
+    card_code: str, *, hand: Sequence[str], played_before: Sequence[str], mode: Mode | str
+) -> list[RuleBreak]:
+    """The play rules broken by playing a card from a hand (the card is in the hand).
+
+    Follow rule (basic and advanced mode; in quick mode everyone plays at once, so speed
+    does not matter): a player holding a card at least as fast as the fastest card
+    already in the trick must play such a card. Night rule (every mode): a night card
+    may only be played by a player who holds no day card of its speed.
+
+    >>> rule_breaks("2", hand=["2", "8"], played_before=["6"], mode="basic")
+    [<RuleBreak.FOLLOW: 'follow'>]
+    >>> rule_breaks("2", hand=["2", "8"], played_before=["6"], mode="quick")
+    []
+    >>> rule_breaks("N6", hand=["N6", "6"], played_before=[], mode="quick")
+    [<RuleBreak.NIGHT: 'night'>]
+    """
+    broken = []
+    played = card(card_code)
+    if played_before and Mode(mode) is not Mode.QUICK:
+        fastest = max(card(c).speed for c in played_before)
+        if played.speed < fastest and any(card(c).speed >= fastest for c in hand):
+            broken.append(RuleBreak.FOLLOW)
+    if played.night and str(played.speed) in hand:
+        broken.append(RuleBreak.NIGHT)
+    return broken
+
+
+def legal_cards(
+    hand: Sequence[str], played_before: Sequence[str], *, mode: Mode | str
+) -> list[str]:
+    """The cards of a hand that may be played now, in hand order.
+
+    >>> legal_cards(["2", "8", "10", "6", "N6"], ["6", "2", "8"], mode="basic")
+    ['8', '10']
+    >>> legal_cards(["2", "6", "N6"], [], mode="basic")
+    ['2', '6']
+    """
+    return [
+        c for c in hand if not rule_breaks(c, hand=hand, played_before=played_before, mode=mode)
+    ]
+
+
+def _rule_break_message(broken: RuleBreak, *, player: str, code: str, fastest: int) -> str:
+    played = card(code)
+    if broken is RuleBreak.FOLLOW:
+        return (
+            f"With a card of speed {fastest} or faster in hand, {player} had to play one "
+            f"of those instead of the {played.label}."
+        )
+    return f"While holding a day {played.speed}, {player} could not play the {played.label} yet."
+
+
+def _fastest(cards: Sequence[str]) -> int:
+    return max((card(c).speed for c in cards), default=0)

@@ -1,0 +1,259 @@
+"""The Owl About engine as registered: form edits, history wording and endpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    Game,
+    InvalidStateError,
+    Problem,
+    Result,
+    ScoreOrder,
+    path_of,
+    problems_of,
+    whole_number,
+)
+from companion.games.owl_about.cards import (
+    CARDS,
+    DECK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYER_CHART,
+    SLUG,
+    ChartRow,
+    Mode,
+    card,
+    default_target,
+    player_chart,
+    seating_from,
+)
+from companion.games.owl_about.edits import _card_from_text, _name_from_text
+from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_words
+from companion.games.owl_about.play_along import Board, board
+from companion.games.owl_about.referee import check_trick
+from companion.games.owl_about.scoring import score_game
+from companion.games.owl_about.state import _mode_problem, parse
+
+
+class OwlAbout(Game):
+    """The Owl About engine, registered under ``owl-about``."""
+
+    slug = SLUG
+    name = "Owl About"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    engine_version = 1
+    score_order = ScoreOrder.LOWEST_FIRST
+    has_play_along = True
+    #: The deck (card code -> copies) and the cards by code, for the card pickers.
+    deck = DECK
+    cards = CARDS
+
+    def validate(self, state: object) -> list[Problem]:
+        """Every problem with a state, game end included; empty when it can be scored."""
+        return problems_of(self.score, state)
+
+    def score(self, state: object) -> Result:
+        """Score a game (see the module example)."""
+        return score_game(parse(state))
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """A game with no rounds yet; options ``mode``, ``variants`` and ``target``.
+
+        The target defaults to the player chart's. Raises :class:`InvalidStateError`
+        when the players or options cannot make a game.
+
+        >>> state = GAME.new_state(["A", "B", "C"], {"mode": "advanced"})
+        >>> state["mode"], state["variants"], state["target"], state["rounds"]
+        ('advanced', [], 15, [])
+        """
+        variants = options.get("variants", [])
+        target = options.get("target")
+        if isinstance(target, str):
+            target = whole_number("target", target, minimum=1) if target.strip() else None
+        if target is None and len(players) in PLAYER_CHART:
+            target = default_target(len(players))
+        state = {
+            "players": list(players),
+            "mode": options.get("mode", Mode.BASIC.value),
+            "variants": [variants] if isinstance(variants, str) else list(variants),
+            "target": target,
+            "rounds": [],
+        }
+        problems = self.validate(state)
+        if problems:
+            raise InvalidStateError(problems)
+        return state
+
+    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+        """The value of one form edit: target, mode, a trophy or penalty count, or a
+        trick's lead, winner (empty = none) or card.
+
+        >>> GAME.parse_edit(["rounds", 0, "penalties", "Tom"], " 2 ")
+        2
+        >>> GAME.parse_edit(["rounds", 0, "tricks", 3, "cards", 1], "n6")
+        'N6'
+        """
+        where = path_of(path)
+        match list(path):
+            case ["target"]:
+                return whole_number(where, raw, minimum=1)
+            case ["mode"]:
+                if raw.strip() in set(Mode):
+                    return raw.strip()
+                raise InvalidStateError(_mode_problem(raw.strip()))
+            case ["rounds", int(), "penalties" | "trophies", str()]:
+                return whole_number(where, raw, minimum=0)
+            case ["rounds", int(), "tricks", int(), "cards", int()]:
+                return _card_from_text(where, raw)
+            case ["rounds", int(), "tricks", int(), "lead"]:
+                return _name_from_text(where, raw)
+            case ["rounds", int(), "tricks", int(), "winner"]:
+                return _name_from_text(where, raw) if raw.strip() else None
+        raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+
+    def chart(self) -> tuple[ChartRow, ...]:
+        """The player chart (for the options page)."""
+        return player_chart()
+
+    def board(self, state: object) -> Board:
+        """The play-along picture of a state (see :func:`board`)."""
+        return board(state)
+
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+        """A field's name for the edit history and conflict messages.
+
+        >>> GAME.describe_path({}, ["rounds", 0, "tricks", 2, "cards"])
+        'Round 1, trick 3'
+        """
+        match list(path):
+            case ["rounds"]:
+                return "Rounds"
+            case ["rounds", int(r)]:
+                return f"Round {r + 1}"
+            case ["rounds", int(r), "tricks"]:
+                return f"Round {r + 1} tricks"
+            case ["rounds", int(r), "tricks", int(t), "cards"] | [
+                "rounds",
+                int(r),
+                "tricks",
+                int(t),
+            ]:
+                return f"Round {r + 1}, trick {t + 1}"
+            case ["rounds", int(r), "tricks", int(t), "winner"]:
+                return f"Round {r + 1}, trick {t + 1} taker"
+            case ["rounds", int(r), "tricks", int(t), "lead"]:
+                return f"Round {r + 1}, trick {t + 1} lead"
+            case ["rounds", int(r), str(key)]:
+                return f"Round {r + 1} {key}"
+            case ["rounds", int(r), str(key), str(name)]:
+                return f"Round {r + 1}: {name}'s {_SINGULAR.get(key, key)}"
+        return path_of(path)
+
+    def describe_change(
+        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+    ) -> str | None:
+        """A card played (or taken back) in words, naming the player; ``None`` otherwise.
+
+        >>> state = {"players": ["Miu", "Carol", "Tom"],
+        ...          "rounds": [{"tricks": [{"lead": "Carol", "cards": ["6", "2"]}]}]}
+        >>> GAME.describe_change(state, ["rounds", 0, "tricks", 0, "cards"], ["6"], ["6", "2"])
+        'Round 1, trick 1: Tom played 2'
+        >>> GAME.describe_change(state, ["rounds", 0, "tricks", 0, "cards"], ["6", "2"], ["6"])
+        "Round 1, trick 1: Tom's 2 taken back"
+        """
+        match list(path):
+            case ["rounds", int(r), "tricks", int(t), "cards"]:
+                return _card_change(state, r, t, previous, value)
+            case ["rounds", int(r), "tricks"] if isinstance(previous, list) and isinstance(
+                value, list
+            ):
+                longer, shorter = (
+                    (value, previous)
+                    if len(value) > len(previous)
+                    else (
+                        previous,
+                        value,
+                    )
+                )
+                if len(longer) == len(shorter) + 1 and longer[:-1] == shorter:
+                    new = longer[-1].get("cards", []) if isinstance(longer[-1], dict) else []
+                    before, after = ([], new) if longer is value else (new, [])
+                    return _card_change(state, r, len(shorter), before, after)
+        return None
+
+    def display_value(self, path: Sequence[str | int], value: Any) -> str:
+        """A stored value in words; hands are never shown (they are secret at the table).
+
+        >>> GAME.display_value(["rounds", 0, "tricks", 0, "cards"], ["6", "N6"])
+        '6, Night 6'
+        >>> GAME.display_value(["rounds", 0, "penalties"], {"Tom": 1})
+        'Tom +1'
+        """
+        parts = list(path)
+        key = parts[-1] if parts else None
+        if value is None or value == "nothing":
+            return "nothing" if key != "winner" else "the cards decide"
+        if key == "rounds" and isinstance(value, list):
+            return f"{len(value)} round{'s' if len(value) != 1 else ''}"
+        if key == "cards" and isinstance(value, list):
+            return ", ".join(_label(c) for c in value) or "no card yet"
+        if key == "tricks" and isinstance(value, list):
+            return _tricks_in_words(value)
+        if key == "hands" and isinstance(value, dict):
+            return "entered for " + (", ".join(value) or "nobody")
+        if key == "penalties" and isinstance(value, dict):
+            return ", ".join(f"{n} +{v}" for n, v in value.items() if v) or "none"
+        if key == "trophies" and isinstance(value, dict):
+            return ", ".join(f"{n} {v}" for n, v in value.items())
+        if isinstance(value, dict) and "cards" in value:
+            cards = self.display_value(["cards"], value["cards"])
+            taker = value.get("winner")
+            return (
+                f"{cards}, taken by {taker} (override)"
+                if taker
+                else f"{cards}, as the cards decide"
+            )
+        if isinstance(value, dict) and "tricks" in value:
+            if value.get("trophies") is not None:
+                return "trophies " + self.display_value(["trophies"], value["trophies"])
+            return "played trick by trick"
+        return str(value)
+
+    def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
+        """The JSON endpoints of this game: name -> handler of a parsed body."""
+        return {
+            "score": lambda body: self.score(body).to_json(),
+            "trick": check_trick,
+        }
+
+
+def _card_change(
+    state: Mapping[str, Any], round_index: int, trick_index: int, previous: Any, value: Any
+) -> str | None:
+    """ "Tom played 2" when one card was added to a trick, "Tom's 2 taken back" when removed."""
+    if not (isinstance(previous, list) and isinstance(value, list)):
+        return None
+    played = len(value) == len(previous) + 1 and value[:-1] == previous
+    taken_back = len(previous) == len(value) + 1 and previous[:-1] == value
+    if not (played or taken_back):
+        return None
+    cards, code = (value, value[-1]) if played else (previous, previous[-1])
+    try:
+        players = [str(name) for name in state["players"]]
+        lead = state["rounds"][round_index]["tricks"][trick_index]["lead"]
+        player = seating_from(players, lead)[len(cards) - 1]
+        label = card(code).label
+    except (LookupError, TypeError, ValueError):
+        return None
+    where = f"Round {round_index + 1}, trick {trick_index + 1}"
+    return (
+        f"{where}: {player} played {label}"
+        if played
+        else f"{where}: {player}'s {label} taken back"
+    )
+
+
+GAME = OwlAbout()

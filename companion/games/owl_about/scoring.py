@@ -1,0 +1,376 @@
+"""Owl About scoring: tricks played, trophy VP, the variants, game end and the ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import (
+    BreakdownLine,
+    Entry,
+    InvalidStateError,
+    Problem,
+    Result,
+    ScoreOrder,
+    rank,
+)
+from companion.games.owl_about.cards import (
+    NIGHT_COLLECTION_RESET,
+    NIGHT_COLLECTION_VOID,
+    NIGHT_SPEEDS,
+    SAME_SPEED_VP,
+    SLUG,
+    TROPHIES_PER_NIGHT_CARD,
+    TROPHIES_PER_TRICK,
+    ChartRow,
+    Mode,
+    NightCollection,
+    Variant,
+    _fastest,
+    _rule_break_message,
+    card,
+    rule_breaks,
+    same_speed,
+    trick_progress,
+)
+from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """A scored trick: who took it, every FP, and what it was worth."""
+
+    lead: str
+    seats: tuple[str, ...]
+    cards: tuple[str, ...]
+    fp: tuple[int, ...]
+    winner: str
+    trophies: int
+    night_cards: int
+    same_speed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a scored trick."""
+        return {
+            "lead": self.lead,
+            "winner": self.winner,
+            "fp": list(self.fp),
+            "trophies": self.trophies,
+            "same_speed": self.same_speed,
+        }
+
+
+def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:
+    """Score one complete trick; an advanced-mode ``winner`` override takes it instead.
+
+    Here the Night 6 and the 8 both fight with 8 FP, so the earlier card takes the trick
+    (and its 2 extra trophies for the night card).
+
+    >>> t = play_trick(TrickInput("Miu", ("6", "N6", "8"), None), mode=Mode.BASIC,
+    ...                players=["Miu", "Carol", "Romi"])
+    >>> t.winner, t.fp, t.trophies
+    ('Carol', (6, 8, 8), 3)
+    """
+    progress = trick_progress(mode=mode, players=players, lead=trick.lead, cards=trick.cards)
+    taker = progress.winner if trick.winner is None else trick.winner
+    assert taker is not None  # a complete trick always has a winner
+    return PlayedTrick(
+        lead=trick.lead,
+        seats=progress.seats,
+        cards=trick.cards,
+        fp=progress.fp,
+        winner=taker,
+        trophies=progress.trophies,
+        night_cards=sum(1 for c in trick.cards if card(c).night),
+        same_speed=same_speed(trick.cards),
+    )
+
+
+def trophy_vp(trophies: Mapping[str, int]) -> dict[str, int]:
+    """VP from trophies: the most trophies score that many, the others the gap to them.
+
+    >>> trophy_vp({"Miu": 4, "Carol": 3, "Tom": 3, "Romi": 0})
+    {'Miu': 4, 'Carol': 1, 'Tom': 1, 'Romi': 4}
+    """
+    most = max(trophies.values(), default=0)
+    return {name: most if own == most else most - own for name, own in trophies.items()}
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """One scored round: trophies, the VP it added and the totals after it.
+
+    ``vp`` is what the round added (trophy VP, or 0 when night collection voided them,
+    plus same-speed bonuses and penalties); ``totals`` are the running totals after
+    the round (0 after a night-collection reset).
+    ``night_cards`` is ``None`` for a round entered as trophy counts.
+    """
+
+    number: int
+    tricks: tuple[PlayedTrick, ...]
+    trophies: Mapping[str, int]
+    night_cards: Mapping[str, int] | None
+    same_speed: Mapping[str, int]
+    penalties: Mapping[str, int]
+    night_collection: Mapping[str, NightCollection]
+    vp: Mapping[str, int]
+    totals: Mapping[str, int]
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a scored round (``trophies``, ``vp``, ``tricks`` and more)."""
+        return {
+            "trophies": dict(self.trophies),
+            "vp": dict(self.vp),
+            "totals": dict(self.totals),
+            "tricks": [t.to_json() for t in self.tricks],
+            "night_cards": None if self.night_cards is None else dict(self.night_cards),
+            "same_speed": dict(self.same_speed),
+            "penalties": dict(self.penalties),
+            "night_collection": {n: what.value for n, what in self.night_collection.items()},
+            "complete": self.complete,
+        }
+
+
+def _night_collection(nights: int) -> NightCollection | None:
+    if nights >= NIGHT_COLLECTION_RESET:
+        return NightCollection.TOTAL_RESET
+    if nights >= NIGHT_COLLECTION_VOID:
+        return NightCollection.ROUND_VOIDED
+    return None
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """What each player took in a round, before any VP."""
+
+    tricks: tuple[PlayedTrick, ...]
+    trophies: dict[str, int]
+    night_cards: dict[str, int] | None
+    same_speed: dict[str, int]
+
+
+def _taken(game: GameInput, round_: RoundInput) -> _Taken:
+    zero = dict.fromkeys(game.players, 0)
+    if round_.tricks is None:
+        assert round_.trophies is not None  # validation allows exactly one of the two
+        return _Taken((), {**zero, **round_.trophies}, None, zero)
+    played = tuple(
+        play_trick(t, mode=game.mode, players=game.players)
+        for t in round_.tricks
+        if len(t.cards) == len(game.players)
+    )
+    trophies, nights, bonus = dict(zero), dict(zero), dict(zero)
+    for trick in played:
+        trophies[trick.winner] += trick.trophies
+        nights[trick.winner] += trick.night_cards
+        if trick.same_speed and Variant.SAME_SPEED in game.variants:
+            bonus[trick.winner] += SAME_SPEED_VP
+    return _Taken(played, trophies, nights, bonus)
+
+
+def score_round(
+    game: GameInput, round_: RoundInput, *, number: int, totals_before: Mapping[str, int]
+) -> RoundScore:
+    """Score one round on top of the totals before it (order of steps: module docstring).
+
+    >>> from companion.games.owl_about.state import parse
+    >>> game = parse({"players": ["A", "B", "C"], "rounds": []})
+    >>> r = RoundInput(None, {"A": 5, "B": 2, "C": 2}, {"C": 1})
+    >>> s = score_round(game, r, number=1, totals_before={"A": 0, "B": 3, "C": 0})
+    >>> s.vp, s.totals
+    ({'A': 5, 'B': 3, 'C': 4}, {'A': 5, 'B': 6, 'C': 4})
+    """
+    taken = _taken(game, round_)
+    base = trophy_vp(taken.trophies)
+    collection: dict[str, NightCollection] = {}
+    if Variant.NIGHT_COLLECTION in game.variants and taken.night_cards is not None:
+        for name, nights in taken.night_cards.items():
+            effect = _night_collection(nights)
+            if effect is not None:
+                collection[name] = effect
+    vp, totals = {}, {}
+    for name in game.players:
+        earned = 0 if name in collection else base[name]
+        vp[name] = earned + taken.same_speed[name] + round_.penalties.get(name, 0)
+        reset = collection.get(name) is NightCollection.TOTAL_RESET
+        totals[name] = 0 if reset else totals_before[name] + vp[name]
+    complete = round_.tricks is None or len(taken.tricks) == game.chart.tricks
+    return RoundScore(
+        number=number,
+        tricks=taken.tricks,
+        trophies=taken.trophies,
+        night_cards=taken.night_cards,
+        same_speed=taken.same_speed,
+        penalties={name: round_.penalties.get(name, 0) for name in game.players},
+        night_collection=collection,
+        vp=vp,
+        totals=totals,
+        complete=complete,
+    )
+
+
+def score_rounds(game: GameInput) -> list[RoundScore]:
+    """Score every round in order, each on top of the totals of the ones before."""
+    totals: Mapping[str, int] = dict.fromkeys(game.players, 0)
+    scored = []
+    for number, round_ in enumerate(game.rounds, 1):
+        result = score_round(game, round_, number=number, totals_before=totals)
+        scored.append(result)
+        totals = result.totals
+    return scored
+
+
+def game_end(rounds: Sequence[RoundScore], target: int) -> int | None:
+    """The number of the round that ended the game, or ``None`` while it goes on.
+
+    The game ends only at the end of a round: the first complete round after which
+    someone has at least ``target`` VP.
+    """
+    for scored in rounds:
+        if scored.complete and max(scored.totals.values(), default=0) >= target:
+            return scored.number
+    return None
+
+
+def _after_end_problems(rounds: Sequence[RoundScore], *, end: int, target: int) -> list[Problem]:
+    ender = rounds[end - 1]
+    reached = [n for n, total in ender.totals.items() if total >= target]
+    who = " and ".join(reached)
+    return [
+        Problem(
+            f"rounds[{scored.number - 1}]",
+            f"The game ended after round {end}, when {who} reached the target of "
+            f"{target} VP, so no further round is played.",
+        )
+        for scored in rounds[end:]
+    ]
+
+
+def _breakdown(name: str, rounds: Sequence[RoundScore]) -> tuple[BreakdownLine, ...]:
+    lines = []
+    before = 0
+    for scored in rounds:
+        lines.append(BreakdownLine(f"Round {scored.number}", scored.vp[name]))
+        if scored.night_collection.get(name) is NightCollection.TOTAL_RESET:
+            lines.append(
+                BreakdownLine(
+                    f"Round {scored.number}: night collection reset",
+                    -(before + scored.vp[name]),
+                )
+            )
+        before = scored.totals[name]
+    return tuple(lines)
+
+
+def _round_warnings(game: GameInput, rounds: Sequence[RoundScore]) -> list[str]:
+    warnings = []
+    for entered, scored in zip(game.rounds, rounds, strict=True):
+        n = scored.number
+        if not scored.complete:
+            played = len(scored.tricks)
+            warnings.append(
+                f"Round {n} has {played} of {game.chart.tricks} tricks so far; "
+                "it is scored as it stands."
+            )
+        if entered.trophies is not None:
+            if game.variants:
+                warnings.append(
+                    f"Round {n} was entered as trophy counts, so the variants could not "
+                    "be applied to it."
+                )
+            warnings += _trophy_total_warnings(n, trophies=entered.trophies, chart=game.chart)
+        if entered.tricks is not None and game.mode is not Mode.ADVANCED:
+            warnings += _round_rule_breaks(n, scored.tricks, mode=game.mode, hands=entered.hands)
+    return warnings
+
+
+def _trophy_total_warnings(
+    number: int, *, trophies: Mapping[str, int], chart: ChartRow
+) -> list[str]:
+    """A round hands out one trophy per trick and two per night card taken."""
+    total = sum(trophies.values())
+    extra = total - chart.tricks * TROPHIES_PER_TRICK
+    nights = len(NIGHT_SPEEDS)
+    if 0 <= extra <= nights * TROPHIES_PER_NIGHT_CARD and extra % TROPHIES_PER_NIGHT_CARD == 0:
+        return []
+    low = chart.tricks * TROPHIES_PER_TRICK
+    high = low + nights * TROPHIES_PER_NIGHT_CARD
+    return [
+        f"Round {number}'s trophies add up to {total}, but a round with {chart.players} "
+        f"players hands out {low} (one per trick) plus 2 per night card dealt, "
+        f"so {low}, {low + 2}, ... up to {high}."
+    ]
+
+
+WRONG_CARD_REMINDER = "A wrong card costs its player 1 VP as a penalty."
+
+
+def _round_rule_breaks(
+    number: int,
+    tricks: Sequence[PlayedTrick],
+    *,
+    mode: Mode,
+    hands: Mapping[str, Sequence[str]],
+) -> list[str]:
+    """Wrong cards that the recorded tricks prove.
+
+    The known part of a hand is the entered hand, else the cards the player plays later
+    (they were already in the hand). (Not in advanced mode: special effects, which the
+    app does not model, may move cards between hands.)
+    """
+    still_to_play: dict[str, list[str]] = {name: list(hand) for name, hand in hands.items()}
+    for trick in tricks:
+        for seat, code in zip(trick.seats, trick.cards, strict=True):
+            if seat not in hands:
+                still_to_play.setdefault(seat, []).append(code)
+    warnings = []
+    for index, trick in enumerate(tricks, 1):
+        for position, (seat, code) in enumerate(zip(trick.seats, trick.cards, strict=True)):
+            hand = still_to_play[seat]
+            before = trick.cards[:position]
+            for broken in rule_breaks(code, hand=hand, played_before=before, mode=mode):
+                message = _rule_break_message(
+                    broken, player=seat, code=code, fastest=_fastest(before)
+                )
+                warnings.append(f"Round {number}, trick {index}: {message} {WRONG_CARD_REMINDER}")
+        for seat, code in zip(trick.seats, trick.cards, strict=True):
+            still_to_play[seat].remove(code)
+    return warnings
+
+
+def score_game(game: GameInput) -> Result:
+    """Score a validated game; rounds after the end of the game are a problem.
+
+    >>> from companion.games.owl_about.state import parse
+    >>> game = parse({"players": ["A", "B", "C"], "target": 5,
+    ...               "rounds": [{"trophies": {"A": 6, "B": 2, "C": 1}}]})
+    >>> r = score_game(game)
+    >>> [(s.player, s.score) for s in r.standings], r.winners, r.finished
+    ([('B', 4), ('C', 5), ('A', 6)], ['B'], True)
+    """
+    rounds = score_rounds(game)
+    end = game_end(rounds, game.target)
+    if end is not None and end < len(rounds):
+        raise InvalidStateError(_after_end_problems(rounds, end=end, target=game.target))
+    totals = rounds[-1].totals if rounds else dict.fromkeys(game.players, 0)
+    entries = [
+        Entry(player=name, score=totals[name], breakdown=_breakdown(name, rounds))
+        for name in game.players
+    ]
+    ranking = rank(entries, order=ScoreOrder.LOWEST_FIRST)
+    warnings = _round_warnings(game, rounds)
+    if end is None:
+        warnings.append(
+            f"Nobody has reached the target of {game.target} VP at the end of a round yet, "
+            "so the game goes on."
+        )
+    return Result(
+        SLUG,
+        ranking.standings,
+        ranking.decided_by,
+        finished=end is not None,
+        warnings=tuple(warnings),
+        extra={"rounds": [r.to_json() for r in rounds], "target": game.target},
+    )

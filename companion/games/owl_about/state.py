@@ -1,0 +1,625 @@
+"""Owl About states: request shapes, sizes, and validation into a parsed game.
+
+Validation collects every problem at once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic
+
+from companion.games.base import (
+    MAX_FIELDS,
+    STRICT,
+    InvalidStateError,
+    Problem,
+    list_size,
+    name_problems,
+    object_size,
+    path_of,
+    player_count_problems,
+    players_size,
+    text_size,
+    validate_model,
+)
+from companion.games.base import Roster as BaseRoster
+from companion.games.owl_about.cards import (
+    DECK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NIGHT_SPEEDS,
+    PLAYER_CHART,
+    ChartRow,
+    Mode,
+    Variant,
+    card,
+    default_target,
+    seating_from,
+    trick_progress,
+)
+
+
+class TrickModel(pydantic.BaseModel):
+    """One trick as entered: its lead, the cards in play order, an optional override."""
+
+    model_config = STRICT
+
+    lead: str
+    cards: list[str]
+    winner: str | None = None
+
+
+class RoundModel(pydantic.BaseModel):
+    """One round: tricks one by one, or trophy counts only, plus penalties.
+
+    ``open`` marks a round being played along (its last trick may be short of cards);
+    ``hands`` are the hands after the draft, when players entered them.
+    """
+
+    model_config = STRICT
+
+    tricks: list[TrickModel] | None = None
+    trophies: dict[str, int] | None = None
+    penalties: dict[str, int] = {}
+    open: bool = False
+    hands: dict[str, list[str]] | None = None
+
+
+class StateModel(pydantic.BaseModel):
+    """A whole Owl About game as entered."""
+
+    model_config = STRICT
+
+    players: list[str]
+    mode: str = Mode.BASIC.value
+    variants: list[str] = []
+    target: int | None = None
+    rounds: list[RoundModel] = []
+
+
+class TrickRequestModel(pydantic.BaseModel):
+    """The body of the one-trick referee check."""
+
+    model_config = STRICT
+
+    mode: str = Mode.BASIC.value
+    lead: str
+    players: list[str]
+    cards: list[str]
+    hands: dict[str, list[str]] | None = None
+
+
+#: The most cards a hand holds, and so the most tricks in a round (3 players: 9 each).
+MAX_HAND_CARDS = max(row.hand_cards for row in PLAYER_CHART.values())
+
+
+#: The most rounds a request may hold. Someone gains VP in every round, so a game to the
+#: highest target (99 VP) ends long before this; it only keeps absurd requests out.
+MAX_ROUNDS = 100
+
+
+_CARD_CODES = list_size(
+    MAX_PLAYERS,
+    lambda n: f"A trick has at most {MAX_PLAYERS} cards, one per player, but {n} were entered.",
+    text_size(),
+)
+
+
+_HANDS_SIZE = object_size(
+    each=list_size(
+        MAX_HAND_CARDS,
+        lambda n: f"A hand holds at most {MAX_HAND_CARDS} cards, but {n} were entered.",
+        text_size(),
+    )
+)
+
+
+_ROUND_SIZE = object_size(
+    {
+        "tricks": list_size(
+            MAX_HAND_CARDS,
+            lambda n: f"A round has at most {MAX_HAND_CARDS} tricks, but {n} were entered.",
+            object_size({"lead": text_size(), "cards": _CARD_CODES, "winner": text_size()}),
+        ),
+        "trophies": object_size(),
+        "penalties": object_size(),
+        "hands": _HANDS_SIZE,
+    }
+)
+
+
+#: Sizes of a score request: players, variants, rounds, tricks, cards and hands.
+STATE_SIZE = object_size(
+    {
+        "players": players_size(MIN_PLAYERS, MAX_PLAYERS),
+        "mode": text_size(),
+        # Generous: variants may come under several names (and repeated).
+        "variants": list_size(
+            MAX_FIELDS, lambda n: f"List each variant once; {n} were entered.", text_size()
+        ),
+        "rounds": list_size(
+            MAX_ROUNDS,
+            lambda n: f"A game has at most {MAX_ROUNDS} rounds here, but {n} were entered.",
+            _ROUND_SIZE,
+        ),
+    }
+)
+
+
+#: Sizes of a one-trick request.
+TRICK_REQUEST_SIZE = object_size(
+    {
+        "mode": text_size(),
+        "lead": text_size(),
+        "players": players_size(MIN_PLAYERS, MAX_PLAYERS),
+        "cards": _CARD_CODES,
+        "hands": _HANDS_SIZE,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Roster(BaseRoster):
+    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart."""
+
+    @classmethod
+    def of(cls, raw: Sequence[str]) -> Roster:
+        """The roster of names as entered."""
+        return cls(tuple(name.strip() for name in raw))
+
+    @property
+    def chart(self) -> ChartRow | None:
+        """The chart line for this many players (``None`` for an impossible count)."""
+        return PLAYER_CHART.get(len(self.names))
+
+
+def _unknown_player(name: str) -> str:
+    return f'No player at this table is called "{name}".'
+
+
+def _entered_twice(player: str) -> str:
+    # Names match regardless of case, so "Tom" and "tom" are the same key.
+    return f"This names {player} a second time; enter each player once."
+
+
+def _unknown_card(code: str) -> str:
+    return f'There is no card "{code}"; enter 1 to 10, or N4 to N7 for a night card.'
+
+
+def _too_many_copies(code: str, *, count: int, where: str) -> str:
+    copies = DECK[code]
+    exist = "card exists" if copies == 1 else "cards exist"
+    return f'Only {copies} "{card(code).label}" {exist}, but {count} {where}.'
+
+
+def _roster_problems(players: Sequence[str], *, path: str = "players") -> list[Problem]:
+    problems = player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    return problems + name_problems(players, path=lambda i: f"{path}[{i}]")
+
+
+def _mode_problem(mode: str) -> list[Problem]:
+    if mode in set(Mode):
+        return []
+    modes = ", ".join(m.value for m in Mode)
+    return [Problem("mode", f'The mode must be one of {modes}, not "{mode}".')]
+
+
+def _options_problems(model: StateModel) -> list[Problem]:
+    problems = _mode_problem(model.mode)
+    names = ", ".join(v.value for v in Variant)
+    for index, variant in enumerate(model.variants):
+        if variant not in set(Variant):
+            problems.append(
+                Problem(f"variants[{index}]", f'There is no variant "{variant}"; use {names}.')
+            )
+    if model.variants and model.mode != Mode.ADVANCED:
+        problems.append(Problem("variants", "Variants are only played in advanced mode."))
+    if model.target is not None and model.target < 1:
+        problems.append(Problem("target", "The target must be at least 1 VP."))
+    return problems
+
+
+def _cards_problems(cards: Sequence[str], location: Sequence[str | int]) -> list[Problem]:
+    return [
+        Problem(path_of([*location, index]), _unknown_card(code))
+        for index, code in enumerate(cards)
+        if code not in DECK
+    ]
+
+
+def _copies_problems(
+    places: Iterable[tuple[tuple[str | int, ...], str]], where: str
+) -> list[Problem]:
+    """One problem per card entered more often than the deck has it, at the extra copy."""
+    seen: Counter[str] = Counter()
+    first_extra: dict[str, tuple[str | int, ...]] = {}
+    for location, code in places:
+        if code in DECK:
+            seen[code] += 1
+            if seen[code] > DECK[code]:
+                first_extra.setdefault(code, location)
+    return [
+        Problem(path_of(location), _too_many_copies(code, count=seen[code], where=where))
+        for code, location in first_extra.items()
+    ]
+
+
+@dataclass(frozen=True)
+class TrickInput:
+    """A trick after validation: names are the players' names as shown."""
+
+    lead: str
+    cards: tuple[str, ...]
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A round after validation: exactly one of ``tricks`` and ``trophies`` is set.
+
+    ``open`` rounds are being played along (their last trick may be short of cards);
+    ``hands`` maps players (names as shown) to the hands they entered.
+    """
+
+    tricks: tuple[TrickInput, ...] | None
+    trophies: Mapping[str, int] | None
+    penalties: Mapping[str, int]
+    open: bool = False
+    hands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """A whole game after validation (structure and references, not game end)."""
+
+    players: tuple[str, ...]
+    mode: Mode
+    variants: frozenset[Variant]
+    target: int
+    rounds: tuple[RoundInput, ...]
+
+    @property
+    def chart(self) -> ChartRow:
+        """The chart line for this table."""
+        return PLAYER_CHART[len(self.players)]
+
+
+@dataclass(frozen=True)
+class _Context:
+    roster: Roster
+    mode: str
+
+
+def _player_map_problems(
+    values: Mapping[str, int], location: Sequence[str | int], *, roster: Roster, what: str
+) -> list[Problem]:
+    problems = []
+    seen: set[str] = set()
+    for name, value in values.items():
+        path = path_of([*location, name])
+        player = roster.find(name)
+        if player is None:
+            problems.append(Problem(path, _unknown_player(name)))
+        elif player in seen:
+            problems.append(Problem(path, _entered_twice(player)))
+        elif value < 0:
+            problems.append(Problem(path, f"{what} cannot be negative."))
+        seen.add(player or name)
+    return problems
+
+
+def _trophies_problems(
+    trophies: Mapping[str, int], *, location: Sequence[str | int], roster: Roster
+) -> list[Problem]:
+    problems = _player_map_problems(trophies, location, roster=roster, what="Trophies")
+    chart = roster.chart
+    if chart is None:
+        return problems
+    limit = chart.max_trophies
+    for name, value in trophies.items():
+        if value > limit and roster.find(name) is not None:
+            problems.append(
+                Problem(
+                    path_of([*location, name]),
+                    f"A player can win at most {limit} trophies in a round with "
+                    f"{chart.players} players ({chart.tricks} tricks, plus 2 for each "
+                    f"of the {len(NIGHT_SPEEDS)} night cards).",
+                )
+            )
+    return problems
+
+
+def _trick_problems(
+    trick: TrickModel, *, location: Sequence[str | int], context: _Context, in_play: bool
+) -> list[Problem]:
+    problems = []
+    count = len(context.roster.names)
+    short_allowed = in_play and len(trick.cards) < count
+    if len(trick.cards) != count and not short_allowed:
+        problems.append(
+            Problem(
+                path_of([*location, "cards"]),
+                f"Each of the {count} players plays one card in a trick, "
+                f"but {len(trick.cards)} cards were entered.",
+            )
+        )
+    problems += _cards_problems(trick.cards, [*location, "cards"])
+    if context.roster.find(trick.lead) is None:
+        problems.append(Problem(path_of([*location, "lead"]), _unknown_player(trick.lead)))
+    if trick.winner is not None:
+        where = path_of([*location, "winner"])
+        if len(trick.cards) != count:
+            problems.append(Problem(where, "A trick still being played has no taker yet."))
+        elif context.mode != Mode.ADVANCED:
+            problems.append(
+                Problem(
+                    where,
+                    "Only special effects can change who takes a trick, and they are "
+                    "played in advanced mode only.",
+                )
+            )
+        elif context.roster.find(trick.winner) is None:
+            problems.append(Problem(where, _unknown_player(trick.winner)))
+    return problems
+
+
+def _taker(trick: TrickModel, context: _Context) -> str | None:
+    """Who took a trick entered without problems, or ``None`` when that cannot be told."""
+    lead = context.roster.find(trick.lead)
+    count = len(context.roster.names)
+    if lead is None or len(trick.cards) != count or any(c not in DECK for c in trick.cards):
+        return None
+    if trick.winner is not None and context.mode == Mode.ADVANCED:
+        return context.roster.find(trick.winner)
+    if context.mode not in set(Mode):
+        return None
+    progress = trick_progress(
+        mode=context.mode, players=context.roster.names, lead=lead, cards=trick.cards
+    )
+    return progress.winner
+
+
+def _tricks_problems(
+    tricks: Sequence[TrickModel],
+    *,
+    location: Sequence[str | int],
+    context: _Context,
+    open_round: bool,
+) -> list[Problem]:
+    problems = []
+    chart = context.roster.chart
+    if chart is not None and len(tricks) > chart.tricks:
+        problems.append(
+            Problem(
+                path_of([*location, "tricks"]),
+                f"A round with {chart.players} players has {chart.tricks} tricks, "
+                f"but {len(tricks)} were entered.",
+            )
+        )
+    previous_taker: str | None = None
+    for index, trick in enumerate(tricks):
+        here = [*location, "tricks", index]
+        in_play = open_round and index == len(tricks) - 1
+        problems += _trick_problems(trick, location=here, context=context, in_play=in_play)
+        lead = context.roster.find(trick.lead)
+        # The first trick of a round may be led by anyone; later ones by the last taker.
+        if index > 0 and previous_taker is not None and lead not in (None, previous_taker):
+            problems.append(
+                Problem(
+                    path_of([*here, "lead"]),
+                    f"The previous trick went to {previous_taker}, so {previous_taker} "
+                    f"leads this one, not {lead}.",
+                )
+            )
+        previous_taker = _taker(trick, context)
+    places = (
+        ((*location, "tricks", t, "cards", c), code)
+        for t, trick in enumerate(tricks)
+        for c, code in enumerate(trick.cards)
+    )
+    return problems + _copies_problems(places, "were played in this round")
+
+
+def _round_problems(
+    round_: RoundModel, *, index: int, context: _Context, last: bool
+) -> list[Problem]:
+    location: list[str | int] = ["rounds", index]
+    problems = []
+    if round_.open and round_.tricks is None:
+        problems.append(
+            Problem(
+                path_of([*location, "open"]),
+                "Only a round entered trick by trick can be played along.",
+            )
+        )
+    if round_.tricks is not None and round_.trophies is not None:
+        problems.append(
+            Problem(
+                path_of(location),
+                "Enter this round either trick by trick or as trophy counts, not both.",
+            )
+        )
+    elif round_.tricks is None and round_.trophies is None:
+        problems.append(
+            Problem(path_of(location), "Enter this round's tricks or its trophy counts.")
+        )
+    if round_.tricks is not None:
+        problems += _tricks_problems(
+            round_.tricks, location=location, context=context, open_round=round_.open and last
+        )
+    if round_.trophies is not None:
+        problems += _trophies_problems(
+            round_.trophies, location=[*location, "trophies"], roster=context.roster
+        )
+    problems += _player_map_problems(
+        round_.penalties, [*location, "penalties"], roster=context.roster, what="A penalty"
+    )
+    if round_.hands is not None:
+        problems += _round_hands_problems(round_, location=location, context=context)
+    return problems
+
+
+def _each_hand(
+    hands: Mapping[str, Sequence[str]],
+    *,
+    roster: Roster,
+    location: Sequence[str | int],
+    into: list[Problem],
+) -> Iterator[tuple[list[str | int], str, Sequence[str]]]:
+    """Each entered hand of a known player, once: ``(path, player, hand)``.
+
+    Hands of unknown players, or a player's second hand, are reported ``into`` problems
+    and skipped.
+    """
+    seen: set[str] = set()
+    for name, hand in hands.items():
+        where: list[str | int] = [*location, "hands", name]
+        player = roster.find(name)
+        if player is None or player in seen:
+            message = _unknown_player(name) if player is None else _entered_twice(player)
+            into.append(Problem(path_of(where), message))
+            continue
+        seen.add(player)
+        yield where, player, hand
+
+
+def _hand_size_problems(
+    hand: Sequence[str], where: Sequence[str | int], *, roster: Roster
+) -> list[Problem]:
+    """Real cards, and no more of them than the player chart deals."""
+    problems = _cards_problems(hand, where)
+    chart = roster.chart
+    if chart is not None and len(hand) > chart.hand_cards:
+        problems.append(
+            Problem(
+                path_of(where),
+                f"With {chart.players} players a hand holds at most {chart.hand_cards} "
+                f"cards, but {len(hand)} were entered.",
+            )
+        )
+    return problems
+
+
+def _round_hands_problems(
+    round_: RoundModel, *, location: Sequence[str | int], context: _Context
+) -> list[Problem]:
+    """Entered hands: known players, real cards, a hand's size, and the deck's copies.
+
+    Outside advanced mode (where special effects may move cards between hands) every
+    card a player plays must also come from their entered hand.
+    """
+    hands = round_.hands or {}
+    roster = context.roster
+    problems: list[Problem] = []
+    for where, _player, hand in _each_hand(hands, roster=roster, location=location, into=problems):
+        problems += _hand_size_problems(hand, where, roster=roster)
+    places = (
+        ((*location, "hands", name, i), code)
+        for name, hand in hands.items()
+        for i, code in enumerate(hand)
+    )
+    problems += _copies_problems(places, "were entered in the hands")
+    if problems or context.mode == Mode.ADVANCED or not round_.tricks:
+        return problems
+    return _played_from_hands_problems(round_, location=location, roster=roster)
+
+
+def _played_from_hands_problems(
+    round_: RoundModel, *, location: Sequence[str | int], roster: Roster
+) -> list[Problem]:
+    left = {roster.find(name): list(hand) for name, hand in (round_.hands or {}).items()}
+    problems: list[Problem] = []
+    for t, trick in enumerate(round_.tricks or []):
+        lead = roster.find(trick.lead)
+        if lead is None:
+            return problems
+        for c, (seat, code) in enumerate(
+            zip(seating_from(roster.names, lead), trick.cards, strict=False)
+        ):
+            hand = left.get(seat)
+            if hand is None or code not in DECK:
+                continue
+            if code in hand:
+                hand.remove(code)
+                continue
+            problems.append(
+                Problem(
+                    path_of([*location, "tricks", t, "cards", c]),
+                    f"{seat}'s entered hand has no {card(code).label} left to play. "
+                    "Check the card, or correct the hand.",
+                )
+            )
+    return problems
+
+
+def _game_input(model: StateModel) -> GameInput:
+    """Build the validated game (only called once every problem check passed)."""
+    roster = Roster.of(model.players)
+
+    def by_player(values: Mapping[str, int]) -> dict[str, int]:
+        # Keys may differ in case from the names; a missing player has 0.
+        totals = dict.fromkeys(roster.names, 0)
+        for name, value in values.items():
+            totals[roster.find(name) or name] = value
+        return totals
+
+    def trick(entered: TrickModel) -> TrickInput:
+        winner = roster.find(entered.winner) if entered.winner is not None else None
+        return TrickInput(roster.find(entered.lead) or entered.lead, tuple(entered.cards), winner)
+
+    rounds = tuple(
+        RoundInput(
+            tricks=None if r.tricks is None else tuple(trick(t) for t in r.tricks),
+            trophies=None if r.trophies is None else by_player(r.trophies),
+            penalties=by_player(r.penalties),
+            open=r.open,
+            hands={
+                roster.find(name) or name: tuple(hand) for name, hand in (r.hands or {}).items()
+            },
+        )
+        for r in model.rounds
+    )
+    count = len(roster.names)
+    return GameInput(
+        players=roster.names,
+        mode=Mode(model.mode),
+        variants=frozenset(Variant(v) for v in model.variants),
+        target=model.target if model.target is not None else default_target(count),
+        rounds=rounds,
+    )
+
+
+def parse(state: object) -> GameInput:
+    """Validate a state's shape and references; raise every problem at once.
+
+    Game end (rounds played after the game ended) needs the scores; :func:`score_game`
+    checks it.
+    """
+    model = validate_model(StateModel, state, STATE_SIZE)
+    roster = Roster.of(model.players)
+    context = _Context(roster, model.mode)
+    problems = _roster_problems(model.players) + _options_problems(model)
+    for index, round_ in enumerate(model.rounds):
+        last = index == len(model.rounds) - 1
+        problems += _round_problems(round_, index=index, context=context, last=last)
+    if problems:
+        raise InvalidStateError(problems)
+    return _game_input(model)
+
+
+def open_round(players: Sequence[str], *, lead: str) -> dict[str, Any]:
+    """A round to play along, with its first trick led by ``lead`` and no card yet.
+
+    >>> open_round(["A", "B", "C"], lead="B")["tricks"]
+    [{'lead': 'B', 'cards': []}]
+    """
+    return {
+        "tricks": [{"lead": lead, "cards": []}],
+        "trophies": None,
+        "penalties": {},
+        "open": True,
+        "hands": {},
+    }
