@@ -99,11 +99,11 @@ def prepare(folder: Path) -> Target:
         with app.app_context():
             play = db.session.get(Play, play_id)
             assert play is not None
-            version = play.version
+            versions = f"version={play.version}&table={play.table.version}"
     finally:
         with app.app_context():
             db.engine.dispose()
-    return Target(path=f"/t/{links.view}/plays/{play_id}/poll?version={version}")
+    return Target(path=f"/t/{links.view}/plays/{play_id}/poll?{versions}")
 
 
 def _get(port: int, path: str, timeout: float) -> int:
