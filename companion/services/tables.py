@@ -24,6 +24,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Player, Table, Visit, utcnow
+from companion.services.results import current_result
 
 TOKEN_BYTES = 16
 #: No 0/O, 1/I/L: codes are read aloud and typed on phones.
@@ -223,14 +224,17 @@ class PlayerTotals:
 def running_totals(table: Table) -> list[PlayerTotals]:
     """Totals over the table's finished plays, players in seating order.
 
-    Players are matched by name (case-insensitive), so a game played with a subset of the
-    table still counts for those who played it.
+    Each play counts with its current result (the one its page shows), not the cached one,
+    which an engine change since may have outdated. Players are matched by name
+    (case-insensitive), so a game played with a subset of the table still counts for those
+    who played it.
     """
     totals = {name.casefold(): PlayerTotals(name) for name in table.player_names}
     for play in table.plays:
-        if not play.finished or not play.result:
+        result = current_result(play) if play.finished else None
+        if result is None:
             continue
-        for standing in play.result["standings"]:
+        for standing in result["standings"]:
             entry = totals.get(standing["player"].casefold())
             if entry is None:
                 continue
