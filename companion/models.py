@@ -215,6 +215,6 @@ class SpeciesDefinition(db.Model):  # type: ignore[name-defined,misc]
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     species: Mapped[str] = mapped_column(String(NAME_LENGTH))
     side: Mapped[str] = mapped_column(String(1))
-    # The side in the engine's rule vocabulary (``oddland_species.SideRule`` as JSON).
+    # The side in the engine's rule vocabulary (``games.oddland.species.SideRule`` as JSON).
     rule: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -10,7 +10,7 @@ refused with :class:`plays.EditConflict`. Services are the only layer that commi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,6 @@ from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 
 Cell = tuple[int, int]
-#: How often an edit is rebuilt when other phones keep changing the same field.
 EMPTY_MARK = engine.EMPTY_MARK
 
 
@@ -76,18 +75,7 @@ def _token_words(token: Mapping[str, Any]) -> str:
     return f"{token['player']}'s {species_name(token['species'])}"
 
 
-# --- the write loop -------------------------------------------------------------------
-
-
-def _update(
-    play: Play, *, path: str, build: Callable[[Any], Any], author: plays.Author
-) -> Edit | None:
-    """Replace the value at ``path`` by ``build(fresh value)`` as one edit.
-
-    ``build`` raises :class:`plays.EditConflict` when the thing the phone changes is no
-    longer what it saw; a change elsewhere in the same field only makes it rebuild.
-    """
-    return plays.update_value(play, path=path, build=build, author=author)
+# --- conflicts ------------------------------------------------------------------------
 
 
 def _conflict(path: str, current: Any, what: str, now: str) -> plays.EditConflict:
@@ -120,13 +108,13 @@ def paint(
         return _paint_shifted(play, cell=cell, terrain=terrain, shift=shift, author=author)
     if cell[0] < len(state["map"]):
         path = f"map[{cell[0]}]"
-        return _update(
+        return plays.update_value(
             play,
             path=path,
             build=lambda row: _row_with(row, cell, terrain, base, path),
             author=author,
         )
-    return _update(
+    return plays.update_value(
         play,
         path="map",
         build=lambda rows: _rows_with(rows, cell, terrain, base),
@@ -218,7 +206,7 @@ def _clear(play: Play, *, cell: Cell, base: str | None, author: plays.Author) ->
             raise _conflict(path, row, place_name(cell), _terrain_word(now))
         return (row[: cell[1]] + EMPTY_MARK + row[cell[1] + 1 :]).rstrip(EMPTY_MARK)
 
-    return _update(play, path=path, build=build, author=author)
+    return plays.update_value(play, path=path, build=build, author=author)
 
 
 # --- tokens ---------------------------------------------------------------------------
@@ -256,7 +244,7 @@ def place_token(
         token = {"player": player, "species": species, "cells": [list(c) for c in cells]}
         return [*tokens, token]
 
-    return _update(play, path="tokens", build=build, author=author)
+    return plays.update_value(play, path="tokens", build=build, author=author)
 
 
 def remove_token(play: Play, *, cell: Cell, author: plays.Author) -> Edit | None:
@@ -269,7 +257,7 @@ def remove_token(play: Play, *, cell: Cell, author: plays.Author) -> Edit | None
             raise plays.EditRefused([Problem("tokens", f"No token lies on {place_name(cell)}.")])
         return tokens[:held] + tokens[held + 1 :]
 
-    return _update(play, path="tokens", build=build, author=author)
+    return plays.update_value(play, path="tokens", build=build, author=author)
 
 
 def _player_names(state: Mapping[str, Any]) -> list[str]:
@@ -308,7 +296,7 @@ def set_points(
 
     if not changed:
         return None
-    return _update(play, path="points", build=build, author=author)
+    return plays.update_value(play, path="points", build=build, author=author)
 
 
 def set_side(play: Play, *, species: str, side: str | None, author: plays.Author) -> Edit | None:
@@ -321,7 +309,7 @@ def set_side(play: Play, *, species: str, side: str | None, author: plays.Author
             sides[species] = side
         return sides
 
-    return _update(play, path="sides", build=build, author=author)
+    return plays.update_value(play, path="sides", build=build, author=author)
 
 
 def saved_definitions(table: Table) -> dict[str, dict[str, dict[str, Any]]]:
@@ -437,7 +425,7 @@ def play_turn(
             raise plays.EditRefused(problems)
         return [*cards, dict(turn)]
 
-    return _update(play, path="cards", build=build, author=author)
+    return plays.update_value(play, path="cards", build=build, author=author)
 
 
 def undo_turn(play: Play, *, laid: int, author: plays.Author) -> Edit | None:
@@ -452,4 +440,4 @@ def undo_turn(play: Play, *, laid: int, author: plays.Author) -> Edit | None:
             raise plays.EditRefused([Problem("cards", "No card has been laid yet.")])
         return cards[:-1]
 
-    return _update(play, path="cards", build=build, author=author)
+    return plays.update_value(play, path="cards", build=build, author=author)

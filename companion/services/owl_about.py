@@ -20,8 +20,6 @@ from companion.models import Play
 from companion.services import plays
 from companion.services.plays import Author, EditConflict, EditRefused
 
-#: Re-applying a commutative change while other phones keep editing the same field.
-MAX_RETRIES = 10
 PENALTY_VP = 1
 
 
@@ -166,13 +164,12 @@ def add_penalty(play: Play, *, player: str, author: Author) -> None:
     if player not in play.state["players"]:
         raise _refused("penalty", "Pick a player at the table.")
 
-    def change(round_: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    def change(round_: Mapping[str, Any]) -> dict[str, int]:
         penalties = dict(round_.get("penalties", {}))
-        before = dict(penalties)
         penalties[player] = penalties.get(player, 0) + PENALTY_VP
-        return "penalties", penalties, before
+        return penalties
 
-    _retry_on_last_round(play, change, author=author)
+    _update_last_round(play, "penalties", change, author=author)
 
 
 def set_hand(play: Play, *, player: str, raw: str, author: Author) -> None:
@@ -185,54 +182,46 @@ def set_hand(play: Play, *, player: str, raw: str, author: Author) -> None:
     except InvalidStateError as invalid:
         raise EditRefused(invalid.problems) from None
 
-    def change(round_: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    def change(round_: Mapping[str, Any]) -> dict[str, list[str]]:
         if round_.get("tricks") is None:
             raise _refused(where, "Hands are entered for rounds played card by card.")
         hands = dict(round_.get("hands") or {})
-        before = dict(hands)
         if hand:
             hands[player] = hand
         else:
             hands.pop(player, None)
-        return "hands", hands, before
+        return hands
 
-    _retry_on_last_round(play, change, author=author)
+    _update_last_round(play, "hands", change, author=author)
 
 
-def _retry_on_last_round(
-    play: Play,
-    change: Callable[[Mapping[str, Any]], tuple[str, Any, Any]],
-    *,
-    author: Author,
+def _update_last_round(
+    play: Play, key: str, change: Callable[[Mapping[str, Any]], Any], *, author: Author
 ) -> None:
-    """Apply a change to a field of the last round on its freshest value.
+    """Set ``key`` of the last round to ``change(the round)``, built on its freshest value.
 
-    Such changes do not depend on what the phone showed, so a clash with another phone
-    is simply re-applied instead of being reported.
+    Such changes do not depend on what the phone showed, so when another phone wrote
+    first the change is simply built again (:func:`plays.update_value`).
     """
-    for _attempt in range(MAX_RETRIES):
-        rounds = play.state.get("rounds", [])
-        if not rounds:
-            raise _refused("rounds", "Start round 1 first.")
-        index = len(rounds) - 1
-        key, value, before = change(rounds[index])
-        try:
-            if key in rounds[index]:
-                path = f"rounds[{index}].{key}"
-                plays.replace_value(play, path=path, value=value, expected=before, author=author)
-            else:
-                whole = {**rounds[index], key: value}
-                plays.replace_value(
-                    play,
-                    path=f"rounds[{index}]",
-                    value=whole,
-                    expected=rounds[index],
-                    author=author,
-                )
-            return
-        except EditConflict:
-            continue
-    raise plays.WriteContention
+    rounds = play.state.get("rounds", [])
+    if not rounds:
+        raise _refused("rounds", "Start round 1 first.")
+    index = len(rounds) - 1
+    if key in rounds[index]:
+        # The play is read fresh before each build: the rest of the round is current too.
+        plays.update_value(
+            play,
+            path=f"rounds[{index}].{key}",
+            build=lambda value: change({**play.state["rounds"][index], key: value}),
+            author=author,
+        )
+    else:
+        plays.update_value(
+            play,
+            path=f"rounds[{index}]",
+            build=lambda round_: {**round_, key: change(round_)},
+            author=author,
+        )
 
 
 def enter_trophies(

@@ -20,7 +20,10 @@ from companion.extensions import db
 from companion.games import GAMES, Game
 from companion.games.base import InvalidStateError, Problem, parse_path
 from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
-from companion.services import tables
+from companion.services import explain, tables
+from companion.services.results import current_result as current_result
+from companion.services.results import game_of as game_of
+from companion.services.results import result_json
 
 #: How often an edit is re-applied when other phones keep writing the same play.
 MAX_WRITE_ATTEMPTS = 25
@@ -61,11 +64,6 @@ class Author:
     def label(self) -> str:
         """How the history names them."""
         return f"{self.name} (device {self.device})" if self.name else f"device {self.device}"
-
-
-def game_of(play: Play) -> Game:
-    """The engine that scores this play."""
-    return GAMES[play.game]
 
 
 def start_play(
@@ -471,7 +469,7 @@ def _write(
             play,
             values={
                 "state": state,
-                "result": _result_json(game, state),
+                "result": result_json(game, state),
                 "engine_version": game.engine_version,
             },
             edit=_edit_of(kind, changes, author=author, undoes=undoes() if undoes else None),
@@ -527,24 +525,9 @@ def _commit(
     return edit
 
 
-def _result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
-    try:
-        return game.score(state).to_json()
-    except InvalidStateError:
-        return None
-
-
 def _cache_result(play: Play, game: Game) -> None:
-    play.result = _result_json(game, play.state)
+    play.result = result_json(game, play.state)
     play.engine_version = game.engine_version
-
-
-def current_result(play: Play) -> dict[str, Any] | None:
-    """The play's result, recomputed when the engine changed since it was cached."""
-    game = game_of(play)
-    if play.engine_version != game.engine_version or play.result is None:
-        return _result_json(game, play.state)
-    return play.result
 
 
 def table_outcomes(table: Table) -> list[tables.Outcome]:
@@ -593,7 +576,7 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
             values={
                 "status": status.value,
                 "finished_at": utcnow() if finished else None,
-                "result": _result_json(game, play.state),
+                "result": result_json(game, play.state),
                 "engine_version": game.engine_version,
             },
             edit=Edit(kind=kind.value, device=author.device, author=author.name),
@@ -661,3 +644,49 @@ def _describe_change(
     field = describe_path(game, state, parts)
     before = display_value(game, parts, change.previous)
     return f"{field}{separator}{before} → {display_value(game, parts, change.value)}"
+
+
+# --- what a play's page shows -----------------------------------------------------------
+
+
+def play_at(table: Table, play_id: int, *, game: str | None = None) -> Play | None:
+    """A play of this table (and of this game, when named); ``None`` for any other play,
+    so a link never reaches another table's plays."""
+    play = db.session.get(Play, play_id)
+    if play is None or play.table_id != table.id or (game is not None and play.game != game):
+        return None
+    return play
+
+
+@dataclass(frozen=True)
+class PlayView:
+    """Everything a play's page shows besides the state itself, read in one call."""
+
+    play: Play
+    game: Game
+    result: dict[str, Any] | None
+    #: The standings in one sentence (who leads or won, and what decided it).
+    explanation: str | None
+    #: The number of the edit this page's Undo reverts (its form names it), if any.
+    undo_target: int | None
+    #: How many edits the history lists.
+    history_count: int
+    series_result: dict[str, Any] | None
+    series_explanation: str | None
+
+
+def view(play: Play, *, can_edit: bool) -> PlayView:
+    """The play as its page shows it to a phone that can (or cannot) edit it."""
+    result = current_result(play)
+    series = series_result(play.series) if play.series is not None else None
+    target = last_undoable(play) if can_edit and not play.finished else None
+    return PlayView(
+        play=play,
+        game=game_of(play),
+        result=result,
+        explanation=explain.decision(result, over=play.finished) if result else None,
+        undo_target=target.number if target is not None else None,
+        history_count=play.version,
+        series_result=series,
+        series_explanation=explain.decision(series, over=series["over"]) if series else None,
+    )

@@ -1,9 +1,13 @@
-"""What every page of a table needs: open it by its link, find a play, name the phone,
-and the context every play template gets (shared by the core pages and the games' own)."""
+"""What every page of a table needs: open it by its link, name the phone, and the context
+every play template gets and the answer to a play's change (shared by the core pages and
+the games' own)."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +17,12 @@ from werkzeug.wrappers import Response
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Play
-from companion.services import explain, plays, tables
+from companion.services import plays, tables
 from companion.services.tables import TableAccess
 from companion.web.forms import ActionForm, EditForm
+from companion.web.game_pages import GamePages, PlayPage
 from companion.web.idempotency import note_table
 from companion.web.render import page_or_fragment, wants_fragment
-
-FORBIDDEN = 403
 
 DEVICE_KEY = "device"
 VISITOR_KEY = "visitor"
@@ -41,16 +44,8 @@ def open_for_edit(token: str) -> TableAccess:
     """The table of an edit link; a read-only link gets 403, whatever it asks for."""
     found = open_table(token)
     if not found.can_edit:
-        abort(FORBIDDEN, READ_ONLY_MESSAGE)
+        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
     return found
-
-
-def play_of(found: TableAccess, play_id: int) -> Play:
-    """A play of this table, else 404 (a link never reaches another table's plays)."""
-    play = db.get_or_404(Play, play_id)
-    if play.table_id != found.table.id:
-        abort(404)
-    return play
 
 
 def author_of(found: TableAccess) -> plays.Author:
@@ -135,39 +130,62 @@ def game_css(slug: str) -> str | None:
     return url_for("static", filename=name) if (static / name).exists() else None
 
 
-def play_context(found: TableAccess, play: Play, **extra: Any) -> dict[str, Any]:
-    result = plays.current_result(play)
-    series = play.series
-    return {
+def play_context(
+    found: TableAccess,
+    play: Play,
+    *,
+    errors: Mapping[str, str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    **shown: Any,
+) -> dict[str, Any]:
+    """What every play template gets: the play as its page shows it (one service call),
+    this phone's seat, the forms, and the game's own view data (its ``GamePages.context``
+    hook, given ``extra``: what an action left for it). ``shown`` adds template values."""
+    view = plays.view(play, can_edit=found.can_edit)
+    page = PlayPage(
+        found=found,
+        play=play,
+        seat=seat_of(found, play),
+        view=view,
+        errors=dict(errors or {}),
+        extra=dict(extra or {}),
+    )
+    context = {
         "found": found,
         "table": found.table,
         "token": token_of(found),
         "play": play,
-        "seat": seat_of(found, play),
-        "game": plays.game_of(play),
+        "seat": page.seat,
+        "game": view.game,
         "state": play.state,
-        "result": result,
-        "explanation": explain.decision(result, over=play.finished) if result else None,
+        "view": view,
+        "result": view.result,
+        "explanation": view.explanation,
+        "undo_target": view.undo_target,
+        "series_result": view.series_result,
         "action": ActionForm(formdata=None),
         "edit": EditForm(formdata=None),
-        "errors": {},
+        "errors": page.errors,
         "conflict": None,
-        "undo_target": _undo_target(found, play),
-        "series_result": plays.series_result(series) if series else None,
+        "editable": page.editable,
         "game_css": game_css(play.game),
-        "explain": explain,
         "newer_play": plays.newer_play(play),
         "games": GAMES,
-        **extra,
+        **shown,
     }
+    pages = game_pages(play.game)
+    if pages is not None:
+        context.update(pages.context(page))
+    return context
 
 
-def _undo_target(found: TableAccess, play: Play) -> int | None:
-    """The number of the edit this page's Undo reverts (its form names it), if any."""
-    if not found.can_edit or play.finished:
-        return None
-    target = plays.last_undoable(play)
-    return target.number if target is not None else None
+PAGES_KEY = "companion.game_pages"
+
+
+def game_pages(slug: str) -> GamePages | None:
+    """A game's page hooks, as registered with the app (``web/games.py``)."""
+    registry: Mapping[str, GamePages] = current_app.extensions.get(PAGES_KEY, {})
+    return registry.get(slug)
 
 
 PLAY_PAGE = "play.html"
@@ -181,23 +199,40 @@ def redirect_to_play(found: TableAccess, play: Play) -> Response:
 
 
 def play_response(
-    found: TableAccess,
-    play: Play,
+    opened: OpenPlay,
     *,
     status: int = 200,
-    errors: dict[str, str] | None = None,
+    errors: Mapping[str, str] | None = None,
     fragment: str = PLAY_FRAGMENT,
     always_render: bool = False,
-    **extra: Any,
+    extra: Mapping[str, Any] | None = None,
+    **shown: Any,
 ) -> Response:
     """The answer to any change of a play: htmx gets the fresh ``fragment``; a plain form
     post is redirected back to the play page, or shown again with its errors.
 
     Whatever the change left in the session is dropped first, so the play is read fresh.
+    A fragment smaller than the play also refreshes the play's buttons (Undo, history
+    count) out of band.
     """
+    found, play = opened.found, opened.play
     db.session.rollback()
     db.session.refresh(play)
     if status == 200 and not always_render and not wants_fragment():
         return redirect_to_play(found, play)
-    context = play_context(found, play, errors=dict(errors or {}), **extra)
+    partial = fragment != PLAY_FRAGMENT and wants_fragment()
+    context = play_context(found, play, errors=errors, extra=extra, oob_actions=partial, **shown)
     return page_or_fragment(PLAY_PAGE, fragment, status=status, **context)
+
+
+@dataclass(frozen=True)
+class OpenPlay:
+    """A play reached through a table's link (see ``web/actions.py``)."""
+
+    found: TableAccess
+    play: Play
+
+    @property
+    def author(self) -> plays.Author:
+        """Who is changing it: this phone (and its owner's name, when given)."""
+        return author_of(self.found)

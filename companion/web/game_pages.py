@@ -1,18 +1,21 @@
-"""The hooks a game's own web module fills in for the shared pages (see ``web/games.py``).
+"""The hooks a game's own web package fills in for the shared pages (see ``web/games.py``).
 
-Kept apart from the registry so that game modules can import these classes while the
-registry imports the game modules.
+Kept apart from the registry so that game packages can import these classes while the
+registry imports the game packages.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint
 from flask_wtf import FlaskForm
 
-from companion.models import Table
+from companion.models import Play, Table
+from companion.services import plays
+from companion.services.tables import TableAccess
 
 
 class OptionsForm(FlaskForm):
@@ -26,6 +29,47 @@ class OptionsForm(FlaskForm):
         """The engine's ``new_state`` options from the validated form."""
         return {}
 
+    def context(self) -> dict[str, Any]:
+        """What the game's options template shows besides the form (a player chart...)."""
+        return {}
+
+
+@dataclass(frozen=True)
+class PlayPage:
+    """What a game's view hook gets to build its part of a play's page."""
+
+    found: TableAccess
+    play: Play
+    #: Whose entry this phone shows: a seat number, or ``"all"``.
+    seat: int | str
+    #: The play as the page shows it (result, undo target, series...).
+    view: plays.PlayView
+    errors: Mapping[str, str]
+    #: What the action answered with left for the game (entered values, a verdict...).
+    extra: Mapping[str, Any]
+
+    @property
+    def editable(self) -> bool:
+        """Whether this phone may change the play now."""
+        return self.found.can_edit and not self.play.finished
+
+
+@dataclass(frozen=True)
+class GameTool:
+    """A referee tool of a game that needs no table (the home and table pages list it)."""
+
+    #: The endpoint of its page, for ``url_for``.
+    endpoint: str
+    #: Its link on the home page ("Owl About: who takes this trick?").
+    title: str
+    #: Its link among a table's tools ("Owl About trick checker").
+    short: str
+
+
+def no_context(page: PlayPage) -> dict[str, Any]:
+    """A game whose templates need nothing besides the shared play context."""
+    return {}
+
 
 @dataclass(frozen=True)
 class GamePages:
@@ -33,3 +77,6 @@ class GamePages:
 
     options_form: type[OptionsForm] | None = None
     blueprint: Blueprint | None = None
+    #: The game's view data for its templates (``games/<slug>/_entry.html``...).
+    context: Callable[[PlayPage], Mapping[str, Any]] = no_context
+    tools: tuple[GameTool, ...] = field(default=())

@@ -1,5 +1,5 @@
 """Per-game parts of the pages, registered in one place: which games the pages offer, the
-options a game asks before it starts, and any routes of its own.
+options a game asks before it starts, its view data, its tools and any routes of its own.
 
 A game is offered at the table when it is listed in :data:`PAGES` (its engine must be in
 ``companion.games.GAMES``) with ``templates/games/<slug>/_entry.html``. A game with an
@@ -12,19 +12,26 @@ from __future__ import annotations
 
 from flask import Flask
 
-from companion.web import oddland, owl_about
-from companion.web.game_pages import GamePages
+from companion.web import odd_world, oddland, owl_about
+from companion.web.context import PAGES_KEY
+from companion.web.game_pages import GamePages, GameTool
 
 #: Games playable through the pages (the JSON API serves every registered engine).
 PAGES: dict[str, GamePages] = {
-    "odd-world": GamePages(),
+    "odd-world": odd_world.GAME_PAGES,
     "owl-about": owl_about.GAME_PAGES,
     "oddland": oddland.GAME_PAGES,
 }
 
 
+def tools() -> list[GameTool]:
+    """Every game's referee tools, in the order of the games."""
+    return [tool for pages in PAGES.values() for tool in pages.tools]
+
+
 def register(app: Flask) -> None:
-    """Register the games' own blueprints."""
+    """Register the games' hooks with the app and their own blueprints."""
+    app.extensions[PAGES_KEY] = PAGES
     for pages in PAGES.values():
         if pages.blueprint is not None:
             app.register_blueprint(pages.blueprint)

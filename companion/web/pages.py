@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from http import HTTPStatus
 from typing import Any
 
 import segno
@@ -13,21 +13,20 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db, limiter
 from companion.games import GAMES
-from companion.models import Play, Table
+from companion.games.base import MAX_NAME_LENGTH
+from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
 from companion.web import limits
+from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     VISITOR_KEY,
-    author_of,
     game_css,
     has_answered_whose_phone,
     open_for_edit,
     open_table,
     owner_of,
     play_context,
-    play_of,
-    play_response,
     redirect_to_play,
     remember_owner,
     table_label,
@@ -42,17 +41,14 @@ from companion.web.forms import (
     SeatForm,
     StartPlayForm,
 )
-from companion.web.games import PAGES
+from companion.web.games import PAGES, tools
 from companion.web.idempotency import note_table
 from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
 
-UNPROCESSABLE = 422
-CONFLICT = 409
-FORBIDDEN = 403
-TOO_MANY = 429
+TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -112,16 +108,25 @@ def _recent_label(found: TableAccess) -> str:
     return f"{names} (read-only)"
 
 
-@bp.get("/")
-def home() -> Response:
-    """Start a table, join one, or go back to one this phone opened."""
+def _home(roster: RosterForm, *, status: int = 200) -> Response:
+    """The home page (or its roster form alone, for htmx)."""
     return page_or_fragment(
         "home.html",
         "_roster.html",
-        roster=RosterForm(formdata=None, data=NEW_ROSTER),
+        status=status,
+        roster=roster,
         join=JoinForm(formdata=None),
         recent=_recent(),
+        tools=tools(),
+        max_players=tables.MAX_PLAYERS_AT_TABLE,
+        max_name=MAX_NAME_LENGTH,
     )
+
+
+@bp.get("/")
+def home() -> Response:
+    """Start a table, join one, or go back to one this phone opened."""
+    return _home(RosterForm(formdata=None, data=NEW_ROSTER))
 
 
 ROSTER_ACTIONS = ("add", "remove", "up", "down")
@@ -141,13 +146,7 @@ def create_table() -> Response:
     if action in ROSTER_ACTIONS:
         return _edit_roster(action, index_text)
     if not form.validate():
-        return page_or_fragment(
-            "home.html",
-            "_roster.html",
-            status=UNPROCESSABLE,
-            roster=form,
-            join=JoinForm(formdata=None),
-        )
+        return _home(form, status=UNPROCESSABLE)
     table = tables.create_table(form.names)
     note_table(TableAccess(table, Access.EDIT))
     return _go(url_for("pages.table", token=tables.token_for(table, Access.EDIT)))
@@ -166,8 +165,7 @@ def _edit_roster(action: str, index_text: str) -> Response:
     elif action == "down" and index < len(names) - 1:
         names[index + 1], names[index] = names[index], names[index + 1]
     data = MultiDict({f"players-{i}": name for i, name in enumerate(names)})
-    form = RosterForm(formdata=data)
-    return page_or_fragment("home.html", "_roster.html", roster=form, join=JoinForm(formdata=None))
+    return _home(RosterForm(formdata=data))
 
 
 @bp.get("/join")
@@ -245,8 +243,8 @@ def _table_context(
         "played_games": sorted({outcome.game for outcome in outcomes}),
         "games": GAMES,
         "results": {play.id: plays.current_result(play) for play in table.plays},
-        "series_results": {s.id: plays.series_result(s) for s in table.series},
-        "explain": explain,
+        "series_results": {s.id: _series_words(s) for s in table.series},
+        "tools": tools(),
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
         "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
@@ -257,6 +255,14 @@ def _now_playing(table: Table) -> Play | None:
     """The newest game when it is still being played (the table page points to it)."""
     newest = table.plays[-1] if table.plays else None
     return newest if newest is not None and not newest.finished else None
+
+
+def _series_words(series: Series) -> tuple[dict[str, Any], str] | None:
+    """A series' standings so far and, in words, who leads or won it."""
+    result = plays.series_result(series)
+    if result is None:
+        return None
+    return result, explain.decision(result, over=result["over"])
 
 
 def _qr_svg(url: str) -> str:
@@ -388,6 +394,7 @@ def options(token: str, slug: str) -> Response:
         "game": GAMES[slug],
         "slug": slug,
         "game_css": game_css(slug),
+        **form.context(),
     }
     if request.method == "GET":
         return page_or_fragment("options.html", "_options.html", **context)
@@ -408,138 +415,110 @@ def options(token: str, slug: str) -> Response:
 @bp.get("/t/<token>/plays/<int:play_id>")
 def play(token: str, play_id: int) -> Response:
     """A play: entry for the table, live standings, undo and finish."""
-    found = open_table(token)
-    current = play_of(found, play_id)
-    return page_or_fragment("play.html", "_play.html", **play_context(found, current))
+    opened = load_play(token, play_id)
+    context = play_context(opened.found, opened.play)
+    return page_or_fragment("play.html", "_play.html", **context)
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/poll")
 def poll(token: str, play_id: int) -> Response:
     """Cheap live check: 204 while the phone's version is current, else the fresh fragment."""
-    found = open_table(token)
-    current = play_of(found, play_id)
-    unchanged = request.args.get("version", type=int) == current.version
-    if unchanged and request.args.get("table", type=int) == found.table.version:
-        return Response(status=204)
-    return page_or_fragment("play.html", "_play.html", **play_context(found, current))
+    opened = load_play(token, play_id)
+    unchanged = request.args.get("version", type=int) == opened.play.version
+    if unchanged and request.args.get("table", type=int) == opened.found.table.version:
+        return Response(status=HTTPStatus.NO_CONTENT)
+    context = play_context(opened.found, opened.play)
+    return page_or_fragment("play.html", "_play.html", **context)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/edit")
 def edit(token: str, play_id: int) -> Response:
     """Set one field of the play (a stepper tap, a picked card)."""
-    found = open_for_edit(token)
-    current = play_of(found, play_id)
+    opened = load_play(token, play_id, edit=True)
     form = EditForm()
-    status, errors, conflict = 200, {}, None
+    path = form.path.data or ""
     if not form.validate():
-        errors = {form.path.data or "": " ".join(form.path.errors) or "Invalid edit."}
-        status = UNPROCESSABLE
-    else:
-        try:
-            plays.set_value(
-                current,
-                path=form.path.data or "",
-                raw=form.value.data or "",
-                base=form.base.data if form.base.raw_data else None,
-                author=author_of(found),
-            )
-        except plays.EditRefused as refused:
-            errors = {p.path: p.message for p in refused.problems}
-            status = UNPROCESSABLE
-        except plays.EditConflict as clash:
-            errors = {clash.path: clash.message}
-            conflict = clash
-            status = CONFLICT
-        except plays.WriteContention:
-            errors = {form.path.data or "": "Many phones are editing at once; try again."}
-            status = CONFLICT
-    return play_response(found, current, status=status, errors=errors, conflict=conflict)
+        return refuse(opened, path, " ".join(form.path.errors) or "Invalid edit.")
+    return run(
+        opened,
+        lambda: plays.set_value(
+            opened.play,
+            path=path,
+            raw=form.value.data or "",
+            base=form.base.data if form.base.raw_data else None,
+            author=opened.author,
+        ),
+        key=path,
+        at_problem_paths=True,
+        conflict_as="conflict",
+    )
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/undo")
 def undo(token: str, play_id: int) -> Response:
-    """Undo the most recent edit that is not undone yet."""
-    found = open_for_edit(token)
-    current = play_of(found, play_id)
+    """Undo the edit the page offered (the newest one that is not undone yet)."""
+    opened = load_play(token, play_id, edit=True)
     target = request.form.get("undoes", type=int)
-    return _run_action(
-        found, current, lambda: plays.undo(current, target=target, author=author_of(found))
+    return run(
+        opened, lambda: plays.undo(opened.play, target=target, author=opened.author), key="action"
     )
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/finish")
 def finish(token: str, play_id: int) -> Response:
     """Declare the game over: its standings count in the table's totals."""
-    found = open_for_edit(token)
-    current = play_of(found, play_id)
-    return _run_action(
-        found, current, lambda: plays.set_status(current, finished=True, author=author_of(found))
+    opened = load_play(token, play_id, edit=True)
+    return run(
+        opened,
+        lambda: plays.set_status(opened.play, finished=True, author=opened.author),
+        key="action",
     )
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/reopen")
 def reopen(token: str, play_id: int) -> Response:
     """Reopen a finished game to correct it."""
-    found = open_for_edit(token)
-    current = play_of(found, play_id)
-    return _run_action(
-        found, current, lambda: plays.set_status(current, finished=False, author=author_of(found))
+    opened = load_play(token, play_id, edit=True)
+    return run(
+        opened,
+        lambda: plays.set_status(opened.play, finished=False, author=opened.author),
+        key="action",
     )
-
-
-def _run_action(found: TableAccess, current: Play, run: Callable[[], object]) -> Response:
-    """Run a button's action (CSRF is checked by CSRFProtect before the view runs)."""
-    try:
-        run()
-    except plays.EditRefused as refused:
-        errors = {"action": " ".join(p.message for p in refused.problems)}
-        return play_response(found, current, status=UNPROCESSABLE, errors=errors)
-    except plays.EditConflict as clash:
-        return play_response(found, current, status=CONFLICT, errors={"action": clash.message})
-    except plays.WriteContention:
-        errors = {"action": "Many phones are editing at once; try again."}
-        return play_response(found, current, status=CONFLICT, errors=errors)
-    return play_response(found, current, status=200, errors={})
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/next")
 def next_game(token: str, play_id: int) -> Response:
     """Start the next game of a series."""
-    found = open_for_edit(token)
-    current = play_of(found, play_id)
+    opened = load_play(token, play_id, edit=True)
     try:
-        following = plays.next_in_series(current)
+        following = plays.next_in_series(opened.play)
     except plays.EditRefused as refused:
-        errors = {"action": " ".join(p.message for p in refused.problems)}
-        return play_response(found, current, status=UNPROCESSABLE, errors=errors)
-    return _go(url_for("pages.play", token=token_of(found), play_id=following.id))
+        return refuse(opened, "action", " ".join(p.message for p in refused.problems))
+    return _go(url_for("pages.play", token=token_of(opened.found), play_id=following.id))
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/again")
 def play_again(token: str, play_id: int) -> Response:
     """Start the same game with the same players and options after a finished one."""
-    found = open_for_edit(token)
-    current = play_of(found, play_id)
+    opened = load_play(token, play_id, edit=True)
     try:
-        following = plays.play_again(current)
+        following = plays.play_again(opened.play)
     except plays.EditRefused as refused:
-        errors = {"action": " ".join(p.message for p in refused.problems)}
-        return play_response(found, current, status=UNPROCESSABLE, errors=errors)
-    return _go(url_for("pages.play", token=token_of(found), play_id=following.id))
+        return refuse(opened, "action", " ".join(p.message for p in refused.problems))
+    return _go(url_for("pages.play", token=token_of(opened.found), play_id=following.id))
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/history")
 def history(token: str, play_id: int) -> Response:
     """Every edit of the play: who (which phone), when, what."""
-    found = open_table(token)
-    current = play_of(found, play_id)
+    opened = load_play(token, play_id)
     return page_or_fragment(
         "history.html",
         "_history.html",
-        found=found,
-        table=found.table,
-        token=token_of(found),
-        play=current,
-        game=plays.game_of(current),
-        lines=plays.history(current),
+        found=opened.found,
+        table=opened.found.table,
+        token=token_of(opened.found),
+        play=opened.play,
+        game=plays.game_of(opened.play),
+        lines=plays.history(opened.play),
     )

@@ -4,6 +4,8 @@ definitions, the play-along referee, conflicts and refusals (on SQLite and Postg
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 import re
 from typing import Any
 
@@ -744,11 +746,17 @@ def test_random_oddland_forms_never_cause_a_500(
 
 
 def test_web_module_examples() -> None:
-    # The registry imports the game modules: import it first, as the app does.
-    from companion.web import games, oddland
+    # The registry imports the game packages: import it first, as the app does.
+    from companion.web import games, oddland, svg_grid
 
     assert games.PAGES["oddland"] is oddland.GAME_PAGES
-    assert doctest.testmod(oddland).failed == 0
+    modules = [
+        importlib.import_module(f"{oddland.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(oddland.__path__)
+    ]
+    assert len(modules) >= 4  # forms, palette, routes, view
+    for module in [oddland, svg_grid, *modules]:
+        assert doctest.testmod(module).failed == 0, module.__name__
 
 
 # --- the map stays as big as the cards can make ----------------------------------------------

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.games import GAMES, odd_world
 from tests.helpers import HTMX, create_table, csrf, edit, start_play
 
 
@@ -130,3 +132,24 @@ def test_home_lists_this_phones_recent_tables(client: FlaskClient) -> None:
     assert f"/t/{links.edit}" in home
     assert f"{links.code} · Ann, Ben" in home
     assert 'name="players-1"' in client.get("/").get_data(as_text=True)  # two empty rows
+
+
+def test_totals_and_the_play_page_agree_after_an_engine_change(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    play = start_play(client, links.edit)
+    edit(client, links.edit, play, path="players[0].display.hoopoe", value="3")
+    token = csrf(client, f"/t/{links.edit}")
+    client.post(f"/t/{links.edit}/plays/{play}/finish", data={"csrf_token": token})
+    # A new engine version scores differently: the cached result is outdated.
+    engine = GAMES["odd-world"]
+    monkeypatch.setattr(type(engine), "engine_version", engine.engine_version + 1)
+    monkeypatch.setattr(odd_world, "bird_points", lambda count: 10 * count)
+    page = client.get(f"/t/{links.edit}/plays/{play}").get_data(as_text=True)
+    shown = re.search(r'<span class="who">Ann</span>\s*<span class="score">(\d+)</span>', page)
+    assert shown
+    assert shown.group(1) == "30"
+    totals = client.get(f"/t/{links.edit}").get_data(as_text=True).split("Running totals")[1]
+    rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
+    assert rows == [("Ann", "1", "1", "30"), ("Ben", "1", "0", "0")]

@@ -1,0 +1,138 @@
+"""The one way through the web layer for a play: load it, run an action, answer.
+
+In the spirit of flaskr's ``get_post``: :func:`load_play` opens a table by its link and
+finds one of its plays, or answers 404 (403 for a change through the read-only link).
+:func:`run` runs a service action and answers with the play: a refusal comes back as
+422 next to the part of the page it concerns, a clash with another phone as 409 with the
+fresh value. :func:`act` is both for an action with a form to check first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from http import HTTPStatus
+from typing import Any
+
+from flask import abort
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from companion.games.base import problem_messages
+from companion.services import plays
+from companion.web.context import (
+    PLAY_FRAGMENT,
+    OpenPlay,
+    open_for_edit,
+    open_table,
+    play_response,
+)
+
+UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
+CONFLICT = HTTPStatus.CONFLICT
+CONTENTION_MESSAGE = "Many phones are editing at once; try again."
+INVALID_MESSAGE = "This action is not valid."
+
+
+def load_play(
+    token: str, play_id: int, *, game: str | None = None, edit: bool = False
+) -> OpenPlay:
+    """The play ``play_id`` of the table this link opens, else 404 (also when it is not a
+    play of ``game``). ``edit``: the link must be an edit link (403 otherwise, whatever
+    play it asks for)."""
+    found = open_for_edit(token) if edit else open_table(token)
+    play = plays.play_at(found.table, play_id, game=game)
+    if play is None:
+        abort(404)
+    return OpenPlay(found, play)
+
+
+def run(
+    opened: OpenPlay,
+    action: Callable[[], object],
+    *,
+    key: str,
+    at_problem_paths: bool = False,
+    fragment: str = PLAY_FRAGMENT,
+    conflict_as: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> Response:
+    """Run a service action and answer with the fresh play (or ``fragment`` of it).
+
+    Refusals and clashes are shown at ``key`` (``at_problem_paths``: a refusal at each
+    problem's own field, a clash at the field that changed). ``conflict_as`` names the
+    template variable a clash is also passed as (for a notice of the fresh value);
+    ``extra`` goes to the game's view hook (what the action entered, a verdict...).
+    """
+    conflict: plays.EditConflict | None = None
+    try:
+        action()
+    except plays.EditRefused as refused:
+        if at_problem_paths:
+            errors = {p.path: p.message for p in refused.problems}
+        else:
+            errors = {key: " ".join(problem_messages(refused.problems))}
+        status = UNPROCESSABLE
+    except plays.EditConflict as clash:
+        errors = {clash.path if at_problem_paths else key: clash.message}
+        status, conflict = CONFLICT, clash
+    except plays.WriteContention:
+        errors, status = {key: CONTENTION_MESSAGE}, CONFLICT
+    else:
+        errors, status = {}, HTTPStatus.OK
+    shown: dict[str, Any] = {conflict_as: conflict} if conflict_as else {}
+    return play_response(
+        opened, status=status, errors=errors, fragment=fragment, extra=extra, **shown
+    )
+
+
+def refuse(
+    opened: OpenPlay,
+    key: str,
+    message: str,
+    *,
+    fragment: str = PLAY_FRAGMENT,
+    extra: Mapping[str, Any] | None = None,
+) -> Response:
+    """Answer 422 with ``message`` at ``key`` (a request the action cannot even start)."""
+    return play_response(
+        opened, status=UNPROCESSABLE, errors={key: message}, fragment=fragment, extra=extra
+    )
+
+
+def act(
+    token: str,
+    play_id: int,
+    form: FlaskForm,
+    action: Callable[[OpenPlay], object],
+    *,
+    key: str,
+    game: str | None = None,
+    fragment: str = PLAY_FRAGMENT,
+    conflict_as: str | None = None,
+) -> Response:
+    """The shape of most play actions: load the play for editing, check the form (its
+    errors at ``key``), run ``action(the play)`` and answer."""
+    opened = load_play(token, play_id, game=game, edit=True)
+    if not form.validate():
+        return refuse(opened, key, form_errors(form), fragment=fragment)
+    return run(
+        opened,
+        lambda: action(opened),
+        key=key,
+        fragment=fragment,
+        conflict_as=conflict_as,
+    )
+
+
+def form_errors(form: FlaskForm) -> str:
+    """Every error message of a form in one sentence (nested fields included)."""
+    messages = [m for errors in form.errors.values() for m in _flatten(errors)]
+    return " ".join(messages) or INVALID_MESSAGE
+
+
+def _flatten(errors: Any) -> list[str]:
+    if isinstance(errors, str):
+        return [errors]
+    if isinstance(errors, Mapping):
+        errors = list(errors.values())
+    return [m for item in errors for m in _flatten(item)] if isinstance(errors, list) else []

@@ -1,0 +1,20 @@
+"""Odd World pages: the shared play page with the game's displays (no routes of its own:
+steppers and the face-down picker post to the shared edit route)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import odd_world as engine
+from companion.web.game_pages import GamePages, PlayPage
+
+
+def context(page: PlayPage) -> dict[str, Any]:
+    """Each player's points for the display headings, the birds and the stepper's top."""
+    result = page.view.result
+    points = {s["player"]: s["score"] for s in result["standings"]} if result else {}
+    return {"points_of": points, "birds": engine.BIRDS, "most_cards": engine.CARDS_PER_BIRD}
+
+
+#: What the pages add for Odd World (registered in ``companion.web.games.PAGES``).
+GAME_PAGES = GamePages(context=context)

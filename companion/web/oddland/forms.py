@@ -1,0 +1,313 @@
+"""Oddland forms: the options before a game and the actions of the play page (map taps,
+scoreboard, sides, definitions, play-along turns), with the choices they offer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import NumberRange, Optional, ValidationError
+
+from companion.games import oddland as engine
+from companion.games.oddland.species import (
+    SPECIES,
+    TERRAIN_NAMES,
+    Region,
+    Side,
+    Terrain,
+    TwoSpace,
+    Unit,
+    is_species_key,
+    species_name,
+)
+from companion.services import oddland as service
+from companion.web.game_pages import OptionsForm
+
+EXTRA_SPECIES_ROWS = 2
+
+
+class Tool(StrEnum):
+    """What tapping a space does."""
+
+    FOREST = Terrain.FOREST.value
+    SHORE = Terrain.SHORE.value
+    WATER = Terrain.WATER.value
+    MOUNTAIN = Terrain.MOUNTAIN.value
+    CLEAR = "clear"
+    TOKEN = "token"
+    REMOVE = "remove"
+
+
+TOOL_LABELS: dict[Tool, str] = {
+    **{Tool(terrain.value): name.capitalize() for terrain, name in TERRAIN_NAMES.items()},
+    Tool.CLEAR: "Clear",
+    Tool.TOKEN: "Token",
+    Tool.REMOVE: "Remove",
+}
+
+
+class Direction(StrEnum):
+    """Where a two-space token's second space lies from the tapped one."""
+
+    RIGHT = "right"
+    DOWN = "down"
+    LEFT = "left"
+    UP = "up"
+
+
+STEPS: dict[Direction, tuple[int, int]] = {
+    Direction.RIGHT: (0, 1),
+    Direction.DOWN: (1, 0),
+    Direction.LEFT: (0, -1),
+    Direction.UP: (-1, 0),
+}
+
+#: The 4 spaces of a card, as the turn form names them.
+CARD_SPACES: dict[str, tuple[int, int]] = {
+    "top-left": (0, 0),
+    "top-right": (0, 1),
+    "bottom-left": (1, 0),
+    "bottom-right": (1, 1),
+}
+
+REGION_LABELS: dict[Region, str] = {
+    Region.TERRITORY: "Its territory",
+    Region.NEIGHBORS: "Neighbouring territories",
+    Region.ROW: "Its row",
+    Region.COLUMN: "Its column",
+    Region.ROW_AND_COLUMN: "Its row and column",
+    Region.DIAGONALS: "Its diagonals",
+    Region.SURROUNDING: "Its surrounding spaces",
+    Region.MAP: "The whole map",
+}
+
+
+def _choices(pairs: Sequence[tuple[str, str]]) -> list[SelectChoice]:
+    """Select options from ``(value, label)`` pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+SIDE_PAIRS = [("", "Not in play"), (Side.A.value, "Side A"), (Side.B.value, "Side B")]
+TERRAIN_PAIRS = [(t.value, TERRAIN_NAMES[t]) for t in Terrain]
+
+
+def species_key(name: str) -> str:
+    """A species key from a typed name ("Sea Dragon" -> ``sea-dragon``).
+
+    >>> species_key("  Sea Dragon! "), species_key("Owloose")
+    ('sea-dragon', 'owloose')
+    """
+    words = re.findall(r"[a-z0-9]+", name.casefold())
+    return "-".join(words)
+
+
+class OddlandOptionsForm(OptionsForm):
+    """Species cards in play and their sides, species the app does not list, solo, mode."""
+
+    play_along = BooleanField("Play along: enter the game card by card, refereed")
+    solo = BooleanField("Solo rules (add each species card's solo modifier)")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player_count = len(self.table.players)
+        if not self.is_submitted():
+            self.solo.data = self.player_count == 1
+
+    @property
+    def known_fields(self) -> list[tuple[str, Any]]:
+        """The side pickers of the species the app knows, in its order."""
+        return [(key, self[f"side_{key}"]) for key in SPECIES]
+
+    @property
+    def extra_fields(self) -> list[tuple[Any, Any]]:
+        """Name and side of the species a table adds."""
+        return [
+            (self[f"extra_name_{i}"], self[f"extra_side_{i}"]) for i in range(EXTRA_SPECIES_ROWS)
+        ]
+
+    def sides(self) -> dict[str, str]:
+        """Species key -> side for every species in play."""
+        chosen = {key: f.data for key, f in self.known_fields if f.data}
+        for name, side in self.extra_fields:
+            if (name.data or "").strip():
+                chosen[species_key(name.data)] = side.data or Side.A.value
+        return chosen
+
+    def validate_solo(self, field: Any) -> None:
+        """Solo rules need exactly one player."""
+        if field.data and self.player_count != 1:
+            raise ValidationError(
+                f"Solo rules are for 1 player; this table has {self.player_count}."
+            )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Field checks, then the extra names and that some species is in play."""
+        valid: bool = super().validate(extra_validators)
+        seen = set(SPECIES)
+        for name, _side in self.extra_fields:
+            text = (name.data or "").strip()
+            if not text:
+                continue
+            key = species_key(text)
+            if not key or not is_species_key(key):
+                name.errors.append("Use letters and digits for a species name (up to 40).")
+                valid = False
+            elif key in seen:
+                name.errors.append(f"{species_name(key)} is already listed.")
+                valid = False
+            seen.add(key)
+        if valid and not self.sides():
+            self.play_along.errors.append("Put at least one species card in play.")
+            valid = False
+        return valid
+
+    def options(self) -> dict[str, Any]:
+        """Sides, solo, play-along, and the sides this table defined in earlier games."""
+        return {
+            "sides": self.sides(),
+            "solo": bool(self.solo.data),
+            engine.PLAY_ALONG_OPTION: bool(self.play_along.data),
+            "definitions": service.saved_definitions(self.table),
+        }
+
+
+for _key, _name in SPECIES.items():
+    setattr(
+        OddlandOptionsForm,
+        f"side_{_key}",
+        SelectField(_name, choices=_choices(SIDE_PAIRS), default=Side.A.value),
+    )
+for _i in range(EXTRA_SPECIES_ROWS):
+    setattr(
+        OddlandOptionsForm,
+        f"extra_name_{_i}",
+        StringField(f"Other species {_i + 1}", validators=[Optional()]),
+    )
+    setattr(
+        OddlandOptionsForm,
+        f"extra_side_{_i}",
+        SelectField(
+            f"Side of other species {_i + 1}",
+            choices=_choices(SIDE_PAIRS[1:]),
+            default=Side.A.value,
+        ),
+    )
+
+
+# --- forms of the play page -----------------------------------------------------------
+
+
+class PaintForm(FlaskForm):
+    """A tap on the map: the tool, the space (``row,col,letter shown``), token choices."""
+
+    tool = SelectField(choices=_choices([(t.value, TOOL_LABELS[t]) for t in Tool]))
+    cell = StringField()
+    player = StringField()
+    species = StringField()
+    direction = SelectField(
+        choices=_choices([(d.value, d.value) for d in Direction]), default="right"
+    )
+
+    def palette(self) -> dict[str, str]:
+        """What the phone chose: the tool, and the token's player, species and direction."""
+        return {
+            "tool": self.tool.data or "",
+            "player": self.player.data or "",
+            "species": self.species.data or "",
+            "direction": self.direction.data or "",
+        }
+
+
+class PointsForm(FlaskForm):
+    """The scoreboard: ``pts-<species>-<seat>`` fields, read from the request (CSRF here)."""
+
+
+class SideForm(FlaskForm):
+    """The side of one species card (``name``: a species card put in play late)."""
+
+    species = StringField()
+    name = StringField()
+    side = SelectField(choices=_choices(SIDE_PAIRS))
+
+
+class DefinitionForm(FlaskForm):
+    """One species side in the rule vocabulary."""
+
+    species = StringField("Species")
+    side = SelectField("Side", choices=_choices(SIDE_PAIRS[1:]))
+    points = IntegerField(
+        "Points",
+        validators=[NumberRange(-99, 99, "Enter -99 to 99 points.")],
+        default=1,
+    )
+    per = SelectField("per", choices=_choices([(u.value, u.value) for u in Unit]), default="space")
+    region = SelectField(
+        "in",
+        choices=_choices([(r.value, REGION_LABELS[r].lower()) for r in Region]),
+        default="territory",
+    )
+    terrain = SelectField(
+        "Only terrain",
+        choices=_choices([("", "any terrain"), *TERRAIN_PAIRS]),
+        default="",
+    )
+    only_species = StringField("Only tokens of species")
+    count_own_space = BooleanField("Its own space counts", default=True)
+    two_space = SelectField(
+        "A two-space token lying in two territories counts its",
+        choices=_choices([(t.value, f"{t.value} territory") for t in TwoSpace]),
+        default="smallest",
+    )
+    solo_modifier = IntegerField(
+        "Solo modifier",
+        validators=[Optional(), NumberRange(-99, 99, "Enter -99 to 99.")],
+        default=0,
+    )
+
+
+class TurnForm(FlaskForm):
+    """A play-along turn: the card's four terrains, where it goes, and the token."""
+
+    row = IntegerField("Row of its top-left space")
+    col = IntegerField("Column of its top-left space")
+    top_left = SelectField("Top left", choices=_choices(TERRAIN_PAIRS))
+    top_right = SelectField("Top right", choices=_choices(TERRAIN_PAIRS))
+    bottom_left = SelectField("Bottom left", choices=_choices(TERRAIN_PAIRS))
+    bottom_right = SelectField("Bottom right", choices=_choices(TERRAIN_PAIRS))
+    player = StringField("Player")
+    species = StringField("Species")
+    space = SelectField(
+        "On the card's", choices=_choices([(k, k.replace("-", " ")) for k in CARD_SPACES])
+    )
+    second = SelectField(
+        "Second space (two-space species)",
+        choices=_choices([("", "none"), *[(k, k.replace("-", " ")) for k in CARD_SPACES]]),
+        default="",
+    )
+    laid = IntegerField()
+
+    def turn(self) -> dict[str, Any]:
+        """The turn as stored in ``cards`` (positions relative to the map before it)."""
+        at = [self.row.data or 0, self.col.data or 0]
+        card = {
+            "at": at,
+            "terrains": [
+                f"{self.top_left.data}{self.top_right.data}",
+                f"{self.bottom_left.data}{self.bottom_right.data}",
+            ],
+        }
+        spaces = [self.space.data or "top-left"]
+        if self.second.data:
+            spaces.append(self.second.data)
+        cells = [[at[0] + CARD_SPACES[s][0], at[1] + CARD_SPACES[s][1]] for s in spaces]
+        token = {
+            "player": (self.player.data or "").strip(),
+            "species": (self.species.data or "").strip(),
+            "cells": cells,
+        }
+        return {"card": card, "token": token}

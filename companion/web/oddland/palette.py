@@ -1,0 +1,26 @@
+"""The palette of a phone (tool, player, species, direction), remembered per play in its
+session, so that live refreshes and no-JavaScript round trips keep it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import session
+
+SESSION_KEY = "oddland"
+#: Palettes remembered per phone (the newest plays only, to keep the cookie small).
+REMEMBERED_PLAYS = 4
+
+
+def remembered(play_id: int) -> dict[str, str]:
+    return dict(session.get(SESSION_KEY, {}).get(str(play_id), {}))
+
+
+def remember(play_id: int, palette: Mapping[str, str]) -> None:
+    """Keep this phone's palette for the play (the cookie is only rewritten on a change)."""
+    if remembered(play_id) == dict(palette):
+        return
+    saved = dict(session.get(SESSION_KEY, {}))
+    saved.pop(str(play_id), None)
+    saved[str(play_id)] = dict(palette)
+    session[SESSION_KEY] = dict(list(saved.items())[-REMEMBERED_PLAYS:])

@@ -1,0 +1,559 @@
+"""Oddland view data: the map drawn as SVG (terrain, territory outlines and sizes,
+tokens, a checked card), the token facts, the species and how the app scores them, the
+token supply and the next play-along turn, built for the play page's templates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games import oddland as engine
+from companion.games.base import InvalidStateError
+from companion.games.oddland.species import (
+    BEGATOR,
+    FLORA,
+    SPECIES,
+    TERRAIN_NAMES,
+    TWO_SPACE_SPECIES,
+    Region,
+    Side,
+    SideRule,
+    Terrain,
+    Unit,
+    describe,
+    species_name,
+    tokens_per_player,
+)
+from companion.models import Play
+from companion.services import oddland as service
+from companion.web.game_pages import PlayPage
+from companion.web.oddland.forms import (
+    CARD_SPACES,
+    REGION_LABELS,
+    TERRAIN_PAIRS,
+    TOOL_LABELS,
+    Direction,
+    Tool,
+)
+from companion.web.oddland.palette import remembered
+from companion.web.svg_grid import Box, SvgGrid
+
+#: An empty map shows this many spaces each way to start painting.
+START_EXTENT = 4
+#: How far beyond the drawn ring around the map a checked card is still drawn as a ghost:
+#: a card sharing an edge with the map reaches at most 2 spaces beyond it. A card
+#: further off could never be legal, and drawing it would stretch the grid across the
+#: empty table between (a fragment of megabytes for a card far away).
+GHOST_REACH = 1
+PLAYER_MARK_LENGTH = 3
+SPECIES_MARK_LENGTH = 2
+#: Insets from a space's edges: an empty place, a checked card's space, the last card.
+EMPTY_INSET, GHOST_INSET, LAST_CARD_INSET = 3, 4, 2
+#: A token leaves room for the terrain letter above it.
+TOKEN_PAD, TOKEN_TOP = 7, 18
+#: A territory's size sits in the top-right corner of its first space.
+SIZE_OFFSET = (5, 14)
+#: Player colours of the stylesheet (``ol-p0`` to ``ol-p4``).
+PLAYER_COLOURS = 5
+#: The 2 x 2 spaces of a map card.
+CARD_SIZE = 2
+#: A token's text sits this far below its middle.
+TOKEN_TEXT_DROP = 4
+
+#: Short region names for the facts table on a phone.
+REGION_SHORT: dict[Region, str] = {
+    Region.TERRITORY: "Territory",
+    Region.NEIGHBORS: "Neighbours",
+    Region.ROW: "Row",
+    Region.COLUMN: "Column",
+    Region.ROW_AND_COLUMN: "Row + col",
+    Region.DIAGONALS: "Diagonals",
+    Region.SURROUNDING: "Surrounding",
+    Region.MAP: "Whole map",
+}
+
+#: Built-in sides written in the vocabulary, only to describe them in words.
+BUILT_IN_WORDS: dict[tuple[str, Side], SideRule] = {
+    (BEGATOR, Side.A): SideRule(points=2, region=Region.NEIGHBORS, solo_modifier=-3),
+    (FLORA, Side.A): SideRule(points=0),
+}
+
+
+def context(page: PlayPage) -> dict[str, Any]:
+    """The Oddland part of the play page: the map view and the choices its forms offer.
+
+    ``page.extra`` holds what a play-along check entered (its card is drawn as a ghost)
+    and its verdict, or a definition form to show again with its error.
+    """
+    extra = page.extra
+    proposal = extra.get("entered") if extra.get("verdict") else None
+    view = build_view(
+        page.play, palette=remembered(page.play.id), proposal=proposal, seat=page.seat
+    )
+    view.entered = dict(extra.get("entered") or {})
+    view.verdict = extra.get("verdict")
+    view.definition = dict(extra.get("definition") or {})
+    return {
+        "ol": view,
+        "oddland_tools": TOOL_LABELS,
+        "oddland_directions": list(Direction),
+        "oddland_terrains": TERRAIN_PAIRS,
+        "oddland_card_spaces": list(CARD_SPACES),
+        "oddland_two_space": TWO_SPACE_SPECIES,
+        "oddland_units": list(Unit),
+        "oddland_regions": REGION_LABELS,
+        "oddland_species": SPECIES,
+    }
+
+
+@dataclass(frozen=True)
+class Space:
+    """One drawn position of the map (a space, or an empty place around it)."""
+
+    r: int
+    c: int
+    #: The space (or the smaller mark of an empty place), and where its letter goes.
+    box: Box
+    letter_at: tuple[int, int]
+    letter: str
+    territory: int | None
+    token: int | None
+    label: str
+
+
+@dataclass(frozen=True)
+class TokenShape:
+    """A token drawn on the map."""
+
+    box: Box
+    #: Where its text is centred.
+    text_at: tuple[int, int]
+    seat: int
+    text: str
+    label: str
+
+
+@dataclass
+class MapView:
+    """Everything the entry partial draws and offers for one play."""
+
+    play_along: bool
+    tokens: list[dict[str, Any]]
+    analysis: engine.MapAnalysis | None
+    grid: SvgGrid
+    spaces: list[list[Space]]
+    outline: str
+    grid_lines: str
+    sizes: list[tuple[int, int, int]]
+    token_shapes: list[TokenShape]
+    marks: dict[str, str]
+    facts: list[dict[str, Any]]
+    species: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    palette: dict[str, str]
+    summary: str
+    turn: dict[str, Any] = field(default_factory=dict)
+    #: The last card laid in a play-along game, outlined on the map.
+    last_card: Box | None = None
+    #: The species the definition form offers first (one the app cannot score yet).
+    define_default: str = ""
+    #: A play-along card being checked, drawn over the map: (space, terrain letter).
+    ghost: list[tuple[Box, str]] = field(default_factory=list)
+    #: What a play-along check entered, and its verdict (legal or the rules broken).
+    entered: dict[str, str] = field(default_factory=dict)
+    verdict: dict[str, Any] | None = None
+    #: A definition form to show again with its error.
+    definition: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def row_range(self) -> range:
+        """The rows drawn (the map and a ring of places around it)."""
+        return self.grid.rows
+
+    @property
+    def col_range(self) -> range:
+        """The columns drawn."""
+        return self.grid.cols
+
+
+def _marks(players: Sequence[str]) -> dict[str, str]:
+    """The shortest distinct start of each name (1 to 3 letters) drawn on its tokens.
+
+    >>> _marks(["Ann", "Alice", "Ben"])
+    {'Ann': 'An', 'Alice': 'Al', 'Ben': 'B'}
+    """
+    marks = {}
+    for name in players:
+        for length in range(1, PLAYER_MARK_LENGTH + 1):
+            mark = name[:length]
+            others = [o for o in players if o != name]
+            if not any(o[:length].casefold() == mark.casefold() for o in others):
+                break
+        marks[name] = mark
+    return marks
+
+
+def _place(r: int, c: int) -> str:
+    """A position in words, including the ring of empty places around the map."""
+    row = f"row {r + 1}" if r >= 0 else "new row above"
+    col = f"col {c + 1}" if c >= 0 else "new column left"
+    return f"{row}, {col}"
+
+
+def _proposed_card(proposal: Mapping[str, str] | None) -> dict[tuple[int, int], str]:
+    """The spaces of a play-along card being checked, from the turn form (may be empty).
+
+    >>> _proposed_card({"row": "-1", "col": "0", "top_left": "F", "top_right": "S",
+    ...                 "bottom_left": "W", "bottom_right": "M"})
+    {(-1, 0): 'F', (-1, 1): 'S', (0, 0): 'W', (0, 1): 'M'}
+    """
+    if not proposal:
+        return {}
+    try:
+        row, col = int(proposal.get("row", "")), int(proposal.get("col", ""))
+    except ValueError:
+        return {}
+    if max(abs(row), abs(col)) > engine.MAX_MAP_EXTENT:
+        return {}
+    spaces = {}
+    for name, (dr, dc) in CARD_SPACES.items():
+        letter = proposal.get(name.replace("-", "_"), "")
+        if letter not in engine.TERRAIN_LETTERS:
+            return {}
+        spaces[(row + dr, col + dc)] = letter
+    return spaces
+
+
+def _within_reach(
+    ghost: Mapping[tuple[int, int], str], *, rows: tuple[int, int], cols: tuple[int, int]
+) -> bool:
+    """Whether every space of a ghost card lies at most :data:`GHOST_REACH` off the drawing.
+
+    >>> _within_reach({(-2, 0): "F"}, rows=(-1, 2), cols=(-1, 2))
+    True
+    >>> _within_reach({(90, 0): "F"}, rows=(-1, 2), cols=(-1, 2))
+    False
+    """
+    return all(
+        rows[0] - GHOST_REACH <= r <= rows[1] + GHOST_REACH
+        and cols[0] - GHOST_REACH <= c <= cols[1] + GHOST_REACH
+        for r, c in ghost
+    )
+
+
+def build_view(
+    play: Play,
+    *,
+    palette: Mapping[str, str],
+    proposal: Mapping[str, str] | None = None,
+    seat: int | str | None = None,
+) -> MapView:
+    """The map, tokens, facts and scoring status of a play, ready to draw.
+
+    ``proposal`` is a play-along turn being checked: its card is drawn as a ghost.
+    ``seat`` (this phone's player, when known) is the palette's first player.
+    """
+    state = play.state
+    players = [str(p) for p in state["players"]]
+    # One parse gives the map (replayed for a play-along game), tokens and scoring sides.
+    try:
+        table: engine.Table | None = engine.parse(state)
+    except InvalidStateError:  # stored states are valid; show an empty map all the same
+        table = None
+    analysis = table.analysis if table is not None else None
+    tokens = [t.to_json() for t in analysis.tokens] if analysis is not None else []
+    spaces_at = analysis.spaces if analysis is not None else {}
+    if spaces_at:
+        top = min(r for r, _ in spaces_at) - 1
+        bottom = max(r for r, _ in spaces_at) + 1
+        left = min(c for _, c in spaces_at) - 1
+        right = max(c for _, c in spaces_at) + 1
+    else:
+        top, bottom, left, right = 0, START_EXTENT - 1, 0, START_EXTENT - 1
+    ghost = _proposed_card(proposal) if service.is_play_along(state) else {}
+    if not _within_reach(ghost, rows=(top, bottom), cols=(left, right)):
+        ghost = {}
+    if ghost:
+        top = min(top, *(r for r, _ in ghost))
+        bottom = max(bottom, *(r for r, _ in ghost))
+        left = min(left, *(c for _, c in ghost))
+        right = max(right, *(c for _, c in ghost))
+    grid = SvgGrid(top=top, bottom=bottom, left=left, right=right)
+    marks = _marks(players)
+    seats = {name: i for i, name in enumerate(players)}
+    token_at = analysis.token_at if analysis is not None else {}
+    territory_of = analysis.territory_of if analysis is not None else {}
+    spaces = []
+    for r in grid.rows:
+        line = []
+        for c in grid.cols:
+            letter = spaces_at[(r, c)].value if (r, c) in spaces_at else "."
+            token = token_at.get((r, c))
+            what = TERRAIN_NAMES[Terrain(letter)] if letter != "." else "empty"
+            if token is not None:
+                t = tokens[token]
+                what += f", {t['player']}'s {species_name(t['species'])}"
+            line.append(
+                Space(
+                    r=r,
+                    c=c,
+                    box=grid.box((r, c), inset=0 if letter != "." else EMPTY_INSET),
+                    letter_at=grid.corner((r, c)),
+                    letter=letter,
+                    territory=territory_of.get((r, c)),
+                    token=token,
+                    label=f"{_place(r, c).capitalize()}: {what}",
+                )
+            )
+        spaces.append(line)
+    outline, grid_lines = grid.borders({pos: territory_of[pos] for pos in spaces_at})
+    sizes = []
+    if analysis is not None:
+        for territory in analysis.territories:
+            r, c = territory.cells[0]
+            x, y = grid.x(c) + grid.cell - SIZE_OFFSET[0], grid.y(r) + SIZE_OFFSET[1]
+            sizes.append((x, y, territory.size))
+    shapes = [_token_shape(t, seats, marks, grid) for t in tokens]
+    view = MapView(
+        play_along=service.is_play_along(state),
+        tokens=tokens,
+        analysis=analysis,
+        grid=grid,
+        spaces=spaces,
+        outline=outline,
+        grid_lines=grid_lines,
+        sizes=sizes,
+        token_shapes=shapes,
+        marks=marks,
+        facts=_facts(analysis),
+        species=_species_status(state, table),
+        players=_supply(state, players, tokens),
+        palette=_palette_defaults(palette, state, players),
+        summary=_summary(analysis),
+    )
+    if ghost:
+        view.ghost = [(grid.box(pos, inset=GHOST_INSET), letter) for pos, letter in ghost.items()]
+    if isinstance(seat, int) and seat < len(players) and "player" not in palette:
+        view.palette["player"] = players[seat]
+    unknown = [sp["key"] for sp in view.species if sp["scored"] == "unknown"]
+    placed = [key for key in unknown if any(t["species"] == key for t in tokens)]
+    view.define_default = (placed or unknown or [""])[0]
+    if view.play_along:
+        view.turn = _turn_defaults(state, players, grid.rows, grid.cols, bool(spaces_at))
+        if state["cards"]:
+            # The last card shifted nothing after it: a negative place became row/col 0.
+            r, c = (max(0, n) for n in state["cards"][-1]["card"]["at"])
+            card = [(r + dr, c + dc) for dr in range(CARD_SIZE) for dc in range(CARD_SIZE)]
+            view.last_card = grid.span(card, inset=LAST_CARD_INSET)
+    return view
+
+
+def _cells(raw: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:
+    return tuple((pair[0], pair[1]) for pair in raw)
+
+
+def _token_shape(
+    token: Mapping[str, Any], seat: Mapping[str, int], marks: Mapping[str, str], grid: SvgGrid
+) -> TokenShape:
+    """A token below its spaces' terrain letter, across both spaces of a two-space one."""
+    whole = grid.span(_cells(token["cells"]))
+    box = Box(
+        x=whole.x + TOKEN_PAD,
+        y=whole.y + TOKEN_TOP,
+        width=whole.width - 2 * TOKEN_PAD,
+        height=whole.height - TOKEN_TOP - TOKEN_PAD + 2,
+    )
+    mark = marks.get(token["player"], token["player"][:1])
+    species = species_name(token["species"])[:SPECIES_MARK_LENGTH]
+    return TokenShape(
+        box=box,
+        text_at=(box.x + box.width // 2, box.y + box.height // 2 + TOKEN_TEXT_DROP),
+        seat=seat.get(token["player"], 0) % PLAYER_COLOURS,
+        text=f"{mark}·{species}",
+        label=f"{token['player']}'s {species_name(token['species'])}",
+    )
+
+
+def _summary(analysis: engine.MapAnalysis | None) -> str:
+    if analysis is None or not analysis.spaces:
+        return "The map is empty."
+    count = len(analysis.spaces)
+    return (
+        f"Map of {count} space{'s' if count != 1 else ''} in "
+        f"{len(analysis.territories)} territor{'ies' if len(analysis.territories) != 1 else 'y'}"
+        f" with {len(analysis.tokens)} token{'s' if len(analysis.tokens) != 1 else ''}."
+    )
+
+
+def _facts(analysis: engine.MapAnalysis | None) -> list[dict[str, Any]]:
+    """Each token's facts, worded for the facts panel."""
+    if analysis is None:
+        return []
+    found = []
+    for facts in engine.token_facts(analysis):
+        token = facts.token
+        found.append(
+            {
+                "title": f"{token.player}'s {species_name(token.species)}",
+                "where": engine.describe_cells(token.cells),
+                "territories": ", ".join(
+                    f"{TERRAIN_NAMES[t.terrain]} of {t.size}" for t in facts.territories
+                ),
+                "neighbors": ", ".join(
+                    f"{TERRAIN_NAMES[t.terrain]} {t.size}" for t in facts.neighbors
+                )
+                or "none",
+                "neighbor_spaces": sum(t.size for t in facts.neighbors),
+                "areas": [
+                    {
+                        "label": REGION_SHORT[region],
+                        "spaces": counts.spaces,
+                        "tokens": counts.tokens,
+                        "terrains": [counts.terrains.get(t, 0) for t in Terrain],
+                        "territories": counts.territories,
+                        "species": ", ".join(
+                            f"{species_name(key)} {n}"
+                            for key, n in counts.to_json()["species"].items()
+                        )
+                        or "",
+                    }
+                    for region, counts in facts.areas.items()
+                ],
+            }
+        )
+    return found
+
+
+def _species_status(state: Mapping[str, Any], table: engine.Table | None) -> list[dict[str, Any]]:
+    """Species in play: side, how the app scores it, computed and typed points per player."""
+    found = []
+    definitions = state.get("definitions", {})
+    typed = state.get("points", {})
+    computed, placed = _computed_points(table)
+    for key in sorted(state.get("sides", {}), key=_species_order):
+        side = state["sides"][key]
+        rule = definitions.get(key, {}).get(side) if side else None
+        built_in = BUILT_IN_WORDS.get((key, Side(side))) if side else None
+        if rule is not None:
+            how, scored = f"Defined by this table: {describe(SideRule(**rule), key)}.", "defined"
+        elif built_in is not None:
+            how, scored = f"Built in: {describe(built_in, key)}.", "built-in"
+        else:
+            how = "Not known to the app: type its points in the scoreboard, or define it."
+            scored = "unknown"
+        found.append(
+            {
+                "key": key,
+                "name": species_name(key),
+                "side": side,
+                "how": how,
+                "scored": scored,
+                "tokens": placed[key],
+                "cells": [
+                    {
+                        "player": player,
+                        "seat": seat,
+                        "typed": typed.get(player, {}).get(key),
+                        "computed": computed.get(
+                            (player, key), 0 if scored != "unknown" else None
+                        ),
+                        "needed": scored == "unknown"
+                        and (player, key) in computed
+                        and typed.get(player, {}).get(key) is None,
+                    }
+                    for seat, player in enumerate(state["players"])
+                ],
+            }
+        )
+    return found
+
+
+def _computed_points(
+    table: engine.Table | None,
+) -> tuple[dict[tuple[str, str], int | None], Counter[str]]:
+    """What the app computes per player and species (``None``: it cannot), tokens per species."""
+    placed: Counter[str] = Counter()
+    if table is None:
+        return {}, placed
+    computed: dict[tuple[str, str], int | None] = {}
+    for index, token in enumerate(table.analysis.tokens):
+        placed[token.species] += 1
+        key = (token.player, token.species)
+        _side, scoring, _why = engine.side_scoring(table, token.species)
+        if scoring is None:
+            computed[key] = None
+            continue
+        if key not in computed and table.solo:
+            computed[key] = scoring.solo_modifier
+        computed[key] = (computed.get(key) or 0) + scoring.scorer(table.analysis, index).points
+    return computed, placed
+
+
+def _species_order(key: str) -> tuple[int, str]:
+    order = list(SPECIES)
+    return (order.index(key) if key in order else len(order), key)
+
+
+def _supply(
+    state: Mapping[str, Any], players: Sequence[str], tokens: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """How many tokens each player placed, of how many."""
+    count = len(players)
+    placed = Counter(t["player"] for t in tokens)
+    return [
+        {
+            "name": name,
+            "seat": seat,
+            "placed": placed[name],
+            "total": tokens_per_player(count),
+        }
+        for seat, name in enumerate(players)
+    ]
+
+
+def _palette_defaults(
+    palette: Mapping[str, str], state: Mapping[str, Any], players: Sequence[str]
+) -> dict[str, str]:
+    species = [k for k, side in state.get("sides", {}).items() if side]
+    chosen = {
+        "tool": palette.get("tool", Tool.FOREST.value),
+        "player": palette.get("player", players[0] if players else ""),
+        "species": palette.get("species", species[0] if species else ""),
+        "direction": palette.get("direction", Direction.RIGHT.value),
+    }
+    if chosen["tool"] not in {t.value for t in Tool}:
+        chosen["tool"] = Tool.FOREST.value
+    return chosen
+
+
+def _turn_defaults(
+    state: Mapping[str, Any],
+    players: Sequence[str],
+    row_range: Sequence[int],
+    col_range: Sequence[int],
+    has_map: bool,
+) -> dict[str, Any]:
+    """Choices of the next-turn form: positions around the map, the next player."""
+    laid = len(state["cards"])
+    if has_map:
+        rows = list(range(row_range[0] - 1, row_range[-1] + 1))
+        cols = list(range(col_range[0] - 1, col_range[-1] + 1))
+    else:
+        rows, cols = [0], [0]
+    return {
+        "laid": laid,
+        "rows": [(r, _line_name(r, "row", "above")) for r in rows],
+        "cols": [(c, _line_name(c, "col", "left")) for c in cols],
+        # Below the map, at its left edge: a legal place for most cards.
+        "row": row_range[-1] if has_map else 0,
+        "col": col_range[0] + 1 if has_map else 0,
+        "player": players[laid % len(players)] if players else "",
+        "last": state["cards"][-1] if laid else None,
+    }
+
+
+def _line_name(index: int, noun: str, outside: str) -> str:
+    return f"{noun} {index + 1}" if index >= 0 else f"{-index} {outside}"

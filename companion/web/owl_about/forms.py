@@ -1,0 +1,151 @@
+"""Owl About forms: the options before a game and the actions of the play page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    FieldList,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from companion.games import owl_about as oa
+from companion.web.game_pages import OptionsForm
+
+MODE_LABELS = {
+    oa.Mode.BASIC: "Basic",
+    oa.Mode.QUICK: "Quick (all play at once)",
+    oa.Mode.ADVANCED: "Advanced (special effects)",
+}
+MODE_HINT = (
+    "Basic: follow speed, highest FP takes the trick. Quick: everyone plays at once and "
+    "the highest FP nobody else has wins, else the lead. Advanced: basic plus the cards' "
+    "special effects, which may hand a trick to someone else, and optional variants."
+)
+VARIANT_LABELS = {
+    oa.Variant.SAME_SPEED: "Same speed: +1 VP for taking a trick of equal speeds",
+    oa.Variant.NIGHT_COLLECTION: "Night collection: 3 night cards void the round, 4 reset to 0",
+}
+
+
+# --- the options form -------------------------------------------------------------------
+
+
+class OwlAboutOptions(OptionsForm):
+    """Mode, advanced variants and the target VP (blank: the player chart's)."""
+
+    mode = SelectField(
+        "Mode",
+        description=MODE_HINT,
+        choices=[SelectChoice(m.value, label) for m, label in MODE_LABELS.items()],
+        default=oa.Mode.BASIC.value,
+    )
+    variants = SelectMultipleField(
+        "Variants (advanced mode only)",
+        choices=[SelectChoice(v.value, label) for v, label in VARIANT_LABELS.items()],
+        option_widget=CheckboxInput(),
+        widget=ListWidget(prefix_label=False),
+        validate_choice=True,
+    )
+    target = IntegerField(
+        "Target VP",
+        validators=[
+            Optional(),
+            NumberRange(min=1, max=999, message="Enter a target from 1 to 999 VP."),
+        ],
+    )
+
+    def validate_variants(self, field: Any) -> None:
+        """Variants belong to the advanced mode."""
+        if field.data and self.mode.data != oa.Mode.ADVANCED:
+            raise ValidationError("Variants are only played in advanced mode.")
+
+    def options(self) -> dict[str, Any]:
+        """The engine's options; a blank target takes the chart's default."""
+        chosen: dict[str, Any] = {"mode": self.mode.data, "variants": list(self.variants.data)}
+        if self.target.data is not None:
+            chosen["target"] = self.target.data
+        return chosen
+
+    def context(self) -> dict[str, Any]:
+        """The player chart, this table's row of it and the target it gives."""
+        count = len(self.table.players)
+        row = oa.PLAYER_CHART.get(count)
+        return {
+            "chart": oa.player_chart(),
+            "player_count": count,
+            "chart_target": row.target if row is not None else None,
+        }
+
+
+# --- forms of the play page -------------------------------------------------------------
+
+
+class CardForm(FlaskForm):
+    """One tap on the card picker: the card, and the trick as this phone showed it."""
+
+    rounds = IntegerField(validators=[InputRequired()])
+    trick = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    seen = HiddenField()
+    card = StringField(validators=[InputRequired("Pick a card.")])
+
+    def validate_card(self, field: Any) -> None:
+        """A card of the deck."""
+        if field.data not in oa.DECK:
+            raise ValidationError("Pick a card from 1 to 10 or Night 4 to 7.")
+
+    @property
+    def seen_cards(self) -> list[str]:
+        """The cards of the trick the phone showed."""
+        return (self.seen.data or "").split()
+
+
+class LeadForm(FlaskForm):
+    """Who leads: a new round's first trick, or the first trick before its first card."""
+
+    rounds = IntegerField(validators=[InputRequired()])
+    lead = StringField(validators=[InputRequired("Pick who leads.")])
+
+
+class OverrideForm(FlaskForm):
+    """A special effect handed a trick to someone else (empty: the cards decide)."""
+
+    rounds = IntegerField(validators=[InputRequired()])
+    trick = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    winner = StringField()
+
+
+class PlayerForm(FlaskForm):
+    """An action for one player (a penalty)."""
+
+    player = StringField(validators=[InputRequired("Pick a player.")])
+
+
+class HandForm(FlaskForm):
+    """A player's hand after the draft, typed as card codes."""
+
+    player = StringField(validators=[InputRequired("Pick a player.")])
+    hand = StringField("Hand")
+
+
+class TrophiesForm(FlaskForm):
+    """Quick entry: a round as trophies per player, in seating order."""
+
+    round = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    rounds = IntegerField(validators=[InputRequired()])
+    trophies = FieldList(
+        IntegerField(
+            validators=[
+                InputRequired("Enter a number of trophies (0 or more)."),
+                NumberRange(min=0, message="Trophies cannot be negative."),
+            ]
+        )
+    )

@@ -1,0 +1,191 @@
+"""Owl About play-page actions: card taps, rounds, the lead, overrides, penalties, hands
+and rounds entered as trophies.
+
+A card tap answers with the trick fragment only (``games/owl-about/_trick.html``), so
+the phone that tapped updates at once; the other phones, and the rest of this one, get
+the change through the play page's poll. Every other action answers with the whole play
+fragment. Without JavaScript, forms post and are redirected back to the play page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from companion.games import owl_about as oa
+from companion.games.base import Problem
+from companion.services import owl_about as service
+from companion.services import plays
+from companion.web import actions
+from companion.web.context import PLAY_FRAGMENT, OpenPlay
+from companion.web.owl_about.forms import (
+    CardForm,
+    HandForm,
+    LeadForm,
+    OverrideForm,
+    PlayerForm,
+    TrophiesForm,
+)
+
+bp = Blueprint("owl_about", __name__)
+
+SLUG = oa.SLUG
+TRICK_FRAGMENT = "games/owl-about/_trick.html"
+#: The template variable a clash with another phone is shown as (in the trick panel).
+CONFLICT_AS = "trick_conflict"
+
+
+def _act(
+    token: str,
+    play_id: int,
+    form: FlaskForm,
+    *,
+    key: str,
+    action: Callable[[OpenPlay], object],
+    fragment: str = PLAY_FRAGMENT,
+) -> Response:
+    """Every Owl About action: the shared runner, for this game, clashes in the trick."""
+    return actions.act(
+        token,
+        play_id,
+        form,
+        action,
+        key=key,
+        game=SLUG,
+        fragment=fragment,
+        conflict_as=CONFLICT_AS,
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/card")
+def play_card(token: str, play_id: int) -> Response:
+    """One card tap: the next player's card goes down (answers with the trick fragment)."""
+    form = CardForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key="card",
+        fragment=TRICK_FRAGMENT,
+        action=lambda opened: service.play_card(
+            opened.play,
+            rounds_seen=form.rounds.data or 0,
+            trick=form.trick.data or 0,
+            seen=form.seen_cards,
+            code=form.card.data or "",
+            author=opened.author,
+        ),
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/round")
+def start_round(token: str, play_id: int) -> Response:
+    """Start the next round, played card by card, with the chosen lead."""
+    form = LeadForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key="round",
+        action=lambda opened: service.start_round(
+            opened.play,
+            rounds_seen=form.rounds.data or 0,
+            lead=form.lead.data or "",
+            author=opened.author,
+        ),
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/lead")
+def set_lead(token: str, play_id: int) -> Response:
+    """Change who leads the round's first trick, before its first card."""
+    form = LeadForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key="card",
+        fragment=TRICK_FRAGMENT,
+        action=lambda opened: service.set_lead(
+            opened.play,
+            rounds_seen=form.rounds.data or 0,
+            lead=form.lead.data or "",
+            author=opened.author,
+        ),
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/override")
+def override(token: str, play_id: int) -> Response:
+    """Advanced mode: a special effect gives the last trick to another player."""
+    form = OverrideForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key="winner",
+        action=lambda opened: service.override_winner(
+            opened.play,
+            rounds_seen=form.rounds.data or 0,
+            trick=form.trick.data or 0,
+            winner=form.winner.data or None,
+            author=opened.author,
+        ),
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/penalty")
+def penalty(token: str, play_id: int) -> Response:
+    """A wrong card: +1 VP for a player in the current round."""
+    form = PlayerForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key="penalty",
+        action=lambda opened: service.add_penalty(
+            opened.play, player=form.player.data or "", author=opened.author
+        ),
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/hand")
+def hand(token: str, play_id: int) -> Response:
+    """Enter or clear a player's hand for this round (for the rule checks)."""
+    form = HandForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key=f"hand-{form.player.data}",
+        action=lambda opened: service.set_hand(
+            opened.play,
+            player=form.player.data or "",
+            raw=form.hand.data or "",
+            author=opened.author,
+        ),
+    )
+
+
+@bp.post("/t/<token>/plays/<int:play_id>/owl-about/trophies")
+def trophies(token: str, play_id: int) -> Response:
+    """Quick entry: a whole round as trophies per player."""
+    form = TrophiesForm()
+
+    def enter(opened: OpenPlay) -> None:
+        players = opened.play.state["players"]
+        counts = list(form.trophies.data)
+        if len(counts) != len(players):
+            raise plays.EditRefused([Problem("trophies", "Enter the trophies of every player.")])
+        service.enter_trophies(
+            opened.play,
+            round_index=form.round.data or 0,
+            rounds_seen=form.rounds.data or 0,
+            trophies=dict(zip(players, counts, strict=True)),
+            author=opened.author,
+        )
+
+    return _act(token, play_id, form, key="trophies", action=enter)

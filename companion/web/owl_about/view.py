@@ -1,0 +1,145 @@
+"""Owl About view data: what the play page draws, built from the play-along board.
+
+The templates read these values; they never call the engine themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games import owl_about as oa
+from companion.services import explain
+from companion.services import owl_about as service
+from companion.web.game_pages import PlayPage
+
+#: Cards in the order of the picker: day cards by speed, then the night cards.
+PICKER = tuple(oa.DECK)
+
+
+def context(page: PlayPage) -> dict[str, Any]:
+    """The board and what the play page decides from it: which round the trophy form
+    fills, who leads next, who reached the target, the chart of the totals."""
+    board = service.board(page.play)
+    state = page.play.state
+    players = list(state["players"])
+    result = page.view.result
+    ended = board.rounds[board.ended_after - 1] if board.ended_after else None
+    last = board.rounds[-1] if board.rounds else None
+    most = max(last.trophies.values()) if last is not None and last.trophies else 0
+    trophy_round = _trophy_round(state, board)
+    return {
+        "b": board,
+        "players": players,
+        "rounds_seen": len(state.get("rounds", [])),
+        "suggested": board.next_lead(),
+        "trophy_round": trophy_round,
+        "shown_trophies": _shown_trophies(state, trophy_round),
+        "reached": explain.names(
+            [name for name, total in ended.totals.items() if total >= board.game.target]
+        )
+        if ended is not None
+        else "",
+        "winners": explain.names(result["winners"]) if result else "",
+        "most_trophies": most,
+        "most_names": explain.names([n for n, t in last.trophies.items() if t == most])
+        if last is not None
+        else "",
+        "hand_error": any(key.startswith("hand-") for key in page.errors),
+        "chart": vp_chart(players, [r.totals for r in board.rounds], board.game.target)
+        if board.rounds
+        else None,
+        "picker": PICKER,
+        "cards": oa.CARDS,
+    }
+
+
+def _trophy_round(state: Mapping[str, Any], board: oa.Board) -> int | None:
+    """The round (from 0) the quick trophy form fills: the last one when its first card is
+    not down yet or it was entered as trophies, else the next one when it may start."""
+    rounds = state.get("rounds", [])
+    last = rounds[-1] if rounds else None
+    tricks = last.get("tricks") if last is not None else None
+    if tricks is not None and sum(len(t["cards"]) for t in tricks) == 0:
+        return len(rounds) - 1
+    if board.can_start_round:
+        return len(rounds)
+    if last is not None and last.get("tricks") is None:
+        return len(rounds) - 1
+    return None
+
+
+def _shown_trophies(state: Mapping[str, Any], index: int | None) -> Mapping[str, int]:
+    """The trophies already entered for that round (to correct them), else none."""
+    rounds = state.get("rounds", [])
+    if index is None or not rounds or index != len(rounds) - 1:
+        return {}
+    return dict(rounds[-1].get("trophies") or {})
+
+
+# --- the score chart ----------------------------------------------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 320, 160
+CHART_PAD = 28
+#: Distinct line styles so that colour is never the only difference between players.
+CHART_DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    """One player's running total as a polyline, with where their label goes."""
+
+    player: str
+    points: str
+    dash: str
+    style: int
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A small line chart of the running VP totals after each round."""
+
+    width: int
+    height: int
+    lines: tuple[ChartLine, ...]
+    target_y: float
+    target: int
+    top: int
+    rounds: int
+    x_ticks: tuple[tuple[float, int], ...]
+
+
+def vp_chart(players: Sequence[str], totals: Sequence[Mapping[str, int]], target: int) -> Chart:
+    """The chart of the totals after each round (round 0 = the start, everyone at 0)."""
+    top = max([target, *(t for row in totals for t in row.values())])
+    steps = max(len(totals), 1)
+    inner_w = CHART_WIDTH - 2 * CHART_PAD
+    inner_h = CHART_HEIGHT - 2 * CHART_PAD
+
+    def x(step: int) -> float:
+        return round(CHART_PAD + inner_w * step / steps, 1)
+
+    def y(value: int) -> float:
+        return round(CHART_HEIGHT - CHART_PAD - inner_h * value / top, 1)
+
+    lines = []
+    for index, name in enumerate(players):
+        values = [0, *(row[name] for row in totals)]
+        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
+        lines.append(
+            ChartLine(
+                name,
+                points,
+                CHART_DASHES[index % len(CHART_DASHES)],
+                index % len(CHART_DASHES),
+                x(len(values) - 1),
+                y(values[-1]),
+            )
+        )
+    ticks = tuple((x(i), i) for i in range(len(totals) + 1))
+    return Chart(
+        CHART_WIDTH, CHART_HEIGHT, tuple(lines), y(target), target, top, len(totals), ticks
+    )
