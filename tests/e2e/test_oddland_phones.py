@@ -58,7 +58,7 @@ def test_two_phones_enter_a_map(browser: Browser, live_server: str) -> None:
     ben.goto(f"{live_server}/join")
     ben.get_by_label("Join code").fill(code)
     ben.get_by_role("button", name="Join").click()
-    ben.get_by_role("link", name="Oddland").click()
+    ben.get_by_role("link", name="Open Oddland").click()
     expect(ben.get_by_role("heading", name="Map", exact=True)).to_be_visible()
 
     # Ann paints a forest of 3 and a water of 2; Ben adds mountains on his phone.
@@ -184,7 +184,7 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
 
     spectator = browser.new_context().new_page()
     spectator.goto(view_link)
-    spectator.get_by_role("link", name="Oddland").click()
+    spectator.get_by_role("link", name="Open Oddland").click()
     expect(spectator.locator("svg.ol-map")).to_be_visible()
     expect(spectator.get_by_role("button", name="Lay card and token")).to_have_count(0)
     assert_accessible(spectator)

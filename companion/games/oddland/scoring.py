@@ -26,6 +26,7 @@ from companion.games.oddland.map import (
 from companion.games.oddland.species import (
     BEGATOR,
     FLORA,
+    Region,
     Side,
     SideRule,
     count_phrase,
@@ -81,6 +82,43 @@ BUILT_IN: dict[tuple[str, Side], SideScoring] = {
     (BEGATOR, Side.A): SideScoring(begator_a, BEGATOR_A_SOLO_MODIFIER),
     (FLORA, Side.A): SideScoring(flora_a, FLORA_A_SOLO_MODIFIER),
 }
+
+
+#: The built-in sides in the rule vocabulary: how the pages describe them in words (the
+#: scorers above compute them; a test checks that both agree).
+BUILT_IN_RULES: dict[tuple[str, Side], SideRule] = {
+    (BEGATOR, Side.A): SideRule(
+        points=BEGATOR_POINTS_PER_SPACE,
+        region=Region.NEIGHBORS,
+        solo_modifier=BEGATOR_A_SOLO_MODIFIER,
+    ),
+    (FLORA, Side.A): SideRule(points=0, solo_modifier=FLORA_A_SOLO_MODIFIER),
+}
+
+
+def computed_points(table: Table) -> tuple[dict[tuple[str, str], int | None], Counter[str]]:
+    """What the app computes per (player, species), solo modifier included (``None``: it
+    cannot score that species), and how many tokens of each species lie on the map.
+
+    >>> from companion.games.oddland import parse
+    >>> t = parse({"players": ["Ann"], "map": ["FFWW", "FSSW"], "sides": {"begator": "A"},
+    ...            "tokens": [{"player": "Ann", "species": "begator", "cells": [[1, 1]]}]})
+    >>> computed_points(t)  # 6 neighbouring spaces, 2 points each, solo modifier -3
+    ({('Ann', 'begator'): 9}, Counter({'begator': 1}))
+    """
+    placed: Counter[str] = Counter()
+    computed: dict[tuple[str, str], int | None] = {}
+    for index, token in enumerate(table.analysis.tokens):
+        placed[token.species] += 1
+        key = (token.player, token.species)
+        _side, scoring, _why = side_scoring(table, token.species)
+        if scoring is None:
+            computed[key] = None
+            continue
+        if key not in computed and table.solo:
+            computed[key] = scoring.solo_modifier
+        computed[key] = (computed.get(key) or 0) + scoring.scorer(table.analysis, index).points
+    return computed, placed
 
 
 def rule_score(analysis: MapAnalysis, index: int, rule: SideRule) -> TokenScore:

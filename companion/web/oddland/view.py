@@ -13,8 +13,6 @@ from typing import Any
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError
 from companion.games.oddland.species import (
-    BEGATOR,
-    FLORA,
     SPECIES,
     TERRAIN_NAMES,
     TWO_SPACE_SPECIES,
@@ -74,13 +72,6 @@ REGION_SHORT: dict[Region, str] = {
     Region.SURROUNDING: "Surrounding",
     Region.MAP: "Whole map",
 }
-
-#: Built-in sides written in the vocabulary, only to describe them in words.
-BUILT_IN_WORDS: dict[tuple[str, Side], SideRule] = {
-    (BEGATOR, Side.A): SideRule(points=2, region=Region.NEIGHBORS, solo_modifier=-3),
-    (FLORA, Side.A): SideRule(points=0),
-}
-
 
 def context(page: PlayPage) -> dict[str, Any]:
     """The Oddland part of the play page: the map view and the choices its forms offer.
@@ -432,11 +423,11 @@ def _species_status(state: Mapping[str, Any], table: engine.Table | None) -> lis
     found = []
     definitions = state.get("definitions", {})
     typed = state.get("points", {})
-    computed, placed = _computed_points(table)
+    computed, placed = engine.computed_points(table) if table is not None else ({}, Counter())
     for key in sorted(state.get("sides", {}), key=_species_order):
         side = state["sides"][key]
         rule = definitions.get(key, {}).get(side) if side else None
-        built_in = BUILT_IN_WORDS.get((key, Side(side))) if side else None
+        built_in = engine.BUILT_IN_RULES.get((key, Side(side))) if side else None
         if rule is not None:
             how, scored = f"Defined by this table: {describe(SideRule(**rule), key)}.", "defined"
         elif built_in is not None:
@@ -469,27 +460,6 @@ def _species_status(state: Mapping[str, Any], table: engine.Table | None) -> lis
             }
         )
     return found
-
-
-def _computed_points(
-    table: engine.Table | None,
-) -> tuple[dict[tuple[str, str], int | None], Counter[str]]:
-    """What the app computes per player and species (``None``: it cannot), tokens per species."""
-    placed: Counter[str] = Counter()
-    if table is None:
-        return {}, placed
-    computed: dict[tuple[str, str], int | None] = {}
-    for index, token in enumerate(table.analysis.tokens):
-        placed[token.species] += 1
-        key = (token.player, token.species)
-        _side, scoring, _why = engine.side_scoring(table, token.species)
-        if scoring is None:
-            computed[key] = None
-            continue
-        if key not in computed and table.solo:
-            computed[key] = scoring.solo_modifier
-        computed[key] = (computed.get(key) or 0) + scoring.scorer(table.analysis, index).points
-    return computed, placed
 
 
 def _species_order(key: str) -> tuple[int, str]:
