@@ -73,6 +73,7 @@ REGION_SHORT: dict[Region, str] = {
     Region.MAP: "Whole map",
 }
 
+
 def context(page: PlayPage) -> dict[str, Any]:
     """The Oddland part of the play page: the map view and the choices its forms offer.
 
