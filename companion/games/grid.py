@@ -36,6 +36,15 @@ def step(cell: Cell, offset: Cell) -> Cell:
     return (cell[0] + offset[0], cell[1] + offset[1])
 
 
+def cells_from(pairs: Iterable[Sequence[int]]) -> tuple[Cell, ...]:
+    """Cells from JSON positions (``[row, col]`` lists).
+
+    >>> cells_from([[0, 1], [2, 3]])
+    ((0, 1), (2, 3))
+    """
+    return tuple((pair[0], pair[1]) for pair in pairs)
+
+
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
     """The four cells sharing an edge with ``cell``, in reading order.
 

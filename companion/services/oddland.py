@@ -11,7 +11,6 @@ refused with :class:`plays.EditConflict`. Services are the only layer that commi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pydantic
@@ -20,22 +19,17 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from companion.extensions import db
+from companion.games import grid
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError, Problem
+from companion.games.grid import cells_from
 from companion.games.oddland.species import TERRAIN_NAMES, SideRule, Terrain, species_name
 from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 
-Cell = tuple[int, int]
+Cell = grid.Cell
+place_name = grid.place_name
 EMPTY_MARK = engine.EMPTY_MARK
-
-
-@dataclass(frozen=True)
-class Shift:
-    """How far a change moves every stored position (a row added above, a column left)."""
-
-    rows: int
-    cols: int
 
 
 # --- reading the stored state ---------------------------------------------------------
@@ -60,11 +54,6 @@ def token_index_at(tokens: Sequence[Mapping[str, Any]], cell: Cell) -> int | Non
         if any(tuple(pos) == cell for pos in token["cells"]):
             return index
     return None
-
-
-def place_name(cell: Cell) -> str:
-    """A position as the pages number it ("row 1, col 2"), 0-based positions in."""
-    return f"row {cell[0] + 1}, col {cell[1] + 1}"
 
 
 def _terrain_word(letter: str) -> str:
@@ -103,8 +92,8 @@ def paint(
     _check_base(state["map"], cell, base)
     if terrain is None:
         return _clear(play, cell=cell, base=base, author=author)
-    shift = Shift(rows=max(0, -cell[0]), cols=max(0, -cell[1]))
-    if shift.rows or shift.cols:
+    shift = grid.shift_for([cell])
+    if shift != (0, 0):
         return _paint_shifted(play, cell=cell, terrain=terrain, shift=shift, author=author)
     if cell[0] < len(state["map"]):
         path = f"map[{cell[0]}]"
@@ -153,29 +142,34 @@ def _rows_with(rows: list[str], cell: Cell, terrain: str, base: str | None) -> l
     return grown
 
 
-def shifted_rows(rows: Sequence[str], shift: Shift) -> list[str]:
-    """Rows moved down and right (``.`` before every row that has spaces).
+def shifted_rows(rows: Sequence[str], shift: Cell) -> list[str]:
+    """Rows moved down and right by a :func:`grid.shift_for` shift (``.`` before every row
+    that has spaces).
 
-    >>> shifted_rows(["FS", ""], Shift(rows=1, cols=1))
+    >>> shifted_rows(["FS", ""], (1, 1))
     ['', '.FS', '']
     """
-    moved = [(EMPTY_MARK * shift.cols + row) if row.strip(".") else row for row in rows]
-    return [""] * shift.rows + moved
+    down, right = shift
+    moved = [(EMPTY_MARK * right + row) if row.strip(".") else row for row in rows]
+    return [""] * down + moved
 
 
-def shifted_tokens(tokens: Sequence[Mapping[str, Any]], shift: Shift) -> list[dict[str, Any]]:
+def shifted_tokens(tokens: Sequence[Mapping[str, Any]], shift: Cell) -> list[dict[str, Any]]:
     """Tokens moved with the map."""
     return [
-        {**token, "cells": [[r + shift.rows, c + shift.cols] for r, c in token["cells"]]}
+        {
+            **token,
+            "cells": [list(cell) for cell in grid.shifted(cells_from(token["cells"]), shift)],
+        }
         for token in tokens
     ]
 
 
 def _paint_shifted(
-    play: Play, *, cell: Cell, terrain: str, shift: Shift, author: plays.Author
+    play: Play, *, cell: Cell, terrain: str, shift: Cell, author: plays.Author
 ) -> Edit | None:
     """Grow the map above or left: every space and token moves, all in one edit."""
-    moved = (cell[0] + shift.rows, cell[1] + shift.cols)
+    moved = grid.step(cell, shift)
     tokens = play.state["tokens"]
     rows = play.state["map"]
     new_rows = _rows_with(shifted_rows(rows, shift), moved, terrain, None)
@@ -399,15 +393,11 @@ def check_turn(state: Mapping[str, Any], turn: Mapping[str, Any]) -> list[Proble
         model = engine.TurnModel.model_validate(turn)
     except pydantic.ValidationError:
         return [Problem("card", "Enter the card's four terrains and where it goes.")]
-    placed = [engine.Token(t["player"], t["species"], _cells(t["cells"])) for t in tokens]
+    placed = [engine.Token(t["player"], t["species"], cells_from(t["cells"])) for t in tokens]
     try:
         return engine.check_turn(rows, model, tokens=placed, players=state["players"])
     except InvalidStateError as invalid:
         return invalid.problems
-
-
-def _cells(raw: Sequence[Sequence[int]]) -> tuple[Cell, ...]:
-    return tuple((pair[0], pair[1]) for pair in raw)
 
 
 def play_turn(

@@ -424,8 +424,11 @@ def play(token: str, play_id: int) -> Response:
 def poll(token: str, play_id: int) -> Response:
     """Cheap live check: 204 while the phone's version is current, else the fresh fragment."""
     opened = load_play(token, play_id)
+    # ``table`` (the table's version) lets a finished game learn of the next one; a page
+    # from before it was sent still polls by the play's version alone.
+    seen_table = request.args.get("table", type=int)
     unchanged = request.args.get("version", type=int) == opened.play.version
-    if unchanged and request.args.get("table", type=int) == opened.found.table.version:
+    if unchanged and seen_table in (None, opened.found.table.version):
         return Response(status=HTTPStatus.NO_CONTENT)
     context = play_context(opened.found, opened.play)
     return page_or_fragment("play.html", "_play.html", **context)

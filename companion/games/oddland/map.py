@@ -104,7 +104,19 @@ describe_cells = places_name
 
 
 #: After the score: the sizes of the territories holding the player's tokens, largest first.
-TERRITORY_TIEBREAK = Tiebreak(TIEBREAK, rule="oddland/tiebreak/territories")
+def territory_words(value: int | tuple[int, ...]) -> str:
+    """Territory sizes as the explanation says them.
+
+    >>> territory_words((5, 3, 1)), territory_words((4,)), territory_words(())
+    ('5, 3 and 1', '4', 'none')
+    """
+    sizes = [str(size) for size in (value if isinstance(value, tuple) else (value,))]
+    if not sizes:
+        return "none"
+    return sizes[0] if len(sizes) == 1 else f"{', '.join(sizes[:-1])} and {sizes[-1]}"
+
+
+TERRITORY_TIEBREAK = Tiebreak(TIEBREAK, words=territory_words, rule="oddland/tiebreak/territories")
 
 
 #: The rules entries the placement referee applies.

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.games import oddland as engine
 from companion.games.base import InvalidStateError
+from companion.games.grid import cells_from
 from companion.games.oddland.species import (
     SPECIES,
     TERRAIN_NAMES,
@@ -343,15 +344,11 @@ def build_view(
     return view
 
 
-def _cells(raw: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:
-    return tuple((pair[0], pair[1]) for pair in raw)
-
-
 def _token_shape(
     token: Mapping[str, Any], seat: Mapping[str, int], marks: Mapping[str, str], grid: SvgGrid
 ) -> TokenShape:
     """A token below its spaces' terrain letter, across both spaces of a two-space one."""
-    whole = grid.span(_cells(token["cells"]))
+    whole = grid.span(cells_from(token["cells"]))
     box = Box(
         x=whole.x + TOKEN_PAD,
         y=whole.y + TOKEN_TOP,
