@@ -1,15 +1,26 @@
 /*
- * Odd Companion: live updates replace parts of the page every few seconds (htmx polling).
- * This keeps what the person at this phone is doing while that happens:
+ * Odd Companion: live updates replace parts of the page every few seconds (htmx polling),
+ * and every tap answers with a fresh play panel. This keeps what the person at this phone
+ * is looking at and doing while that happens:
+ *  - the play panel is morphed (idiomorph), not replaced: unchanged elements stay, so the
+ *    page does not jump and the button just tapped stays under the thumb;
  *  - a poll is skipped while they are typing or choosing in a field of the live region;
+ *  - a field changed since it was rendered ("dirty") keeps its value through any swap
+ *    until its form is saved or the value is set back;
  *  - panels (<details>) they opened stay open after the region is replaced.
- * Loaded as a file (the Content-Security-Policy allows no inline script).
+ * Loaded as a file (the Content-Security-Policy allows no inline script, and no eval: the
+ * morph is only ever asked for by name, "morph:outerHTML", never with a config object).
  */
 (function () {
   "use strict";
 
   var FIELDS = "input, select, textarea";
+  var LIVE = "#play";
+  var NOT_TYPED = ["hidden", "submit", "button", "reset", "image", "file"];
   var opened = [];
+  var held = [];
+  // Forms with a request in flight: their fields take whatever the server answers.
+  var saving = [];
 
   function isPoll(detail) {
     var elt = detail && detail.requestConfig ? detail.requestConfig.elt : detail && detail.elt;
@@ -25,8 +36,142 @@
     return summary ? summary.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
+  // --- Fields typed in but not saved --------------------------------------------------
+
+  function isTyped(field) {
+    return field.matches(FIELDS) && NOT_TYPED.indexOf(field.type) === -1 && field.name !== "";
+  }
+
+  function defaultIndex(select) {
+    var index = -1;
+    Array.prototype.forEach.call(select.options, function (option, i) {
+      if (option.defaultSelected) {
+        index = i;
+      }
+    });
+    return index === -1 && select.options.length ? 0 : index;
+  }
+
+  /** Whether the field holds something other than what the server rendered into it. */
+  function isDirty(field) {
+    if (field.tagName === "SELECT") {
+      if (!field.multiple) {
+        return field.selectedIndex !== defaultIndex(field);
+      }
+      return Array.prototype.some.call(field.options, function (option) {
+        return option.selected !== option.defaultSelected;
+      });
+    }
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  function snapshot(field) {
+    if (field.tagName === "SELECT") {
+      return Array.prototype.filter
+        .call(field.options, function (option) {
+          return option.selected;
+        })
+        .map(function (option) {
+          return option.value;
+        });
+    }
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked;
+    }
+    return field.value;
+  }
+
+  function restore(field, value) {
+    if (field.tagName === "SELECT") {
+      var known = Array.prototype.some.call(field.options, function (option) {
+        return value.indexOf(option.value) !== -1;
+      });
+      if (known) {
+        Array.prototype.forEach.call(field.options, function (option) {
+          option.selected = value.indexOf(option.value) !== -1;
+        });
+      }
+    } else if (field.type === "checkbox" || field.type === "radio") {
+      field.checked = value;
+    } else {
+      field.value = value;
+    }
+  }
+
+  /** The same field before and after a swap: by id, else by its form, name (and value,
+   *  for a radio button) and its rank among fields alike. */
+  function fieldKeys(root) {
+    var keys = new Map();
+    var seen = {};
+    root.querySelectorAll(FIELDS).forEach(function (field) {
+      if (!isTyped(field)) {
+        return;
+      }
+      var key;
+      if (field.id) {
+        key = "#" + field.id;
+      } else {
+        var form = field.form || field.closest("form");
+        key = (form ? form.getAttribute("action") : "") + " " + field.name;
+        if (field.type === "radio" || field.type === "checkbox") {
+          key += "=" + field.value;
+        }
+        seen[key] = (seen[key] || 0) + 1;
+        key += " " + seen[key];
+      }
+      keys.set(field, key);
+    });
+    return keys;
+  }
+
+  function isSaving(field) {
+    var form = field.form || field.closest("form");
+    return form !== null && saving.indexOf(form) !== -1;
+  }
+
+  function hold(target) {
+    held = [];
+    fieldKeys(target).forEach(function (key, field) {
+      if (isDirty(field) && !isSaving(field)) {
+        held.push({ key: key, value: snapshot(field) });
+      }
+    });
+  }
+
+  function giveBack() {
+    if (held.length === 0) {
+      return;
+    }
+    var byKey = {};
+    fieldKeys(document).forEach(function (key, field) {
+      byKey[key] = field;
+    });
+    held.forEach(function (kept) {
+      var field = byKey[kept.key];
+      if (field) {
+        restore(field, kept.value);
+      }
+    });
+    held = [];
+  }
+
+  function formOf(detail) {
+    var elt = detail && detail.elt;
+    if (!elt || !elt.closest) {
+      return null;
+    }
+    return elt.tagName === "FORM" ? elt : elt.form || elt.closest("form");
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!isPoll(event.detail)) {
+      var form = formOf(event.detail);
+      if (form) {
+        saving.push(form);
+      }
       return;
     }
     var active = document.activeElement;
@@ -36,14 +181,91 @@
     }
   });
 
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = formOf(event.detail);
+    saving = saving.filter(function (other) {
+      return other !== form;
+    });
+  });
+
+  // --- Morph the live region rather than replace it -----------------------------------
+
+  function swapStyleOf(detail) {
+    var elt = detail.requestConfig ? detail.requestConfig.elt : detail.elt;
+    var holder = elt && elt.closest ? elt.closest("[hx-swap]") : null;
+    return holder ? holder.getAttribute("hx-swap") : htmx.config.defaultSwapStyle;
+  }
+
+  function inLiveRegion(target) {
+    return Boolean(target && target.closest && target.closest(LIVE));
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var target = detail.target;
     opened = [];
-    if (!isPoll(event.detail) || !event.detail.target) {
+    held = [];
+    if (!target || target === document.body || !detail.shouldSwap) {
       return;
     }
-    event.detail.target.querySelectorAll("details[open]").forEach(function (details) {
+    hold(target);
+    if (inLiveRegion(target) && typeof Idiomorph !== "undefined") {
+      var style = detail.swapOverride || swapStyleOf(detail);
+      var words = (style || "").split(/\s+/);
+      if (words[0] === "outerHTML" || words[0] === "innerHTML") {
+        words[0] = "morph:" + words[0];
+        detail.swapOverride = words.join(" ");
+      }
+    }
+    if (!isPoll(detail)) {
+      return;
+    }
+    target.querySelectorAll("details[open]").forEach(function (details) {
       opened.push(keyOf(details));
     });
+  });
+
+  // Runs in the same task as the swap, before the browser paints: no flicker.
+  document.addEventListener("htmx:afterSwap", giveBack);
+
+  if (typeof Idiomorph !== "undefined") {
+    // A panel keeps the state this phone gave it; a new panel comes as the server sends it.
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
+      if (name === "open" && node.tagName === "DETAILS") {
+        return false;
+      }
+      return true;
+    };
+  }
+
+  // --- Times in the phone's own time zone ---------------------------------------------
+  // The server writes UTC ("21:04:05 UTC") with the ISO time in datetime="...Z".
+
+  var CLOCK = { hour: "2-digit", minute: "2-digit", second: "2-digit" };
+  var DAY = { weekday: "short", day: "numeric", month: "short" };
+
+  function localTimes(root) {
+    if (!root || !root.querySelectorAll) {
+      return;
+    }
+    var today = new Date().toDateString();
+    root.querySelectorAll("time[datetime]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) {
+        return;
+      }
+      var label = moment.toLocaleTimeString(undefined, CLOCK);
+      if (moment.toDateString() !== today) {
+        label = moment.toLocaleDateString(undefined, DAY) + " " + label;
+      }
+      time.textContent = label;
+      time.title = moment.toString();
+    });
+  }
+
+  localTimes(document);
+  document.addEventListener("htmx:load", function (event) {
+    localTimes(event.target);
   });
 
   document.addEventListener("htmx:afterSettle", function () {

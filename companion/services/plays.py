@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -597,28 +598,100 @@ def display_value(game: Game, parts: Sequence[str | int], value: Any) -> str:
     return game.display_value(parts, value)
 
 
+#: Taps on one field by one phone this close together are one line of the history.
+TAP_RUN_SECONDS = 10
+
+
 @dataclass(frozen=True)
 class HistoryLine:
-    """One edit as the history shows it."""
+    """One line of the history: an edit, or a run of quick taps on one field by one phone
+    (the log keeps every tap, so Undo still takes back one)."""
 
     number: int
+    #: The first edit of the run (``number`` when the line is one edit).
+    first: int
+    #: When, in UTC: ``when`` for people ("21:04:05"), ``iso`` for machines (ISO 8601).
     when: str
+    iso: str
     who: str
     what: str
 
+    @property
+    def taps(self) -> int:
+        """How many edits the line stands for."""
+        return self.number - self.first + 1
+
 
 def history(play: Play) -> list[HistoryLine]:
-    """The play's edits, newest first, in words."""
+    """The play's edits, newest first, in words; quick taps on one field are one line.
+
+    A phone is named by the player it said it is, from any of its edits in this play,
+    else by its short device id.
+    """
     game = game_of(play)
-    return [
-        HistoryLine(
-            number=edit.number,
-            when=edit.created_at.strftime("%H:%M:%S"),
-            who=Author(edit.device, edit.author).label,
-            what=_describe_edit(game, play.state, edit),
+    names: dict[str, str] = {}
+    for edit in play.edits:
+        if edit.author:
+            names[edit.device] = edit.author
+    lines = []
+    for run in _tap_runs(play.edits):
+        last = run[-1]
+        stamp = last.created_at
+        if stamp.tzinfo is not None:
+            stamp = stamp.astimezone(UTC).replace(tzinfo=None)
+        name = last.author or names.get(last.device)
+        lines.append(
+            HistoryLine(
+                number=last.number,
+                first=run[0].number,
+                when=stamp.strftime("%H:%M:%S"),
+                iso=stamp.isoformat(timespec="seconds") + "Z",
+                who=name or Author(last.device).label,
+                what=_describe_run(game, play.state, run),
+            )
         )
-        for edit in reversed(play.edits)
-    ]
+    return lines[::-1]
+
+
+def _tap_runs(edits: Sequence[Edit]) -> list[list[Edit]]:
+    """The log cut into runs: one edit each, except consecutive taps (see :func:`_is_tap`)
+    on the same field by the same phone, each within :data:`TAP_RUN_SECONDS` of the last."""
+    runs: list[list[Edit]] = []
+    for edit in edits:
+        previous = runs[-1][-1] if runs else None
+        if (
+            previous is not None
+            and _is_tap(previous)
+            and _is_tap(edit)
+            and edit.path == previous.path
+            and edit.device == previous.device
+            and edit.author == previous.author
+            and edit.created_at - previous.created_at <= timedelta(seconds=TAP_RUN_SECONDS)
+        ):
+            runs[-1].append(edit)
+        else:
+            runs.append([edit])
+    return runs
+
+
+def _is_tap(edit: Edit) -> bool:
+    """A value edit of one field holding a plain value (a count, a choice): a list such as
+    a trick's cards grows one item at a time, and each item is worth its own line."""
+    plain = (int, float, str, type(None))
+    return (
+        edit.kind == EditKind.SET.value
+        and edit.path is not None
+        and isinstance(edit.previous, plain)
+        and isinstance(edit.value, plain)
+    )
+
+
+def _describe_run(game: Game, state: Mapping[str, Any], run: Sequence[Edit]) -> str:
+    if len(run) == 1:
+        return _describe_edit(game, state, run[0])
+    first, last = run[0], run[-1]
+    change = Change(last.path or "", first.previous, last.value)
+    return f"{_describe_change(game, state, change, separator=': ')} ({len(run)} taps)."
 
 
 def _describe_edit(game: Game, state: Mapping[str, Any], edit: Edit) -> str:

@@ -161,7 +161,7 @@ def test_undo_reverts_newest_first(client: FlaskClient, links: TableLinks, play_
     assert "There is nothing to undo." in nothing.get_data(as_text=True)
     history = client.get(f"/t/{links.edit}/plays/{play_id}/history").get_data(as_text=True)
     assert "Undid edit 3: Ben&#39;s Hoopoe 3 → 0." in history
-    assert history.count("<li>") == 6
+    assert history.count("<li ") == 5  # Ann's two quick taps on one field are one line
 
 
 def test_face_down_card_picker(client: FlaskClient, links: TableLinks, play_id: int) -> None:
@@ -314,7 +314,7 @@ def test_history_names_device_time_and_change(
     edit(client, links.edit, play_id, path=HOOPOE_ANN, value="2", base="0")
     html = client.get(f"/t/{links.edit}/plays/{play_id}/history").get_data(as_text=True)
     assert re.search(
-        r"\d\d:\d\d:\d\d UTC</span> <span class=\"who\">device [0-9a-f]{4}</span>", html
+        r"\d\d:\d\d:\d\d UTC</time> <span class=\"who\">device [0-9a-f]{4}</span>", html
     )
     assert "Ann&#39;s Hoopoe: 0 → 2." in html
 

@@ -120,7 +120,7 @@ def test_identity_names_the_phone_in_history(client: FlaskClient) -> None:
     play = start_play(client, links.edit)
     edit(client, links.edit, play, path="players[1].display.hoopoe", value="1", base="0")
     history = client.get(f"/t/{links.edit}/plays/{play}/history").get_data(as_text=True)
-    assert "Ben (device" in history
+    assert '<span class="who">Ben</span>' in history
     assert "Ben&#39;s Hoopoe: 0 → 1." in history
 
 

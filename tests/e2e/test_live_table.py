@@ -1,0 +1,350 @@
+"""The live table never gets in the way: a tap or another phone's change never moves what
+this phone is looking at (the play panel is morphed, not replaced), and what is typed
+here survives live updates until it is saved or set back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.e2e.conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+
+LIVE_TIMEOUT_MS = 6000
+#: How far (CSS px) a tapped control may move on screen.
+STILL_PX = 2
+#: More than two poll intervals of the e2e server (POLL_SECONDS = 1) and of a phone (2 s).
+SETTLE_MS = 3000
+FIVE = ["Ann", "Ben", "Cy", "Dee", "Eve"]
+
+
+Phone = Callable[..., Page]
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Phone:
+    """A new phone (390 by 844 px, touch): its own context, so its own cookies and session."""
+    args: dict[str, Any] = {
+        "viewport": PHONE,
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+    def new_phone(**extra: Any) -> Page:
+        return browser.new_context(**{**args, **extra}).new_page()
+
+    return new_phone
+
+
+def new_table(page: Page, base: str, names: list[str]) -> None:
+    """Create a table of these players (seating order) from the home page."""
+    page.goto(base)
+    page.get_by_label("Player 1", exact=True).fill(names[0])
+    for number, name in enumerate(names[1:], 2):
+        field = page.get_by_label(f"Player {number}", exact=True)
+        if field.count() == 0:
+            page.get_by_role("button", name="Add a player").click()
+            expect(field).to_be_visible()
+        field.fill(name)
+    for number, name in enumerate(names, 1):
+        field = page.get_by_label(f"Player {number}", exact=True)
+        if field.input_value() != name:
+            field.fill(name)
+        expect(field).to_have_value(name)
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.locator(".lead").first).to_have_text(", ".join(names))
+
+
+def start_game(page: Page, slug: str, name: str) -> None:
+    """Start a game from the table page (its options page when it has one)."""
+    page.get_by_label("Game", exact=True).select_option(slug)
+    page.get_by_role("button", name="Start", exact=True).click()
+
+
+def second_phone(phone: Phone, first: Page) -> Page:
+    """Another phone at the table, on the same play as the first."""
+    expect(first).to_have_url(re.compile(r"/plays/\d+"))
+    page = phone()
+    page.goto(first.url)
+    return page
+
+
+def screen_y(target: Locator) -> float:
+    """Where the element is on screen now (its top, in CSS px from the viewport's top)."""
+    box = target.bounding_box()
+    assert box is not None, "not rendered"
+    return float(box["y"])
+
+
+def assert_still(target: Locator, before: float, what: str) -> None:
+    after = screen_y(target)
+    assert abs(after - before) <= STILL_PX, f"{what} moved from y={before:.0f} to y={after:.0f}"
+
+
+def bring_to_middle(page: Page, target: Locator) -> None:
+    """Scroll as a thumb would, so that the element sits mid-screen (not at an edge)."""
+    target.scroll_into_view_if_needed()
+    page.evaluate(
+        "(y) => window.scrollBy(0, y - window.innerHeight / 2)",
+        screen_y(target),
+    )
+    page.wait_for_timeout(100)
+
+
+# --- 1. The page never jumps -----------------------------------------------------------
+
+
+def test_odd_world_tap_and_live_update_keep_the_button_in_place(
+    phone: Phone, live_server: str, tmp_path: Path
+) -> None:
+    ann = phone()
+    problems: list[str] = []
+    ann.on("pageerror", lambda error: problems.append(str(error)))
+    ann.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
+    new_table(ann, live_server, FIVE)
+    start_game(ann, "odd-world", "Odd World")
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
+    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
+    ann.goto(re.sub(r"\?.*$", "", ann.url) + "?seat=all")
+    ben = second_phone(phone, ann)
+
+    plus = ann.get_by_role("button", name="One more Hoopoe for Cy")
+    count = ann.get_by_label("Cy's Hoopoe", exact=True)
+    bring_to_middle(ann, plus)
+    assert ann.evaluate("window.scrollY") > 300
+    before = screen_y(plus)
+    for n in (1, 2):
+        plus.click()
+        expect(count).to_have_text(str(n))
+        ann.wait_for_timeout(300)  # the settle, and any late scroll anchoring
+        assert_still(plus, before, "the tapped +")
+    ann.screenshot(path=str(tmp_path / "everyone-after-a-tap.png"))
+
+    # Another phone's edits above and below, seen through the poll.
+    ben.get_by_role("button", name="One more Shoebill for Ann").click()
+    ben.get_by_role("button", name="One more Hornbill for Eve").click()
+    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_text(
+        "1", timeout=LIVE_TIMEOUT_MS
+    )
+    expect(ann.get_by_label("Ann's Shoebill", exact=True)).to_have_text("1")
+    ann.wait_for_timeout(300)
+    assert_still(plus, before, "the + after a live update")
+
+    # Undo, tapped where it is, stays where it was.
+    undo = ann.get_by_role("button", name="Undo last change")
+    bring_to_middle(ann, undo)
+    before = screen_y(undo)
+    undo.click()
+    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_text("0")
+    ann.wait_for_timeout(300)
+    assert_still(undo, before, "Undo")
+    assert problems == []  # no script error, nothing refused by the Content-Security-Policy
+
+
+def test_oddland_painting_keeps_the_space_in_place(phone: Phone, live_server: str) -> None:
+    ann = phone()
+    new_table(ann, live_server, FIVE)
+    start_game(ann, "oddland", "Oddland")
+    ann.get_by_label("Play along", exact=False).uncheck()
+    ann.get_by_role("button", name="Start Oddland").click()
+    expect(ann.get_by_role("heading", name="Map", exact=True)).to_be_visible()
+    ann.locator(".ol-tool", has_text="Forest").click()
+    ann.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
+    # (The first space changes the map's shape; repainting it does not.)
+    space = ann.get_by_role("button", name=re.compile("^Row 1, col 1: "))
+    expect(space).to_have_accessible_name("Row 1, col 1: forest")
+    ann.locator(".ol-tool", has_text="Water").click()
+    bring_to_middle(ann, space)
+    assert ann.evaluate("window.scrollY") > 100
+    before = screen_y(space)
+    space.click()
+    expect(space).to_have_accessible_name("Row 1, col 1: water")
+    ann.wait_for_timeout(300)
+    assert_still(space, before, "the painted space")
+
+
+def test_owl_about_penalty_keeps_the_button_in_place(phone: Phone, live_server: str) -> None:
+    ann = phone()
+    new_table(ann, live_server, FIVE)
+    start_game(ann, "owl-about", "Owl About")
+    ann.get_by_role("button", name="Start Owl About").click()
+    ann.get_by_role("button", name="Ann leads").click()
+    expect(ann.locator(".owl-next")).to_have_text("Ann")
+
+    penalty = ann.get_by_role("button", name="Penalty: +1 VP for Cy")
+    bring_to_middle(ann, penalty)
+    before = screen_y(penalty)
+    penalty.click()
+    expect(penalty).to_contain_text("1 this round")
+    ann.wait_for_timeout(300)
+    assert_still(penalty, before, "the +1")
+    penalty.click()
+    expect(penalty).to_contain_text("2 this round")
+    ann.wait_for_timeout(300)
+    assert_still(penalty, before, "the +1")
+
+
+# --- 3. Typed input is never lost -------------------------------------------------------
+
+
+def leave_field(page: Page) -> None:
+    """Tap somewhere neutral, so that no field has the focus."""
+    page.locator("h1").click()
+    expect(page.locator("input:focus, select:focus")).to_have_count(0)
+
+
+def test_oddland_typed_scoreboard_and_species_survive_another_phones_paint(
+    phone: Phone, live_server: str
+) -> None:
+    ann = phone()
+    new_table(ann, live_server, ["Ann", "Ben"])
+    start_game(ann, "oddland", "Oddland")
+    ann.get_by_label("Play along", exact=False).uncheck()
+    ann.get_by_role("button", name="Start Oddland").click()
+    expect(ann.get_by_role("heading", name="Map", exact=True)).to_be_visible()
+    ben = second_phone(phone, ann)
+
+    cell = ann.get_by_label(re.compile("^Ben's Owloose points"))
+    cell.fill("7")
+    another = ann.get_by_label("Another species card")
+    another.fill("Flora")
+    ann.get_by_text("Define a species side").click()
+    points = ann.get_by_label("Points", exact=True)
+    points.fill("3")
+    leave_field(ann)
+
+    ben.locator(".ol-tool", has_text="Water").click()
+    ben.get_by_role("button", name=re.compile("^Row 1, col 1: ")).click()
+    expect(ann.get_by_role("button", name="Row 1, col 1: water", exact=True)).to_be_visible(
+        timeout=LIVE_TIMEOUT_MS
+    )
+    ann.wait_for_timeout(SETTLE_MS)
+    expect(cell).to_have_value("7")
+    expect(another).to_have_value("Flora")
+    expect(points).to_have_value("3")
+
+    # Saved: the scoreboard takes the server's answer, the other typed fields stay.
+    ann.get_by_role("button", name="Save the scoreboard").click()
+    expect(ben.get_by_label(re.compile("^Ben's Owloose points"))).to_have_value(
+        "7", timeout=LIVE_TIMEOUT_MS
+    )
+    expect(cell).to_have_value("7")
+    expect(another).to_have_value("Flora")
+
+    # Set back to what was rendered: no longer held, so the next change shows.
+    another.fill("")
+    leave_field(ann)
+    ben.get_by_label(re.compile("^Ben's Owloose points")).fill("4")
+    ben.get_by_role("button", name="Save the scoreboard").click()
+    expect(cell).to_have_value("4", timeout=LIVE_TIMEOUT_MS)
+
+
+def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server: str) -> None:
+    ann = phone()
+    new_table(ann, live_server, ["Ann", "Ben"])
+    start_game(ann, "oddland", "Oddland")
+    ann.get_by_label("Play along", exact=False).check()
+    ann.get_by_role("button", name="Start Oddland").click()
+    expect(ann.get_by_role("heading", name="Card 1")).to_be_visible()
+    ben = second_phone(phone, ann)
+
+    chosen = {"Top left": "S", "Top right": "W", "Bottom left": "M", "Bottom right": "F"}
+    for label, terrain in chosen.items():
+        ann.get_by_label(label).select_option(terrain)
+    ann.get_by_label("Player", exact=True).select_option("Ben")
+    leave_field(ann)
+
+    ben.get_by_label(re.compile("^Ann's Owloose points")).fill("2")
+    ben.get_by_role("button", name="Save the scoreboard").click()
+    expect(ann.get_by_label(re.compile("^Ann's Owloose points"))).to_have_value(
+        "2", timeout=LIVE_TIMEOUT_MS
+    )
+    ann.wait_for_timeout(SETTLE_MS)
+    for label, terrain in chosen.items():
+        expect(ann.get_by_label(label)).to_have_value(terrain)
+    expect(ann.get_by_label("Player", exact=True)).to_have_value("Ben")
+
+    # Laid: the next card starts from what the server offers.
+    ann.get_by_role("button", name="Lay card and token").click()
+    expect(ann.get_by_role("heading", name="Card 2")).to_be_visible()
+    expect(ben.get_by_role("heading", name="Card 2")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+
+
+def test_owl_about_typed_hand_and_trophies_survive_live_updates(
+    phone: Phone, live_server: str
+) -> None:
+    ann = phone()
+    new_table(ann, live_server, ["Ann", "Ben", "Cy"])
+    start_game(ann, "owl-about", "Owl About")
+    ann.get_by_role("button", name="Start Owl About").click()
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Owl About")
+    ben = second_phone(phone, ann)
+
+    # Before the round starts: trophies typed on Ann's phone, Ben starts the round.
+    ann.get_by_text(re.compile("Or enter round 1 as trophies")).click()
+    ann.get_by_label("Ann", exact=True).fill("5")
+    ann.get_by_label("Cy", exact=True).fill("4")
+    leave_field(ann)
+    ben.get_by_role("button", name="Ben leads").click()
+    expect(ann.locator(".owl-next")).to_have_text("Ben", timeout=LIVE_TIMEOUT_MS)
+    ann.wait_for_timeout(SETTLE_MS)
+    expect(ann.get_by_label("Ann", exact=True)).to_have_value("5")
+    expect(ann.get_by_label("Ben", exact=True)).to_have_value("0")
+    expect(ann.get_by_label("Cy", exact=True)).to_have_value("4")
+
+    # A hand typed on Ann's phone (set to Ann), Ben gives Cy a penalty.
+    ann.goto(re.sub(r"\?.*$", "", ann.url) + "?seat=0")
+    hand = ann.get_by_label(re.compile("^Ann's hand"))
+    hand.fill("2 5 N6")
+    leave_field(ann)
+    ben.get_by_role("button", name="Penalty: +1 VP for Cy").click()
+    expect(ann.get_by_role("button", name="Penalty: +1 VP for Cy")).to_contain_text(
+        "1 this round", timeout=LIVE_TIMEOUT_MS
+    )
+    ann.wait_for_timeout(SETTLE_MS)
+    expect(hand).to_have_value("2 5 N6")
+
+
+# --- 13. History in the phone's own time zone --------------------------------------------
+
+
+def test_history_shows_local_times(phone: Phone, live_server: str) -> None:
+    ann = phone(timezone_id="Pacific/Kiritimati", locale="en-GB")
+    new_table(ann, live_server, ["Ann", "Ben"])
+    start_game(ann, "odd-world", "Odd World")
+    ann.get_by_role("button", name="One more Hoopoe for Ann").click()
+    expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_text("1")
+    ann.get_by_role("link", name=re.compile("History")).click()
+    when = ann.locator("ol.history time").first
+    expect(when).not_to_contain_text("UTC")
+    stamp = when.get_attribute("datetime")
+    assert stamp is not None
+    expected = ann.evaluate(
+        """(s) => new Date(s).toLocaleTimeString("en-GB", {timeZone: "Pacific/Kiritimati",
+              hour: "2-digit", minute: "2-digit", second: "2-digit"})""",
+        stamp,
+    )
+    utc = ann.evaluate(
+        """(s) => new Date(s).toLocaleTimeString("en-GB", {timeZone: "UTC",
+              hour: "2-digit", minute: "2-digit", second: "2-digit"})""",
+        stamp,
+    )
+    expect(when).to_contain_text(expected)
+    assert expected != utc  # Kiritimati is UTC+14: never the same clock time
+
+    # Reached without htmx (a full page load) it is formatted too; without JavaScript, UTC.
+    ann.reload()
+    expect(ann.locator("ol.history time").first).to_contain_text(expected)
+    plain = phone(java_script_enabled=False)
+    plain.goto(ann.url)
+    expect(plain.locator("ol.history time").first).to_have_text(f"{utc} UTC")
