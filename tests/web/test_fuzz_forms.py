@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import HTMX, TableLinks, create_table, csrf, start_play
+from tests.web.test_security_routes import Fixture, table_with_every_game
+from tests.web.test_security_routes import _rules as route_rules
+from tests.web.test_security_routes import _urls as route_urls
 
 KEYS = st.sampled_from(
     [
@@ -82,3 +86,73 @@ def test_random_forms_never_cause_a_500(
         assert response.status_code < 500, (url, response.status_code)
     for url in (f"/t/{links.edit}/plays/{play}", f"/t/{links.edit}/plays/{play}/poll"):
         assert client.get(url, query_string=form, headers=headers).status_code < 500
+
+
+# --- every game's routes --------------------------------------------------------------
+
+GAME_KEYS = st.sampled_from(
+    [
+        "card",
+        "player",
+        "lead",
+        "round",
+        "rounds",
+        "trophies-0",
+        "winner",
+        "trick",
+        "hand",
+        "mode",
+        "target",
+        "variants",
+        "row",
+        "col",
+        "cell",
+        "terrain",
+        "tool",
+        "species",
+        "side",
+        "points",
+        "per",
+        "region",
+        "laid",
+        "top_left",
+        "direction",
+        "undoes",
+        "submission",
+        "name",
+        "action",
+        "seat",
+    ]
+)
+GAME_VALUES = st.text(max_size=20) | st.sampled_from(
+    ["0", "-1", "99", "1e9", "N4", "10", "F", "W", ".", "begator", "A", "B", "add", "all"]
+)
+GAME_FORMS = st.dictionaries(GAME_KEYS, GAME_VALUES, max_size=6)
+
+
+@pytest.fixture
+def every_game(client: FlaskClient) -> Fixture:
+    """A table with a play of every game (as the route walk builds it)."""
+    return table_with_every_game(client)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(form=GAME_FORMS, htmx=st.booleans())
+def test_random_forms_on_every_games_routes_never_cause_a_500(
+    app: Flask, client: FlaskClient, every_game: Fixture, form: dict[str, str], htmx: bool
+) -> None:
+    token = csrf(client, f"/t/{every_game.edit}")
+    headers = HTMX if htmx else {}
+    posted = 0
+    for rule in route_rules(app):
+        if "POST" not in (rule.methods or ()) or not rule.rule.startswith("/t/"):
+            continue
+        for url in route_urls(app, rule, every_game.edit, every_game):
+            response = client.post(url, data={**form, "csrf_token": token}, headers=headers)
+            assert response.status_code < 500, (url, response.status_code)
+            posted += 1
+    assert posted > 20

@@ -43,6 +43,11 @@ class Fixture:
 
 @pytest.fixture
 def table(client: FlaskClient) -> Fixture:
+    return table_with_every_game(client)
+
+
+def table_with_every_game(client: FlaskClient) -> Fixture:
+    """A table and one play of every registered game, started through the pages."""
     links = create_table(client, PLAYERS)
     assert set(STARTERS) == set(GAMES), "start a play of every game in STARTERS"
     plays = {slug: start(client, links.edit) for slug, start in STARTERS.items()}
