@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
@@ -492,20 +493,20 @@ def reopen(token: str, play_id: int) -> Response:
 @bp.post("/t/<token>/plays/<int:play_id>/next")
 def next_game(token: str, play_id: int) -> Response:
     """Start the next game of a series."""
-    opened = load_play(token, play_id, edit=True)
-    try:
-        following = plays.next_in_series(opened.play)
-    except plays.EditRefused as refused:
-        return refuse(opened, "action", " ".join(p.message for p in refused.problems))
-    return _go(url_for("pages.play", token=token_of(opened.found), play_id=following.id))
+    return _start_following(token, play_id, plays.next_in_series)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/again")
 def play_again(token: str, play_id: int) -> Response:
     """Start the same game with the same players and options after a finished one."""
+    return _start_following(token, play_id, plays.play_again)
+
+
+def _start_following(token: str, play_id: int, start: Callable[[Play], Play]) -> Response:
+    """Start a game after this one (the series' next, or the same again) and open it."""
     opened = load_play(token, play_id, edit=True)
     try:
-        following = plays.play_again(opened.play)
+        following = start(opened.play)
     except plays.EditRefused as refused:
         return refuse(opened, "action", " ".join(p.message for p in refused.problems))
     return _go(url_for("pages.play", token=token_of(opened.found), play_id=following.id))
