@@ -16,6 +16,9 @@ Position = tuple[int, int]
 
 #: A space is a comfortable tap target on a phone.
 CELL = 48
+#: A map wider than the phone is drawn smaller, its spaces never below this (then it
+#: scrolls sideways): still a tap target, and readable with the larger letters.
+MIN_CELL = 24
 #: Room on the top and left for the row and column numbers.
 GUTTER = 22
 #: Room on the right and bottom for the outline's stroke.
@@ -58,6 +61,8 @@ class SvgGrid:
     >>> grid = SvgGrid(top=-1, bottom=1, left=0, right=2)
     >>> grid.width, grid.height, grid.x(0), grid.y(-1)
     (168, 168, 22, 22)
+    >>> grid.min_width
+    84
     >>> grid.box((0, 1), inset=3)
     Box(x=73, y=73, width=42, height=42)
     >>> grid.span([(0, 0), (1, 1)], inset=2)
@@ -87,6 +92,11 @@ class SvgGrid:
     def width(self) -> int:
         """The drawing's width."""
         return self.gutter + len(self.cols) * self.cell + MARGIN
+
+    @property
+    def min_width(self) -> int:
+        """The narrowest the drawing may be shrunk to (spaces of :data:`MIN_CELL`)."""
+        return self.width * MIN_CELL // self.cell
 
     @property
     def height(self) -> int:

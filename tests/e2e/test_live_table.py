@@ -258,9 +258,14 @@ def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server
     expect(ann.get_by_role("heading", name="Card 1")).to_be_visible()
     ben = second_phone(phone, ann)
 
-    chosen = {"Top left": "S", "Top right": "W", "Bottom left": "M", "Bottom right": "F"}
+    # The card is entered by taps (kept for this phone by the server) and a select.
+    ann.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
+    chosen = {"Top left": "shore", "Top right": "water", "Bottom left": "mountain"}
+    chosen["Bottom right"] = "forest"
     for label, terrain in chosen.items():
-        ann.get_by_label(label).select_option(terrain)
+        tapped = ann.get_by_role("button", name=f"{label}: {terrain}", exact=True)
+        tapped.click()
+        expect(tapped).to_have_attribute("aria-pressed", "true")
     ann.get_by_label("Player", exact=True).select_option("Ben")
     leave_field(ann)
 
@@ -271,7 +276,9 @@ def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server
     )
     ann.wait_for_timeout(SETTLE_MS)
     for label, terrain in chosen.items():
-        expect(ann.get_by_label(label)).to_have_value(terrain)
+        expect(
+            ann.get_by_role("button", name=f"{label}: {terrain}", exact=True)
+        ).to_have_attribute("aria-pressed", "true")
     expect(ann.get_by_label("Player", exact=True)).to_have_value("Ben")
 
     # Laid: the next card starts from what the server offers.

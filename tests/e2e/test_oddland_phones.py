@@ -153,10 +153,17 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
     assert_accessible(page)
 
     # Card 1: forest on top, water below; Ann's Begator on its top-left space.
-    page.get_by_label("Top left").select_option("F")
-    page.get_by_label("Top right").select_option("F")
-    page.get_by_label("Bottom left").select_option("W")
-    page.get_by_label("Bottom right").select_option("W")
+    page.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
+    for space, terrain in (
+        ("Top left", "forest"),
+        ("Top right", "forest"),
+        ("Bottom left", "water"),
+        ("Bottom right", "water"),
+    ):
+        page.get_by_role("button", name=f"{space}: {terrain}", exact=True).click()
+        expect(
+            page.get_by_role("button", name=f"{space}: {terrain}", exact=True)
+        ).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Lay card and token").click()
     expect(page.get_by_role("heading", name="Card 2")).to_be_visible()
     expect(page.locator("rect.ol-last")).to_have_count(1)
@@ -164,8 +171,13 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
     # Card 2 far away: checked, refused with the reason, nothing laid.
     page.get_by_label("Player", exact=True).select_option("Ben")
     page.locator("#ol-turn-species").select_option("flora")
-    page.get_by_label("Row").select_option("2")
-    page.get_by_label("Column").select_option("2")
+    page.get_by_role("button", name="Row 3, col 3: empty", exact=True).click()
+    expect(page.get_by_text("Its top-left space goes at row 3, col 3.")).to_be_visible()
+    for space in ("Top left", "Top right", "Bottom left", "Bottom right"):
+        page.get_by_role("button", name=f"{space}: mountain", exact=True).click()
+        expect(
+            page.get_by_role("button", name=f"{space}: mountain", exact=True)
+        ).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Check only").click()
     expect(page.get_by_role("status")).to_contain_text(
         "The card must share an edge with a space of the map."
@@ -173,9 +185,8 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
     expect(page.locator("rect.ol-ghost")).to_have_count(4)
     assert_accessible(page)
     # Mountains right of the first card: legal, laid; then taken back.
-    page.get_by_label("Row").select_option("0")
-    for space in ("Top left", "Top right", "Bottom left", "Bottom right"):
-        page.get_by_label(space).select_option("M")
+    page.get_by_role("button", name="Row 1, col 3: empty", exact=True).click()
+    expect(page.get_by_text("Its top-left space goes at row 1, col 3.")).to_be_visible()
     page.get_by_role("button", name="Lay card and token").click()
     expect(page.get_by_role("heading", name="Card 3")).to_be_visible()
     expect(page.get_by_text("Ben: 1 of 7 tokens")).to_be_visible()

@@ -23,6 +23,8 @@ from companion.models import Play, SpeciesDefinition
 from tests.helpers import HTMX, TableLinks, create_table, csrf
 
 KNOWN = ("begator", "flora", "owloose", "pangeroo", "whalephant", "pigehorse", "grizzsleep")
+#: The six cards of the box start on side A (the first game's set-up).
+IN_BOX = KNOWN[:6]
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -34,7 +36,7 @@ def start_oddland(client: FlaskClient, token: str, **options: str) -> int:
         f"/t/{token}/plays", data={"game": "oddland", "csrf_token": csrf(client, f"/t/{token}")}
     )
     assert page.status_code == 303
-    data = {f"side_{key}": "A" for key in KNOWN}
+    data = {f"side_{key}": "A" for key in IN_BOX}
     data.update(options)
     data["csrf_token"] = csrf(client, f"/t/{token}/plays/new/oddland")
     response = client.post(f"/t/{token}/plays/new/oddland", data=data)
@@ -127,6 +129,11 @@ def test_options_page_offers_species_sides_and_modes(
     assert "Other species 1" in html
     assert "Play along" in html
     assert "Solo rules" not in html  # two players: solo rules are offered to one player only
+    # The box has six double-sided species cards: six start on side A, the count says so.
+    assert "6 of 6 species cards in play." in html
+    grizzsleep = re.search(r'<select id="side_grizzsleep".*?</select>', html, re.S)
+    assert grizzsleep is not None
+    assert '<option selected value="">Not in play</option>' in grizzsleep[0]
     solo = create_table(client, ["Cy"])
     page = client.post(
         f"/t/{solo.edit}/plays",
@@ -143,6 +150,8 @@ def test_options_page_offers_species_sides_and_modes(
         ({"extra_name_0": "!!!"}, "Use letters and digits"),
         ({"side_begator": "C"}, "Not a valid choice"),
         ({f"side_{key}": "" for key in KNOWN}, "Put at least one species card in play."),
+        ({}, "The box has 6 species cards and 7 are in play"),
+        ({"side_grizzsleep": "", "extra_name_0": "Sea Dragon"}, "and 7 are in play"),
     ],
 )
 def test_bad_options_are_422_and_start_nothing(
@@ -167,6 +176,7 @@ def test_options_start_the_game_with_sides_extra_species_and_solo(
         solo.edit,
         side_owloose="B",
         side_grizzsleep="",
+        side_pigehorse="",
         extra_name_0="Sea Dragon",
         extra_side_0="B",
         solo="y",
@@ -181,7 +191,7 @@ def test_options_start_the_game_with_sides_extra_species_and_solo(
 
 def test_six_players_cannot_start_oddland(client: FlaskClient) -> None:
     six = create_table(client, ["A", "B", "C", "D", "E", "F"])
-    data = {f"side_{key}": "A" for key in KNOWN}
+    data = {f"side_{key}": "A" for key in IN_BOX}
     data["csrf_token"] = csrf(client, f"/t/{six.edit}/plays/new/oddland")
     response = client.post(f"/t/{six.edit}/plays/new/oddland", data=data)
     assert response.status_code == 422
@@ -798,3 +808,90 @@ def test_a_checked_card_far_off_the_map_is_not_drawn(
         **turn_form(2, 0, "WWMM", player="Ben", species="flora"),
     )  # fmt: skip
     assert text(near).count('class="ol-ghost ol-t-') == 4
+
+
+def test_a_blank_map_keeps_its_places_after_the_first_paint(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert tap(client, links.edit, play_id, "F", (0, 0)).status_code == 200
+    page = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    for r in range(1, 5):
+        for c in range(1, 5):
+            assert f'aria-label="Row {r}, col {c}: ' in page
+    assert 'aria-label="Row 1, new column left: empty"' in page
+
+
+def test_a_wide_map_scales_with_a_readable_minimum(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["F" * 12])
+    page = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    assert 'class="ol-map ol-wide"' in page
+    # 14 columns drawn (the map and its ring): at least 24 px each, plus the gutter.
+    assert '<svg class="ol-min" width="348"' in page
+
+
+def test_play_along_card_by_taps_without_javascript(
+    app: Flask, client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    taps = [{"at": "0,0"}] + [
+        {"terrain": f"{space}:{letter}"}
+        for space, letter in (
+            ("top_left", "F"),
+            ("top_right", "F"),
+            ("bottom_left", "W"),
+            ("bottom_right", "M"),
+        )
+    ]
+    for extra in taps:
+        response = post(
+            client,
+            links.edit,
+            play,
+            "turn/card",
+            htmx=False,
+            player="Ben",
+            species="flora",
+            **extra,
+        )
+        assert response.status_code == 303
+    # Tapping a space of the new card puts the token there.
+    post(client, links.edit, play, "turn/card", htmx=False, player="Ben", at="1,1")
+    page = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert "Its top-left space goes at row 1, col 1." in page
+    assert '<input type="hidden" name="bottom_right" value="M">' in page
+    assert '<option value="bottom-right" selected>bottom right</option>' in page
+    assert "the new card&#39;s top left" in page or "the new card's top left" in page
+    assert page.count('class="ol-ghost ') == 4
+    # The turn form holds the card: laying it takes one more tap.
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page))
+    response = post(
+        client,
+        links.edit,
+        play,
+        "turn",
+        htmx=False,
+        action="place",
+        player="Ben",
+        species="flora",
+        space="bottom-right",
+        **{
+            k: fields[k]
+            for k in ("laid", "row", "col", "top_left", "top_right", "bottom_left", "bottom_right")
+        },
+    )
+    assert response.status_code == 303
+    cards = state_of(app, play)["cards"]
+    assert cards[0]["card"]["terrains"] == ["FF", "WM"]
+    assert cards[0]["token"]["player"] == "Ben"
+    # The next card starts blank.
+    page = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert "Tap the map where its top-left space goes." in page
+
+
+def test_draft_taps_are_refused_outside_play_along(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    response = post(client, links.edit, play_id, "turn/card", at="0,0")
+    assert response.status_code == 422

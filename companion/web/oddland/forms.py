@@ -15,7 +15,9 @@ from wtforms.validators import NumberRange, Optional, ValidationError
 
 from companion.games import oddland as engine
 from companion.games.oddland.species import (
+    GRIZZSLEEP,
     SPECIES,
+    SPECIES_CARDS,
     TERRAIN_NAMES,
     Region,
     Side,
@@ -29,6 +31,9 @@ from companion.services import oddland as service
 from companion.web.game_pages import OptionsForm
 
 EXTRA_SPECIES_ROWS = 2
+#: The app knows one species more by name than the box holds cards: one starts out of play
+#: so that the first game's set-up (every card on its A side) is one tap.
+NOT_IN_PLAY_BY_DEFAULT = frozenset({GRIZZSLEEP})
 
 
 class Tool(StrEnum):
@@ -138,6 +143,16 @@ class OddlandOptionsForm(OptionsForm):
                 chosen[species_key(name.data)] = side.data or Side.A.value
         return chosen
 
+    @property
+    def cards_in_play(self) -> int:
+        """How many species cards the form puts in play (known and other species)."""
+        return len(self.sides())
+
+    @property
+    def cards_in_box(self) -> int:
+        """The species cards of the box (double-sided)."""
+        return SPECIES_CARDS
+
     def validate_solo(self, field: Any) -> None:
         """Solo rules need exactly one player."""
         if field.data and self.player_count != 1:
@@ -164,6 +179,12 @@ class OddlandOptionsForm(OptionsForm):
         if valid and not self.sides():
             self.play_along.errors.append("Put at least one species card in play.")
             valid = False
+        if valid and self.cards_in_play > SPECIES_CARDS:
+            self.play_along.errors.append(
+                f"The box has {SPECIES_CARDS} species cards and {self.cards_in_play} are in"
+                " play: set the ones not on your table to Not in play."
+            )
+            valid = False
         return valid
 
     def options(self) -> dict[str, Any]:
@@ -180,7 +201,11 @@ for _key, _name in SPECIES.items():
     setattr(
         OddlandOptionsForm,
         f"side_{_key}",
-        SelectField(_name, choices=_choices(SIDE_PAIRS), default=Side.A.value),
+        SelectField(
+            _name,
+            choices=_choices(SIDE_PAIRS),
+            default="" if _key in NOT_IN_PLAY_BY_DEFAULT else Side.A.value,
+        ),
     )
 for _i in range(EXTRA_SPECIES_ROWS):
     setattr(
@@ -268,6 +293,10 @@ class DefinitionForm(FlaskForm):
         validators=[Optional(), NumberRange(-99, 99, "Enter -99 to 99.")],
         default=0,
     )
+
+
+class DraftForm(FlaskForm):
+    """A tap while entering a play-along card (read from the request; CSRF here)."""
 
 
 class TurnForm(FlaskForm):

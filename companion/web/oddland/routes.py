@@ -24,9 +24,11 @@ from companion.services import oddland as service
 from companion.web.actions import load_play, refuse, run
 from companion.web.context import OpenPlay, play_context, play_response
 from companion.web.oddland.forms import (
+    CARD_SPACES,
     STEPS,
     DefinitionForm,
     Direction,
+    DraftForm,
     PaintForm,
     PointsForm,
     SideForm,
@@ -34,7 +36,7 @@ from companion.web.oddland.forms import (
     TurnForm,
     species_key,
 )
-from companion.web.oddland.palette import remember
+from companion.web.oddland.palette import draft, keep_draft, remember
 from companion.web.render import page_or_fragment
 
 bp = Blueprint("oddland", __name__, url_prefix="/t/<token>/plays/<int:play_id>/oddland")
@@ -54,6 +56,23 @@ def _load(token: str, play_id: int) -> OpenPlay:
 
 
 CELL_VALUE = re.compile(r"(-?\d{1,3}),(-?\d{1,3}),([FSWM.])")
+#: A tap on the map of a play-along game (``row,col``) and on the mini-card
+#: (``top_left:W``).
+AT_VALUE = re.compile(r"(-?\d{1,3}),(-?\d{1,3})")
+TERRAIN_VALUE = re.compile(r"(top_left|top_right|bottom_left|bottom_right):([FSWM])")
+#: What a phone keeps of the card it is entering.
+DRAFT_FIELDS = (
+    "row",
+    "col",
+    "top_left",
+    "top_right",
+    "bottom_left",
+    "bottom_right",
+    "player",
+    "species",
+    "space",
+    "second",
+)
 
 
 @bp.post("/map")
@@ -247,6 +266,7 @@ def turn(token: str, play_id: int) -> Response:
             extra={"entered": request.form.to_dict()},
         )
     entered = request.form.to_dict()
+    keep_draft(opened.play.id, _draft_from(opened, request.form))
     proposed = form.turn()
     problems = service.check_turn(opened.play.state, proposed)
     if request.form.get("action") == "check" or problems:
@@ -265,6 +285,61 @@ def turn(token: str, play_id: int) -> Response:
         lambda: service.play_turn(opened.play, turn=proposed, laid=laid, author=author),
         key=TURN_ERROR,
     )
+
+
+@bp.post("/turn/card")
+def draft_turn(token: str, play_id: int) -> Response:
+    """Play-along: a tap on the map (where the card's top-left goes, or on the new card:
+    the token's space) or on the mini-card (a space's terrain); kept for this phone."""
+    opened = _load(token, play_id)
+    if not service.is_play_along(opened.play.state):
+        return refuse(opened, TURN_ERROR, "This game was not started as play-along.")
+    if not DraftForm().validate():
+        return refuse(opened, TURN_ERROR, "Reload the page and try again.")
+    laid = len(opened.play.state.get("cards", []))
+    values = {**draft(opened.play.id, laid=laid), **_draft_from(opened, request.form)}
+    at = AT_VALUE.fullmatch(request.form.get("at", ""))
+    if at is not None:
+        tapped = (int(at[1]), int(at[2]))
+        on_card = _card_space_at(values, tapped)
+        if on_card is not None:
+            values["space"] = on_card
+        elif max(abs(n) for n in tapped) <= engine.MAX_MAP_EXTENT:
+            values["row"], values["col"] = str(tapped[0]), str(tapped[1])
+    terrain = TERRAIN_VALUE.fullmatch(request.form.get("terrain", ""))
+    if terrain is not None:
+        values[terrain[1]] = terrain[2]
+    keep_draft(opened.play.id, values)
+    return play_response(opened)
+
+
+def _draft_from(opened: OpenPlay, form: Mapping[str, str]) -> dict[str, str]:
+    """The card being entered, from a turn form: only values it could hold."""
+    state = opened.play.state
+    allowed: dict[str, set[str] | None] = {
+        "player": {str(p) for p in state["players"]},
+        "species": set(state.get("sides", {})),
+        "space": set(CARD_SPACES),
+        "second": set(CARD_SPACES),
+        "row": None,
+        "col": None,
+    }
+    values = {"laid": str(len(state.get("cards", [])))}
+    for name in DRAFT_FIELDS:
+        value = (form.get(name) or "").strip()
+        choices = allowed.get(name, set(engine.TERRAIN_LETTERS))
+        ok = re.fullmatch(r"-?\d{1,3}", value) is not None if choices is None else value in choices
+        if ok:
+            values[name] = value
+    return values
+
+
+def _card_space_at(values: Mapping[str, str], tapped: tuple[int, int]) -> str | None:
+    """Which space of the card being entered was tapped (None: a place off the card)."""
+    if "row" not in values or "col" not in values:
+        return None
+    dr, dc = tapped[0] - int(values["row"]), tapped[1] - int(values["col"])
+    return next((name for name, at in CARD_SPACES.items() if at == (dr, dc)), None)
 
 
 def _verdict(problems: Sequence[Problem]) -> dict[str, Any]:

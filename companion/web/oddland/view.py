@@ -37,11 +37,18 @@ from companion.web.oddland.forms import (
     Direction,
     Tool,
 )
-from companion.web.oddland.palette import remembered
+from companion.web.oddland.palette import draft, remembered
 from companion.web.svg_grid import Box, SvgGrid
 
-#: An empty map shows this many spaces each way to start painting.
+#: An empty map shows this many spaces each way to start painting; they stay offered
+#: (with the ring around what is painted) so the blank keeps its size until painted over.
 START_EXTENT = 4
+#: Empty places drawn around the map: one row or column to grow it by painting; a card of
+#: the play-along game may lie entirely above or left of the map (its top-left 2 away).
+RING, CARD_RING = 1, 2
+#: From this many columns drawn, the map is shrunk to fit a phone's width: its letters,
+#: sizes and tokens are drawn larger so that they stay readable once scaled down.
+WIDE_COLUMNS = 9
 #: How far beyond the drawn ring around the map a checked card is still drawn as a ghost:
 #: a card sharing an edge with the map reaches at most 2 spaces beyond it. A card
 #: further off could never be legal, and drawing it would stretch the grid across the
@@ -82,11 +89,17 @@ def context(page: PlayPage) -> dict[str, Any]:
     and its verdict, or a definition form to show again with its error.
     """
     extra = page.extra
-    proposal = extra.get("entered") if extra.get("verdict") else None
+    laid = len(page.play.state.get("cards", []))
+    entering = draft(page.play.id, laid=laid)
+    proposal = extra.get("entered") if extra.get("verdict") else entering
     view = build_view(
         page.play, palette=remembered(page.play.id), proposal=proposal, seat=page.seat
     )
-    view.entered = dict(extra.get("entered") or {})
+    view.entered = dict(extra.get("entered") or entering)
+    try:
+        view.place_words = _place(int(view.entered["row"]), int(view.entered["col"]))
+    except (KeyError, ValueError):
+        view.place_words = ""
     view.verdict = extra.get("verdict")
     view.definition = dict(extra.get("definition") or {})
     return {
@@ -153,8 +166,14 @@ class MapView:
     last_card: Box | None = None
     #: The species the definition form offers first (one the app cannot score yet).
     define_default: str = ""
-    #: A play-along card being checked, drawn over the map: (space, terrain letter).
+    #: A play-along card being entered or checked, drawn over the map: (space, terrain
+    #: letter or "" while not chosen), and the token's space(s) on it.
     ghost: list[tuple[Box, str]] = field(default_factory=list)
+    ghost_token: list[Box] = field(default_factory=list)
+    #: Where the card being entered goes, in words.
+    place_words: str = ""
+    #: The map is shrunk to fit a phone (larger letters, see :data:`WIDE_COLUMNS`).
+    wide: bool = False
     #: What a play-along check entered, and its verdict (legal or the rules broken).
     entered: dict[str, str] = field(default_factory=dict)
     verdict: dict[str, Any] | None = None
@@ -197,11 +216,14 @@ def _place(r: int, c: int) -> str:
 
 
 def _proposed_card(proposal: Mapping[str, str] | None) -> dict[tuple[int, int], str]:
-    """The spaces of a play-along card being checked, from the turn form (may be empty).
+    """The spaces of a play-along card being entered or checked, from the turn form (empty
+    without a place; a terrain not chosen yet is "").
 
     >>> _proposed_card({"row": "-1", "col": "0", "top_left": "F", "top_right": "S",
     ...                 "bottom_left": "W", "bottom_right": "M"})
     {(-1, 0): 'F', (-1, 1): 'S', (0, 0): 'W', (0, 1): 'M'}
+    >>> _proposed_card({"row": "2", "col": "3", "top_left": "F"})[(3, 4)]
+    ''
     """
     if not proposal:
         return {}
@@ -214,9 +236,7 @@ def _proposed_card(proposal: Mapping[str, str] | None) -> dict[tuple[int, int], 
     spaces = {}
     for name, (dr, dc) in CARD_SPACES.items():
         letter = proposal.get(name.replace("-", "_"), "")
-        if letter not in engine.TERRAIN_LETTERS:
-            return {}
-        spaces[(row + dr, col + dc)] = letter
+        spaces[(row + dr, col + dc)] = letter if letter in engine.TERRAIN_LETTERS else ""
     return spaces
 
 
@@ -259,14 +279,15 @@ def build_view(
     analysis = table.analysis if table is not None else None
     tokens = [t.to_json() for t in analysis.tokens] if analysis is not None else []
     spaces_at = analysis.spaces if analysis is not None else {}
+    play_along = service.is_play_along(state)
+    top, bottom, left, right = 0, START_EXTENT - 1, 0, START_EXTENT - 1
     if spaces_at:
-        top = min(r for r, _ in spaces_at) - 1
-        bottom = max(r for r, _ in spaces_at) + 1
-        left = min(c for _, c in spaces_at) - 1
-        right = max(c for _, c in spaces_at) + 1
-    else:
-        top, bottom, left, right = 0, START_EXTENT - 1, 0, START_EXTENT - 1
-    ghost = _proposed_card(proposal) if service.is_play_along(state) else {}
+        before = CARD_RING if play_along else RING
+        top = min(top, min(r for r, _ in spaces_at) - before)
+        bottom = max(bottom, max(r for r, _ in spaces_at) + RING)
+        left = min(left, min(c for _, c in spaces_at) - before)
+        right = max(right, max(c for _, c in spaces_at) + RING)
+    ghost = _proposed_card(proposal) if play_along else {}
     if not _within_reach(ghost, rows=(top, bottom), cols=(left, right)):
         ghost = {}
     if ghost:
@@ -275,6 +296,7 @@ def build_view(
         left = min(left, *(c for _, c in ghost))
         right = max(right, *(c for _, c in ghost))
     grid = SvgGrid(top=top, bottom=bottom, left=left, right=right)
+    ghost_names = _card_space_names(proposal) if ghost else {}
     marks = _marks(players)
     seats = {name: i for i, name in enumerate(players)}
     token_at = analysis.token_at if analysis is not None else {}
@@ -289,6 +311,8 @@ def build_view(
             if token is not None:
                 t = tokens[token]
                 what += f", {t['player']}'s {species_name(t['species'])}"
+            if (r, c) in ghost_names:
+                what += f"; the new card's {ghost_names[r, c]}"
             line.append(
                 Space(
                     r=r,
@@ -327,8 +351,10 @@ def build_view(
         palette=_palette_defaults(palette, state, players),
         summary=_summary(analysis),
     )
+    view.wide = len(grid.cols) >= WIDE_COLUMNS
     if ghost:
         view.ghost = [(grid.box(pos, inset=GHOST_INSET), letter) for pos, letter in ghost.items()]
+        view.ghost_token = _ghost_token(proposal or {}, grid)
     if isinstance(seat, int) and seat < len(players) and "player" not in palette:
         view.palette["player"] = players[seat]
     unknown = [sp["key"] for sp in view.species if sp["scored"] == "unknown"]
@@ -336,12 +362,34 @@ def build_view(
     view.define_default = (placed or unknown or [""])[0]
     if view.play_along:
         view.turn = _turn_defaults(state, players, grid.rows, grid.cols, bool(spaces_at))
+        view.turn["card"] = _card_choices(proposal or {})
         if state["cards"]:
             # The last card shifted nothing after it: a negative place became row/col 0.
             r, c = (max(0, n) for n in state["cards"][-1]["card"]["at"])
             card = [(r + dr, c + dc) for dr in range(CARD_SIZE) for dc in range(CARD_SIZE)]
             view.last_card = grid.span(card, inset=LAST_CARD_INSET)
     return view
+
+
+def _card_space_names(proposal: Mapping[str, str] | None) -> dict[tuple[int, int], str]:
+    """The map positions of a card being entered, with the card's space names.
+
+    >>> _card_space_names({"row": "1", "col": "-1"})[(2, 0)]
+    'bottom right'
+    """
+    row, col = int((proposal or {})["row"]), int((proposal or {})["col"])
+    return {(row + dr, col + dc): n.replace("-", " ") for n, (dr, dc) in CARD_SPACES.items()}
+
+
+def _ghost_token(proposal: Mapping[str, str], grid: SvgGrid) -> list[Box]:
+    """Where the token of a play-along card being entered lies (its space or two)."""
+    row, col = int(proposal["row"]), int(proposal["col"])
+    names = [proposal.get("space") or "top-left", proposal.get("second") or ""]
+    return [
+        grid.box((row + CARD_SPACES[n][0], col + CARD_SPACES[n][1]), inset=TOKEN_PAD)
+        for n in names
+        if n in CARD_SPACES
+    ]
 
 
 def _token_shape(
@@ -521,6 +569,27 @@ def _turn_defaults(
         "player": players[laid % len(players)] if players else "",
         "last": state["cards"][-1] if laid else None,
     }
+
+
+def _card_choices(entered: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The 2 x 2 mini-card of the turn form: each space, its terrain so far, and the
+    four terrains a tap on it can choose.
+
+    >>> [(s["field"], s["letter"]) for s in _card_choices({"top_right": "W"})][:2]
+    [('top_left', ''), ('top_right', 'W')]
+    """
+    chosen_token = entered.get("space") or "top-left"
+    return [
+        {
+            "name": name,
+            "field": name.replace("-", "_"),
+            "label": name.replace("-", " ").capitalize(),
+            "letter": entered.get(name.replace("-", "_"), ""),
+            "token": name in {chosen_token, entered.get("second", "")},
+            "terrains": [(t.value, TERRAIN_NAMES[t]) for t in Terrain],
+        }
+        for name in CARD_SPACES
+    ]
 
 
 def _line_name(index: int, noun: str, outside: str) -> str:
