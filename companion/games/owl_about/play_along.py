@@ -97,7 +97,7 @@ class RoundView:
         >>> view.seen_by("B").hands, view.seen_by("B").playable, view.seen_by(None).entered
         ({}, None, ('A',))
         """
-        hands = {player: self.hands[player]} if player in self.hands else {}
+        hands = {player: self.hands[player]} if player is not None and player in self.hands else {}
         current = self.current
         mine = current is not None and player is not None and current.next_player == player
         return replace(self, hands=hands, playable=self.playable if mine else None)
