@@ -48,7 +48,7 @@ def test_a_hand_typed_on_anns_phone_stays_on_it(browser: Browser, live_server: s
 
     # Ann sets her phone to her seat and types her hand.
     ann.locator("nav.seats").get_by_role("link", name="Ann", exact=True).click()
-    ann.get_by_label("Your hand, Ann").fill(HAND)
+    ann.get_by_label(re.compile("^Ann's hand")).fill(HAND)
     ann.locator(".owl-hand").get_by_role("button", name="Save").click()
     expect(ann.locator("#trick")).to_contain_text("Ann may play: 2, 8, 10, 6")
     expect(ann.get_by_role("button", name="Play 5 for Ann")).to_be_disabled()

@@ -646,7 +646,7 @@ def own_view(html: str) -> bool:
         or "owl-breaks" in html
         or "breaks a rule" in html
         or not_held
-        or "Your hand, Miu" in html
+        or "Miu's hand" in html
         or "(your hand:" in html
     )
 
@@ -764,7 +764,7 @@ def test_a_hand_form_is_offered_only_on_the_players_own_phone(
     assert "first choose whose phone this is" in everyone
     romi = page(client, links.edit, basic, seat="2")
     assert len(re.findall(r'name="hand"', romi)) == 1
-    assert "Your hand, Romi" in romi
+    assert 'Romi\'s hand <span class="hint">(this phone only)</span>' in romi
     assert 'name="hand"' not in text(client.get(f"{play_url(links.view, basic)}?seat=2"))
 
 
