@@ -167,6 +167,13 @@ def add_penalty(play: Play, *, player: str, author: Author) -> None:
     def change(round_: Mapping[str, Any]) -> dict[str, int]:
         penalties = dict(round_.get("penalties", {}))
         penalties[player] = penalties.get(player, 0) + PENALTY_VP
+        chart = oa.PLAYER_CHART.get(len(play.state["players"]))
+        if chart is not None and penalties[player] > chart.hand_cards:
+            raise _refused(
+                "penalty",
+                f"{player} already has {chart.hand_cards} penalties this round: one per "
+                "card played is the most. Undo one if it was tapped by mistake.",
+            )
         return penalties
 
     _update_last_round(play, "penalties", change, author=author)
@@ -243,6 +250,11 @@ def enter_trophies(
     if len(rounds) != rounds_seen:
         raise EditConflict("rounds", rounds, "The rounds changed on another phone meanwhile.")
     counts = {name: trophies.get(name, 0) for name in state["players"]}
+    chart = oa.PLAYER_CHART.get(len(counts))
+    impossible = oa.trophy_total_problem(counts, chart=chart) if chart is not None else None
+    if impossible is not None:
+        # The API scores such a round with a warning; a table typing it in has mistyped.
+        raise _refused("trophies", f"{impossible} Check the counts.")
     if round_index == len(rounds) - 1 and _replaceable(rounds[-1]):
         last = rounds[-1]
         value = {"tricks": None, "trophies": counts, "penalties": last.get("penalties", {})}

@@ -25,7 +25,7 @@ GAME = oa.GAME
 TABLE = ["Miu", "Carol", "Romi", "Tom"]
 TRIO = ["Ann", "Ben", "Cy"]
 #: Far out of reach, so that a test about one round is not cut short by game end.
-FAR_TARGET = 1000
+FAR_TARGET = oa.MAX_TARGET
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -1301,3 +1301,169 @@ def test_property_a_round_played_card_by_card_is_valid_at_every_tap(cards_down: 
     complete = (cards_down + 1) // len(TABLE)
     assert sum(round_json(state)["trophies"].values()) >= complete
     assert len(round_json(state)["tricks"]) == complete
+
+
+# --- night collection 3 and 4 apart (issue 9, point 11) ------------------------------------------
+
+FOUR_NIGHTS = [*THREE_NIGHTS, ["N4", "2", "2"]]
+
+
+def night_game(rows: list[list[str]], variants: Sequence[str]) -> dict[str, Any]:
+    tricks = chained_tricks(TRIO, "Ann", rows, "advanced")
+    before = trophies_round({"Ann": 5, "Ben": 2, "Cy": 2})
+    return game([before, {"tricks": tricks}], players=TRIO, mode="advanced", variants=variants)
+
+
+@pytest.mark.parametrize(
+    ("rows", "variants", "effect"),
+    [
+        (THREE_NIGHTS, ["night-collection-3"], "round-voided"),
+        (FOUR_NIGHTS, ["night-collection-3"], "round-voided"),  # all 4 is 3 as well
+        (THREE_NIGHTS, ["night-collection-4"], None),
+        (FOUR_NIGHTS, ["night-collection-4"], "total-reset"),
+        (THREE_NIGHTS, ["night-collection"], "round-voided"),
+        (FOUR_NIGHTS, ["night-collection"], "total-reset"),
+        (FOUR_NIGHTS, ["night-collection-3", "night-collection-4"], "total-reset"),
+    ],
+)
+def test_night_collection_3_and_4_are_separate_variants(
+    rows: list[list[str]], variants: list[str], effect: str | None
+) -> None:
+    played = round_json(night_game(rows, variants), 1)
+    assert played["night_collection"] == ({"Ann": effect} if effect else {})
+    total = scores(night_game(rows, variants))["Ann"]
+    trophies = played["trophies"]["Ann"]
+    expected = {"round-voided": 5, "total-reset": 0, None: 5 + trophies}[effect]
+    assert total == expected
+
+
+@pytest.mark.parametrize("rows", [THREE_NIGHTS, FOUR_NIGHTS])
+def test_old_night_collection_means_both_with_exactly_the_same_output(
+    rows: list[list[str]],
+) -> None:
+    old = GAME.api_endpoints()["score"](night_game(rows, ["same-speed", "night-collection"]))
+    both = ["same-speed", "night-collection-3", "night-collection-4"]
+    assert GAME.api_endpoints()["score"](night_game(rows, both)) == old
+
+
+def test_an_unknown_variant_names_the_new_ones() -> None:
+    problem = problem_at(problems_of(game([], mode="advanced", variants=["nc5"])), "variants[0]")
+    assert "night-collection-3" in problem.message
+    assert "night-collection-4" in problem.message
+
+
+# --- bounds on penalties and the target ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("penalty", [9, 10**40])
+def test_a_penalty_beyond_the_cards_a_player_plays_is_refused(penalty: int) -> None:
+    state = game([trophies_round({"Miu": 8}, Tom=penalty)])
+    problem = problem_at(problems_of(state), "rounds[0].penalties.Tom")
+    assert "at most 8 VP in a round with 4 players" in problem.message
+
+
+def test_a_penalty_for_every_card_is_the_most() -> None:
+    assert scores(game([trophies_round({"Miu": 8}, Tom=8)]))["Tom"] == 8 + 8
+
+
+@pytest.mark.parametrize("target", [0, 100, 10**40])
+def test_the_target_is_1_to_99(target: int) -> None:
+    problem = problem_at(problems_of(game([], target=target)), "target")
+    assert problem.message == "The target must be from 1 to 99 VP."
+
+
+def test_the_target_99_and_1_are_fine() -> None:
+    assert GAME.validate(game([], target=99)) == []
+    assert GAME.validate(game([], target=1)) == []
+
+
+def test_new_state_refuses_a_target_over_99() -> None:
+    with pytest.raises(InvalidStateError):
+        GAME.new_state(TABLE, {"target": "100"})
+
+
+# --- what a whole round's trophies add up to -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "possible"),
+    [(3, (9, 11, 13, 15, 17)), (4, (8, 10, 12, 14, 16)), (5, (13, 15)), (6, (14,))],
+)
+def test_a_rounds_trophies_total_the_tricks_plus_two_per_night_card_dealt(
+    players: int, possible: tuple[int, ...]
+) -> None:
+    assert oa.PLAYER_CHART[players].trophy_totals == possible
+
+
+SIX = ["A", "B", "C", "D", "E", "F"]
+
+
+def test_six_players_must_total_exactly_the_tricks_plus_eight() -> None:
+    chart = oa.PLAYER_CHART[6]
+    assert oa.trophy_total_problem(dict.fromkeys(SIX, 0) | {"A": 14}, chart=chart) is None
+    problem = oa.trophy_total_problem(dict.fromkeys(SIX, 0) | {"A": 8}, chart=chart)
+    assert problem is not None
+    assert "exactly 14" in problem
+    assert is_sentence(problem)
+
+
+def test_an_impossible_trophy_total_is_scored_as_given_with_a_warning() -> None:
+    state = game([trophies_round({"A": 6, "B": 2})], players=SIX)
+    result = GAME.score(state)
+    assert result.standing("A").score == 6
+    [warning] = [w for w in result.warnings if "add up" in w]
+    assert warning.startswith("Round 1: the trophies add up to 8, but with 6 players")
+    fine = GAME.score(game([trophies_round({"A": 8, "B": 6})], players=SIX))
+    assert not any("add up" in w for w in fine.warnings)
+    five = GAME.score(game([trophies_round({"A": 9})], players=SIX[:5]))
+    assert any("so 13 or 15." in w for w in five.warnings)
+
+
+# --- hidden hands: what one phone may show -------------------------------------------------------
+
+
+def test_a_board_seen_by_one_player_shows_only_their_hand() -> None:
+    state = game(
+        [
+            {
+                "open": True,
+                "tricks": [{"lead": "Miu", "cards": ["6"]}],
+                "hands": {"Carol": ["2", "8", "N6"], "Tom": ["10", "3"]},
+            }
+        ]
+    )
+    whole = oa.board(state)
+    assert whole.current is not None
+    assert whole.current.playable == ("8", "N6")
+    carol = whole.seen_by("Carol").current
+    assert carol is not None
+    assert (carol.hands, carol.playable) == ({"Carol": ("2", "8", "N6")}, ("8", "N6"))
+    for other in ("Tom", "Miu", None):
+        seen = whole.seen_by(other).current
+        assert seen is not None
+        assert seen.playable is None
+        assert "Carol" not in seen.hands
+        assert seen.entered == ("Carol", "Tom")
+    tom = whole.seen_by("Tom").current
+    assert tom is not None
+    assert tom.hands == {"Tom": ("10", "3")}
+
+
+def test_the_history_names_whose_hand_changed_never_the_cards() -> None:
+    path = ["rounds", 0, "hands"]
+    said = GAME.describe_change({}, path, {}, {"Ann": ["2", "N6", "10"]})
+    assert said == "Round 1: Ann's hand entered"
+    said = GAME.describe_change({}, path, {"Ann": ["2"]}, {"Ann": ["3"], "Ben": ["4"]})
+    assert said == "Round 1: Ann's hand corrected; Ben's hand entered"
+    assert GAME.describe_change({}, path, {"Ann": ["2"]}, {}) == "Round 1: Ann's hand cleared"
+    assert GAME.display_value([*path, "Ann"], ["2", "N6"]) == "a hand"
+
+
+def test_no_last_trick_is_claimed_after_a_round_entered_as_trophies() -> None:
+    played = oa.board(
+        game([{"tricks": chained_tricks(TRIO, "Ann", [["6", "2", "8"]], "basic")}], players=TRIO)
+    )
+    assert played.last_taker == "Cy"
+    trophies = oa.board(game([trophies_round({"Ann": 9})], players=TRIO))
+    assert trophies.last_taker is None
+    assert trophies.next_lead() == "Ann"

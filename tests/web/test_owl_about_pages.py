@@ -160,7 +160,10 @@ def test_options_page_shows_the_chart_for_this_table(
         ({"mode": "basic", "variants": ["same-speed"]}, "Variants are only played in advanced"),
         ({"mode": "advanced", "variants": ["double-owl"]}, "is not a valid choice"),
         ({"mode": "turbo"}, "Not a valid choice"),
-        ({"mode": "basic", "target": "0"}, "Enter a target from 1 to 999 VP."),
+        ({"mode": "basic", "target": "0"}, "Enter a target from 1 to 99 VP."),
+        ({"mode": "basic", "target": "100"}, "Enter a target from 1 to 99 VP."),
+        ({"mode": "basic", "target": "1" + "0" * 40}, "Enter a target from 1 to 99 VP."),
+        ({"mode": "advanced", "variants": ["night-collection"]}, "is not a valid choice"),
         ({"mode": "basic", "target": "ten"}, "Not a valid integer value"),
     ],
 )
@@ -177,9 +180,14 @@ def test_options_refuse_bad_input_with_422(
 def test_options_start_with_the_chart_target_or_a_chosen_one(
     client: FlaskClient, links: TableLinks
 ) -> None:
-    first = start_owl(client, links.edit, mode="advanced", variants=["night-collection"])
+    first = start_owl(
+        client, links.edit, mode="advanced", variants=["night-collection-3", "night-collection-4"]
+    )
     html = page(client, links.edit, first)
-    assert "Advanced mode · night-collection · target 10 VP · 8 tricks a round." in html
+    assert (
+        "Advanced mode · night-collection-3, night-collection-4 · target 10 VP · "
+        "8 tricks a round." in html
+    )
     second = start_owl(client, links.edit, target="12")
     assert "target 12 VP" in page(client, links.edit, second)
 
@@ -245,12 +253,16 @@ def test_entered_hands_reveal_broken_rules_and_mark_the_picker(
     client: FlaskClient, links: TableLinks, basic: int
 ) -> None:
     for player, hand in (("Romi", "3 8"), ("Tom", "N6 6 1")):
-        response = act(client, links.edit, basic, "hand", {"player": player, "hand": hand})
+        seat = str(TABLE.index(player))
+        data = {"player": player, "hand": hand, "seat": seat}
+        response = act(client, links.edit, basic, "hand", data)
         assert response.status_code == 200, text(response)
-    html = text(tap_all(client, links.edit, basic, ["6", "2"]))
-    # Romi holds an 8, so a 3 would break the follow rule: marked on the picker.
+    tap_all(client, links.edit, basic, ["6", "2"])
+    # On Romi's phone: Romi holds an 8, so a 3 would break the follow rule.
+    html = page(client, links.edit, basic, seat="2")
     assert 'aria-label="Play 3 for Romi, breaks a rule"' in html
     assert 'aria-label="Play 5 for Romi" disabled' in html  # not in Romi's hand
+    assert "Romi may play: 8" in html
     html = text(tap_all(client, links.edit, basic, ["3", "N6"]))
     assert "With a card of speed 6 or faster in hand, Romi had to play one of those" in html
     assert "While holding a day 6, Tom could not play the Night 6 yet." in html
@@ -581,9 +593,8 @@ def test_round_end_explains_same_speed_and_night_collection(
     app: Flask, client: FlaskClient
 ) -> None:
     links = create_table(client, TRIO)
-    play_id = start_owl(
-        client, links.edit, mode="advanced", variants=["same-speed", "night-collection"]
-    )
+    variants = ["same-speed", "night-collection-3", "night-collection-4"]
+    play_id = start_owl(client, links.edit, mode="advanced", variants=variants)
     rows = [["N4", "N5", "10"], ["N6", "1", "2"]]
     rows += [[code] * 3 for code in ("5", "1", "2", "3", "4", "6", "7")]
     tricks = [{"lead": "Ann", "cards": rows[0]}] + [{"lead": "Cy", "cards": r} for r in rows[1:]]
@@ -609,3 +620,278 @@ def test_the_api_accepts_an_open_round_and_still_refuses_a_short_trick(
     answer = client.post("/api/v1/games/owl-about/score", json=body)
     assert answer.status_code == 200
     assert answer.get_json()["rounds"][0]["complete"] is False
+
+
+# --- hidden information: a hand shows only on its player's phone (issue 9, point 2) -------------
+
+MIU_HAND = "2 8 10 6 N6"
+
+
+def phone_of(app: Flask, token: str, name: str) -> FlaskClient:
+    """Another phone at the table that said "this phone belongs to <name>"."""
+    phone = app.test_client()
+    response = phone.post(
+        f"/t/{token}/me", data={"name": name, "csrf_token": csrf(phone, f"/t/{token}")}
+    )
+    assert response.status_code == 303
+    return phone
+
+
+def own_view(html: str) -> bool:
+    """Whether a page shows Miu's hand or anything derived from it."""
+    not_held = re.search(r'aria-label="Play [^"]*for Miu" disabled', html)
+    return bool(
+        MIU_HAND in html
+        or "may play" in html
+        or "owl-breaks" in html
+        or "breaks a rule" in html
+        or not_held
+        or "Miu's hand" in html
+        or "(your hand:" in html
+    )
+
+
+@pytest.fixture
+def hand_entered(app: Flask, client: FlaskClient, links: TableLinks) -> tuple[FlaskClient, int]:
+    """Miu's phone (owner Miu) started a game and typed Miu's hand; Miu leads."""
+    miu = phone_of(app, links.edit, "Miu")
+    play_id = start_owl(miu, links.edit)
+    assert start_round(miu, links.edit, play_id, "Miu").status_code == 200
+    url = play_url(links.edit, play_id)
+    data = {"player": "Miu", "hand": MIU_HAND, "csrf_token": csrf(miu, url)}
+    response = miu.post(f"{url}/owl-about/hand", data=data, headers=HTMX)
+    assert response.status_code == 200, text(response)
+    assert own_view(text(response))
+    return miu, play_id
+
+
+def test_a_hand_shows_only_on_its_owners_phone(
+    app: Flask, links: TableLinks, hand_entered: tuple[FlaskClient, int]
+) -> None:
+    miu, play_id = hand_entered
+    url = play_url(links.edit, play_id)
+    mine = text(miu.get(url))  # no seat asked: the phone's owner, Miu
+    assert f'value="{MIU_HAND}"' in mine
+    assert "Miu may play: 2, 8, 10, 6" in mine
+    assert re.search(
+        r'class="owl-pick owl-night owl-breaks" aria-label="Play Night 6 for Miu', mine
+    )
+    assert 'aria-label="Play 5 for Miu" disabled' in mine
+    carol = phone_of(app, links.edit, "Carol")
+    readonly = app.test_client()
+    others = {
+        "Carol's phone": text(carol.get(url)),
+        "Carol's phone, Everyone": text(carol.get(f"{url}?seat=all")),
+        "Miu's phone, Everyone": text(miu.get(f"{url}?seat=all")),
+        "Carol's phone, seat of Carol": text(carol.get(f"{url}?seat=1")),
+        "the read-only link": text(readonly.get(play_url(links.view, play_id))),
+        "the read-only link, seat 0": text(
+            readonly.get(f"{play_url(links.view, play_id)}?seat=0")
+        ),
+        "the read-only link of Miu's phone": text(
+            miu.get(f"{play_url(links.view, play_id)}?seat=0")
+        ),
+    }
+    for who, html in others.items():
+        assert not own_view(html), who
+        assert "Miu: hand entered" in html, who
+        assert (
+            'Miu\'s card <span class="hint">(hand entered)</span>' in html
+            or "Read-only link." in html
+        ), who
+    # The read-only link has no phone to choose: it never shows a hand.
+    assert "Whose phone is this" not in others["the read-only link"]
+
+
+def test_polls_of_other_phones_and_the_read_only_link_never_carry_a_hand(
+    app: Flask, links: TableLinks, hand_entered: tuple[FlaskClient, int]
+) -> None:
+    miu, play_id = hand_entered
+    carol = phone_of(app, links.edit, "Carol")
+    for phone, token, seat in (
+        (carol, links.edit, "1"),
+        (carol, links.edit, "all"),
+        (app.test_client(), links.view, "0"),
+        (miu, links.view, "0"),
+    ):
+        response = phone.get(
+            f"{play_url(token, play_id)}/poll?version=0&seat={seat}", headers=HTMX
+        )
+        assert response.status_code == 200
+        html = text(response)
+        assert 'id="play"' in html
+        assert not own_view(html), (token, seat)
+        assert "Miu: hand entered" in html
+    own = miu.get(f"{play_url(links.edit, play_id)}/poll?version=0&seat=0", headers=HTMX)
+    assert own_view(text(own))
+
+
+def test_after_a_card_other_phones_see_only_whether_it_broke_a_rule(
+    app: Flask, links: TableLinks, hand_entered: tuple[FlaskClient, int]
+) -> None:
+    _miu, play_id = hand_entered
+    carol = phone_of(app, links.edit, "Carol")
+    url = play_url(links.edit, play_id)
+    fields = picker_fields(text(carol.get(url)))
+    data = {**fields, "card": "N6", "csrf_token": csrf(carol, url)}
+    response = carol.post(f"{url}/owl-about/card", data=data, headers=HTMX)
+    assert response.status_code == 200
+    html = text(response)
+    assert "While holding a day 6, Miu could not play the Night 6 yet." in html
+    assert not own_view(html.replace("Play Night 6", ""))
+    # Carol's own turn: her phone shows no hand of hers (none entered), nothing of Miu's.
+    assert "Carol's card" in html
+    assert MIU_HAND not in text(carol.get(url))
+
+
+def test_the_history_says_a_hand_was_entered_never_its_cards(
+    app: Flask, links: TableLinks, hand_entered: tuple[FlaskClient, int]
+) -> None:
+    miu, play_id = hand_entered
+    carol = phone_of(app, links.edit, "Carol")
+    for phone, token in ((carol, links.edit), (app.test_client(), links.view), (miu, links.edit)):
+        html = text(phone.get(f"{play_url(token, play_id)}/history"))
+        assert "Round 1: Miu's hand entered." in html
+        for card in ("N6", "Night 6", "2, 8", "10, 6"):
+            assert card not in html
+
+
+def test_a_hand_form_is_offered_only_on_the_players_own_phone(
+    app: Flask, client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    everyone = page(client, links.edit, basic)
+    assert 'name="hand"' not in everyone
+    assert "first choose whose phone this is" in everyone
+    romi = page(client, links.edit, basic, seat="2")
+    assert len(re.findall(r'name="hand"', romi)) == 1
+    assert 'Romi\'s hand <span class="hint">(this phone only)</span>' in romi
+    assert 'name="hand"' not in text(client.get(f"{play_url(links.view, basic)}?seat=2"))
+
+
+# --- right words (issue 9, point 11) ------------------------------------------------------------
+
+
+def enter_trophies(
+    client: FlaskClient, token: str, play_id: int, counts: Sequence[int], *, rounds: int = 0
+) -> TestResponse:
+    data = {"round": str(rounds), "rounds": str(rounds)}
+    data.update({f"trophies-{i}": str(n) for i, n in enumerate(counts)})
+    return act(client, token, play_id, "trophies", data)
+
+
+def test_after_a_round_of_trophies_nobody_took_the_last_trick(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play_id = start_owl(client, links.edit)
+    assert enter_trophies(client, links.edit, play_id, [4, 3, 0, 3]).status_code == 200
+    html = page(client, links.edit, play_id)
+    assert "Round 2" in html
+    assert "took the last trick" not in html
+    assert 'class="primary">Miu leads' in html  # the first player is only suggested
+
+
+NIGHTS_TO_CY = [["N4", "N5", "10"], ["N6", "1", "2"], ["N7", "1", "2"]] + [
+    [code] * 3 for code in ("5", "3", "4", "6", "7", "8")
+]
+
+
+def cy_takes_every_trick() -> list[dict[str, object]]:
+    """A whole 3-player round in which Cy takes every trick and all 4 night cards."""
+    first = {"lead": "Ann", "cards": NIGHTS_TO_CY[0]}
+    return [first] + [{"lead": "Cy", "cards": row} for row in NIGHTS_TO_CY[1:]]
+
+
+def test_after_a_round_played_along_its_last_taker_is_named(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_table(client, TRIO)
+    play_id = start_owl(client, links.edit, target="99")
+    store_rounds(app, play_id, [{"tricks": cy_takes_every_trick(), "open": True, "penalties": {}}])
+    html = page(client, links.edit, play_id)
+    assert "(Cy took the last trick)" in html
+    assert 'class="primary">Cy leads' in html
+
+
+@pytest.mark.parametrize(
+    ("table", "counts", "message"),
+    [
+        (TABLE, [3, 2, 0, 0], "The trophies add up to 5, but a round with 4 players"),
+        (TABLE, [9, 0, 0, 0], "add up to 9"),  # odd: impossible
+        (TABLE, [18, 0, 0, 0], "add up to 18"),
+        (["A", "B", "C", "D", "E", "F"], [6, 0, 0, 0, 0, 0], "exactly 14"),
+        (["A", "B", "C", "D", "E"], [7, 0, 0, 0, 0], "so 13 or 15."),
+    ],
+)
+def test_impossible_trophy_totals_are_refused_next_to_the_fields(
+    client: FlaskClient, table: list[str], counts: list[int], message: str
+) -> None:
+    links = create_table(client, table)
+    play_id = start_owl(client, links.edit)
+    response = enter_trophies(client, links.edit, play_id, counts)
+    assert response.status_code == 422
+    html = text(response)
+    assert message in html
+    trophies_form = re.search(r'owl-about/trophies".*?</form>', html)
+    assert trophies_form
+    assert message in trophies_form.group(0)
+    assert 'aria-invalid="true" aria-describedby="trophies-error"' in trophies_form.group(0)
+    assert f'value="{counts[0]}"' in trophies_form.group(0)  # what was typed stays
+    with client.application.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        assert play.state["rounds"] == []
+
+
+def test_six_players_enter_exactly_the_tricks_plus_eight(client: FlaskClient) -> None:
+    links = create_table(client, ["A", "B", "C", "D", "E", "F"])
+    play_id = start_owl(client, links.edit)
+    response = enter_trophies(client, links.edit, play_id, [8, 6, 0, 0, 0, 0])
+    assert response.status_code == 200
+    assert "exactly 14" in text(response)  # the form's hint
+
+
+def test_penalties_stop_at_one_per_card_played(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    for _ in range(8):
+        assert act(client, links.edit, basic, "penalty", {"player": "Tom"}).status_code == 200
+    response = act(client, links.edit, basic, "penalty", {"player": "Tom"})
+    assert response.status_code == 422
+    html = text(response)
+    assert "Tom already has 8 penalties this round" in html
+    penalties = re.search(r'id="penalties-title".*?</section>', html)
+    assert penalties
+    assert "Tom already has 8 penalties" in penalties.group(0)
+    assert totals(html)["Tom"] == 8
+
+
+def test_the_options_offer_night_collection_3_and_4_apart(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    html = text(client.get(f"/t/{links.edit}/plays/new/owl-about"))
+    assert 'value="night-collection-3"' in html
+    assert 'value="night-collection-4"' in html
+    assert 'value="night-collection"' not in html
+    assert "Night Collection 3: 3 night cards in a round" in html
+    play_id = start_owl(client, links.edit, mode="advanced", variants=["night-collection-4"])
+    assert "Advanced mode · night-collection-4 · target 10" in page(client, links.edit, play_id)
+    response = client.post(
+        f"/t/{links.edit}/plays/new/owl-about",
+        data={
+            "mode": "quick",
+            "variants": ["night-collection-3"],
+            "csrf_token": csrf(client, f"/t/{links.edit}/plays/new/owl-about"),
+        },
+    )
+    assert response.status_code == 422
+    assert "Variants are only played in advanced mode." in text(response)
+
+
+def test_night_collection_3_alone_voids_but_never_resets(app: Flask, client: FlaskClient) -> None:
+    links = create_table(client, TRIO)
+    play_id = start_owl(client, links.edit, mode="advanced", variants=["night-collection-3"])
+    store_rounds(app, play_id, [{"tricks": cy_takes_every_trick(), "open": True, "penalties": {}}])
+    html = page(client, links.edit, play_id)
+    assert "Cy collected 4 night cards: no trophy VP this round." in html
+    assert "total back to 0" not in html
+    assert totals(html) == {"Ann": 17, "Ben": 17, "Cy": 0}

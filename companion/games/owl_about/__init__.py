@@ -31,19 +31,26 @@ How one round's VP are worked out, in this order (documented once, here):
 
 1. Trophy VP: the most trophies anyone has (``most``); a player with ``most`` gains
    ``most``, everyone else gains ``most - own``.
-2. ``night-collection`` with 3 or more night cards collected: the trophy VP of step 1
+2. ``night-collection-3`` with 3 or more night cards collected: the trophy VP of step 1
    become 0 for that player. Only the end-of-round scoring is voided: the bonuses of
    step 3 were gained on the spot during the round, so they stay.
 3. Gains made during the round are added: 1 VP per ``same-speed`` trick won and the
    round's wrong-card ``penalties``.
-4. ``night-collection`` with all 4 night cards collected: after the round, the player's
+4. ``night-collection-4`` with all 4 night cards collected: after the round, the player's
    total is set back to 0, whatever the round added. The breakdown then shows the
    round's gain as usual plus a line ``"Round N: night collection reset"`` whose
    negative points bring the total to 0, so that the lines still add up to the score.
 
+The rulebook lists Night Collection 3 and 4 as two options; ``night-collection`` (the
+first version's name) switches on both. With both, 4 night cards reset the total (step
+4 makes step 2 moot); with Night Collection 3 alone, 4 night cards void the round too
+(collecting all 4 is collecting 3).
+
 Every gain is at least 0 (penalties cannot be negative), so a total never drops below 0.
 Rounds entered as trophy counts carry no night-card or trick information, so the
-variants cannot be applied to them (a warning says so).
+variants cannot be applied to them (a warning says so). Their trophies must add up to
+what a whole round hands out (:func:`trophy_total_problem`); when they cannot, the round
+is still scored as given, with a warning.
 """
 
 from __future__ import annotations
@@ -56,7 +63,9 @@ from companion.games.owl_about.cards import (
     DECK_SIZE,
     LEAD,
     MAX_PLAYERS,
+    MAX_TARGET,
     MIN_PLAYERS,
+    MIN_TARGET,
     NIGHT_COLLECTION_RESET,
     NIGHT_COLLECTION_VOID,
     NIGHT_FP_BONUS,
@@ -69,6 +78,7 @@ from companion.games.owl_about.cards import (
     SMALL_OWLS,
     TROPHIES_PER_NIGHT_CARD,
     TROPHIES_PER_TRICK,
+    VARIANT_RULES,
     Card,
     ChartRow,
     Mode,
@@ -83,6 +93,7 @@ from companion.games.owl_about.cards import (
     legal_cards,
     player_chart,
     rule_breaks,
+    rules_of,
     same_speed,
     seating_from,
     trick_outcome,
@@ -117,6 +128,7 @@ from companion.games.owl_about.scoring import (
     score_game,
     score_round,
     score_rounds,
+    trophy_total_problem,
     trophy_vp,
 )
 from companion.games.owl_about.state import (
@@ -147,7 +159,9 @@ __all__ = [
     "MAX_HAND_CARDS",
     "MAX_PLAYERS",
     "MAX_ROUNDS",
+    "MAX_TARGET",
     "MIN_PLAYERS",
+    "MIN_TARGET",
     "NIGHT_COLLECTION_RESET",
     "NIGHT_COLLECTION_VOID",
     "NIGHT_FP_BONUS",
@@ -162,6 +176,7 @@ __all__ = [
     "TRICK_REQUEST_SIZE",
     "TROPHIES_PER_NIGHT_CARD",
     "TROPHIES_PER_TRICK",
+    "VARIANT_RULES",
     "WRONG_CARD_REMINDER",
     "Board",
     "Card",
@@ -201,6 +216,7 @@ __all__ = [
     "player_chart",
     "round_view",
     "rule_breaks",
+    "rules_of",
     "same_speed",
     "score_game",
     "score_round",
@@ -209,5 +225,6 @@ __all__ = [
     "trick_outcome",
     "trick_progress",
     "trick_trophies",
+    "trophy_total_problem",
     "trophy_vp",
 ]

@@ -23,10 +23,34 @@ class Mode(StrEnum):
 
 
 class Variant(StrEnum):
-    """Optional scoring rules of the advanced mode."""
+    """Optional scoring rules of the advanced mode.
+
+    The rulebook lists Night Collection 3 and Night Collection 4 as two options;
+    ``night-collection`` is the name of both together, kept from the first version.
+    """
 
     SAME_SPEED = "same-speed"
+    NIGHT_COLLECTION_3 = "night-collection-3"
+    NIGHT_COLLECTION_4 = "night-collection-4"
     NIGHT_COLLECTION = "night-collection"
+
+
+#: What each variant name switches on (``night-collection`` is both night collections).
+VARIANT_RULES: dict[Variant, frozenset[Variant]] = {
+    Variant.SAME_SPEED: frozenset({Variant.SAME_SPEED}),
+    Variant.NIGHT_COLLECTION_3: frozenset({Variant.NIGHT_COLLECTION_3}),
+    Variant.NIGHT_COLLECTION_4: frozenset({Variant.NIGHT_COLLECTION_4}),
+    Variant.NIGHT_COLLECTION: frozenset({Variant.NIGHT_COLLECTION_3, Variant.NIGHT_COLLECTION_4}),
+}
+
+
+def rules_of(variants: Iterable[Variant]) -> frozenset[Variant]:
+    """The rules a set of variant names switches on.
+
+    >>> sorted(rule.value for rule in rules_of({Variant.NIGHT_COLLECTION}))
+    ['night-collection-3', 'night-collection-4']
+    """
+    return frozenset(rule for variant in variants for rule in VARIANT_RULES[variant])
 
 
 class RuleBreak(StrEnum):
@@ -100,6 +124,10 @@ NIGHT_COLLECTION_VOID = 3
 NIGHT_COLLECTION_RESET = len(NIGHT_SPEEDS)
 
 
+#: The target VP a table may choose.
+MIN_TARGET, MAX_TARGET = 1, 99
+
+
 #: Index of the lead's card in a trick (cards are listed in play order).
 LEAD = 0
 
@@ -123,6 +151,28 @@ class ChartRow:
     def max_trophies(self) -> int:
         """The most trophies one player can take in a round: every trick, every night card."""
         return self.tricks * TROPHIES_PER_TRICK + len(NIGHT_SPEEDS) * TROPHIES_PER_NIGHT_CARD
+
+    @property
+    def undealt(self) -> int:
+        """Cards put aside each round (face up and face down): they may hold night cards."""
+        return self.face_up + self.face_down
+
+    @property
+    def trophy_totals(self) -> tuple[int, ...]:
+        """Every total the trophies of one whole round can add up to: one per trick, plus
+        two per night card dealt (all four with 6 players, where every card is dealt).
+
+        >>> PLAYER_CHART[6].trophy_totals, PLAYER_CHART[5].trophy_totals
+        ((14,), (13, 15))
+        >>> PLAYER_CHART[4].trophy_totals
+        (8, 10, 12, 14, 16)
+        """
+        nights = len(NIGHT_SPEEDS)
+        fewest = max(0, nights - self.undealt)
+        return tuple(
+            self.tricks * TROPHIES_PER_TRICK + dealt * TROPHIES_PER_NIGHT_CARD
+            for dealt in range(fewest, nights + 1)
+        )
 
     def to_json(self) -> dict[str, int]:
         """The chart line as JSON (for the rules page)."""

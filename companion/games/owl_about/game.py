@@ -44,7 +44,8 @@ class OwlAbout(Game):
     name = "Owl About"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 1
+    #: 2: night collection 3 and 4 apart, bounded penalties and target, trophy totals.
+    engine_version = 2
     score_order = ScoreOrder.LOWEST_FIRST
     has_play_along = True
     #: The deck (card code -> copies) and the cards by code, for the card pickers.
@@ -165,6 +166,8 @@ class OwlAbout(Game):
         "Round 1, trick 1: Tom's 2 taken back"
         """
         match list(path):
+            case ["rounds", int(r), "hands"]:
+                return _hands_change(r, previous, value)
             case ["rounds", int(r), "tricks", int(t), "cards"]:
                 return _card_change(state, r, t, previous, value)
             case ["rounds", int(r), "tricks"] if isinstance(previous, list) and isinstance(
@@ -187,6 +190,9 @@ class OwlAbout(Game):
     def display_value(self, path: Sequence[str | int], value: Any) -> str:
         """A stored value in words; hands are never shown (they are secret at the table).
 
+        >>> GAME.display_value(["rounds", 0, "hands", "Tom"], ["6", "N6"])
+        'a hand'
+
         >>> GAME.display_value(["rounds", 0, "tricks", 0, "cards"], ["6", "N6"])
         '6, Night 6'
         >>> GAME.display_value(["rounds", 0, "penalties"], {"Tom": 1})
@@ -196,6 +202,8 @@ class OwlAbout(Game):
         key = parts[-1] if parts else None
         if value is None or value == "nothing":
             return "nothing" if key != "winner" else "the cards decide"
+        if "hands" in parts[:-1]:
+            return "a hand"
         if key == "rounds" and isinstance(value, list):
             return f"{len(value)} round{'s' if len(value) != 1 else ''}"
         if key == "cards" and isinstance(value, list):
@@ -228,6 +236,28 @@ class OwlAbout(Game):
             "score": lambda body: self.score(body).to_json(),
             "trick": check_trick,
         }
+
+
+def _hands_change(round_index: int, previous: Any, value: Any) -> str | None:
+    """Who entered, corrected or cleared a hand, never the cards: the history is the
+    table's, and a hand shows only on its player's phone.
+
+    >>> _hands_change(0, {}, {"Ann": ["2", "N6"]})
+    "Round 1: Ann's hand entered"
+    >>> _hands_change(1, {"Ann": ["2"], "Ben": ["3"]}, {"Ann": ["5"]})
+    "Round 2: Ann's hand corrected; Ben's hand cleared"
+    """
+    before = previous if isinstance(previous, dict) else {}
+    after = value if isinstance(value, dict) else {}
+    said = []
+    for name in [*before, *(n for n in after if n not in before)]:
+        if name not in before:
+            said.append(f"{name}'s hand entered")
+        elif name not in after:
+            said.append(f"{name}'s hand cleared")
+        elif before[name] != after[name]:
+            said.append(f"{name}'s hand corrected")
+    return f"Round {round_index + 1}: " + "; ".join(said) if said else None
 
 
 def _card_change(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.games.owl_about.cards import (
     DECK,
@@ -69,7 +69,10 @@ class RoundView:
     ``current`` is the trick being played or about to be led (``None`` once every trick
     of the round is complete); ``left`` is how many copies of each card are not played
     yet this round; ``hands`` are the entered hands minus the cards played from them;
-    ``playable`` the cards the next player may play, when their hand is known.
+    ``playable`` the cards the next player may play, when their hand is known;
+    ``entered`` who entered a hand (what every phone may know).
+
+    Hands are secret at the table: :meth:`seen_by` is what one phone may show.
     """
 
     number: int
@@ -79,6 +82,25 @@ class RoundView:
     hands: Mapping[str, tuple[str, ...]]
     playable: tuple[str, ...] | None
     complete: bool
+    entered: tuple[str, ...] = ()
+
+    def seen_by(self, player: str | None) -> RoundView:
+        """The round as the phone of ``player`` may show it (``None``: a phone of nobody's
+        in particular): only that player's own hand, and the cards they may play only
+        when it is their turn. Whether a card played broke a rule stays: the table sees it.
+
+        >>> g = parse({"players": ["A", "B", "C"], "rounds": [{"open": True,
+        ...     "tricks": [{"lead": "A", "cards": []}], "hands": {"A": ["2", "6"]}}]})
+        >>> view = round_view(g, 0)
+        >>> view.seen_by("A").hands, view.seen_by("A").playable
+        ({'A': ('2', '6')}, ('2', '6'))
+        >>> view.seen_by("B").hands, view.seen_by("B").playable, view.seen_by(None).entered
+        ({}, None, ('A',))
+        """
+        hands = {player: self.hands[player]} if player is not None and player in self.hands else {}
+        current = self.current
+        mine = current is not None and player is not None and current.next_player == player
+        return replace(self, hands=hands, playable=self.playable if mine else None)
 
     @property
     def done(self) -> tuple[TrickView, ...]:
@@ -167,6 +189,7 @@ def round_view(game: GameInput, index: int) -> RoundView:
         hands={name: tuple(hand) for name, hand in hands.items()},
         playable=playable,
         complete=complete,
+        entered=tuple(name for name in game.players if name in round_.hands),
     )
 
 
@@ -213,11 +236,20 @@ class Board:
         """A new round may start: the last one is complete and the game goes on."""
         return self.ended_after is None and not self.round_open
 
+    @property
+    def last_taker(self) -> str | None:
+        """Who took the last trick of the last round, when it was played trick by trick
+        (a round entered as trophies does not tell)."""
+        return self.current.last_taker if self.current is not None else None
+
     def next_lead(self) -> str:
         """Who leads a new round: the taker of the last trick, else the first player."""
-        if self.current is not None and self.current.last_taker is not None:
-            return self.current.last_taker
-        return self.game.players[LEAD]
+        return self.last_taker or self.game.players[LEAD]
+
+    def seen_by(self, player: str | None) -> Board:
+        """The board as the phone of ``player`` may show it (see :meth:`RoundView.seen_by`)."""
+        current = self.current.seen_by(player) if self.current is not None else None
+        return replace(self, current=current)
 
 
 def board(state: object) -> Board:

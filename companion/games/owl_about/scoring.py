@@ -21,8 +21,6 @@ from companion.games.owl_about.cards import (
     NIGHT_SPEEDS,
     SAME_SPEED_VP,
     SLUG,
-    TROPHIES_PER_NIGHT_CARD,
-    TROPHIES_PER_TRICK,
     ChartRow,
     Mode,
     NightCollection,
@@ -31,6 +29,7 @@ from companion.games.owl_about.cards import (
     _rule_break_message,
     card,
     rule_breaks,
+    rules_of,
     same_speed,
     trick_progress,
 )
@@ -133,10 +132,15 @@ class RoundScore:
         }
 
 
-def _night_collection(nights: int) -> NightCollection | None:
-    if nights >= NIGHT_COLLECTION_RESET:
+def _night_collection(nights: int, rules: frozenset[Variant]) -> NightCollection | None:
+    """What the night collections played do to a player who collected ``nights``.
+
+    Collecting all 4 also means collecting 3: with Night Collection 3 alone, 4 night
+    cards void the round too.
+    """
+    if nights >= NIGHT_COLLECTION_RESET and Variant.NIGHT_COLLECTION_4 in rules:
         return NightCollection.TOTAL_RESET
-    if nights >= NIGHT_COLLECTION_VOID:
+    if nights >= NIGHT_COLLECTION_VOID and Variant.NIGHT_COLLECTION_3 in rules:
         return NightCollection.ROUND_VOIDED
     return None
 
@@ -165,7 +169,7 @@ def _taken(game: GameInput, round_: RoundInput) -> _Taken:
     for trick in played:
         trophies[trick.winner] += trick.trophies
         nights[trick.winner] += trick.night_cards
-        if trick.same_speed and Variant.SAME_SPEED in game.variants:
+        if trick.same_speed and Variant.SAME_SPEED in rules_of(game.variants):
             bonus[trick.winner] += SAME_SPEED_VP
     return _Taken(played, trophies, nights, bonus)
 
@@ -185,9 +189,10 @@ def score_round(
     taken = _taken(game, round_)
     base = trophy_vp(taken.trophies)
     collection: dict[str, NightCollection] = {}
-    if Variant.NIGHT_COLLECTION in game.variants and taken.night_cards is not None:
+    rules = rules_of(game.variants)
+    if taken.night_cards is not None:
         for name, nights in taken.night_cards.items():
-            effect = _night_collection(nights)
+            effect = _night_collection(nights, rules)
             if effect is not None:
                 collection[name] = effect
     vp, totals = {}, {}
@@ -289,19 +294,43 @@ def _round_warnings(game: GameInput, rounds: Sequence[RoundScore]) -> list[str]:
 def _trophy_total_warnings(
     number: int, *, trophies: Mapping[str, int], chart: ChartRow
 ) -> list[str]:
-    """A round hands out one trophy per trick and two per night card taken."""
-    total = sum(trophies.values())
-    extra = total - chart.tricks * TROPHIES_PER_TRICK
-    nights = len(NIGHT_SPEEDS)
-    if 0 <= extra <= nights * TROPHIES_PER_NIGHT_CARD and extra % TROPHIES_PER_NIGHT_CARD == 0:
+    """A round hands out one trophy per trick and two per night card dealt."""
+    problem = trophy_total_problem(trophies, chart=chart)
+    if problem is None:
         return []
-    low = chart.tricks * TROPHIES_PER_TRICK
-    high = low + nights * TROPHIES_PER_NIGHT_CARD
-    return [
-        f"Round {number}'s trophies add up to {total}, but a round with {chart.players} "
-        f"players hands out {low} (one per trick) plus 2 per night card dealt, "
-        f"so {low}, {low + 2}, ... up to {high}."
-    ]
+    return [f"Round {number}: {problem[0].lower()}{problem[1:]}"]
+
+
+def trophy_total_problem(trophies: Mapping[str, int], *, chart: ChartRow) -> str | None:
+    """Why a whole round's trophies cannot add up to this, or ``None`` when they can.
+
+    Every trick gives 1 trophy and every night card dealt 2 more: with 6 players every
+    card is dealt, so a round's trophies add up to exactly the tricks + 8; with fewer,
+    night cards may lie among the cards put aside.
+
+    >>> from companion.games.owl_about.cards import PLAYER_CHART
+    >>> trophy_total_problem({"A": 4, "B": 3, "C": 0, "D": 3}, chart=PLAYER_CHART[4]) is None
+    True
+    >>> six = {"A": 6, "B": 6, "C": 0, "D": 0, "E": 0, "F": 0}
+    >>> trophy_total_problem(six, chart=PLAYER_CHART[6])[:60]
+    'The trophies add up to 12, but with 6 players every card is '
+    """
+    total = sum(trophies.values())
+    possible = chart.trophy_totals
+    if total in possible:
+        return None
+    nights = len(NIGHT_SPEEDS)
+    if len(possible) == 1:
+        return (
+            f"The trophies add up to {total}, but with {chart.players} players every card "
+            f"is dealt, so a round's trophies add up to exactly {possible[0]}: "
+            f"{chart.tricks} tricks, plus 2 for each of the {nights} night cards."
+        )
+    choices = ", ".join(str(n) for n in possible[:-1]) + f" or {possible[-1]}"
+    return (
+        f"The trophies add up to {total}, but a round with {chart.players} players hands "
+        f"out 1 per trick ({chart.tricks}) plus 2 per night card dealt, so {choices}."
+    )
 
 
 WRONG_CARD_REMINDER = "A wrong card costs its player 1 VP as a penalty."

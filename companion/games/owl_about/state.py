@@ -29,7 +29,9 @@ from companion.games.base import Roster as BaseRoster
 from companion.games.owl_about.cards import (
     DECK,
     MAX_PLAYERS,
+    MAX_TARGET,
     MIN_PLAYERS,
+    MIN_TARGET,
     NIGHT_SPEEDS,
     PLAYER_CHART,
     ChartRow,
@@ -217,8 +219,10 @@ def _options_problems(model: StateModel) -> list[Problem]:
             )
     if model.variants and model.mode != Mode.ADVANCED:
         problems.append(Problem("variants", "Variants are only played in advanced mode."))
-    if model.target is not None and model.target < 1:
-        problems.append(Problem("target", "The target must be at least 1 VP."))
+    if model.target is not None and not MIN_TARGET <= model.target <= MAX_TARGET:
+        problems.append(
+            Problem("target", f"The target must be from {MIN_TARGET} to {MAX_TARGET} VP.")
+        )
     return problems
 
 
@@ -327,6 +331,28 @@ def _trophies_problems(
                     f"A player can win at most {limit} trophies in a round with "
                     f"{chart.players} players ({chart.tricks} tricks, plus 2 for each "
                     f"of the {len(NIGHT_SPEEDS)} night cards).",
+                )
+            )
+    return problems
+
+
+def _penalties_problems(
+    penalties: Mapping[str, int], *, location: Sequence[str | int], roster: Roster
+) -> list[Problem]:
+    """Penalties are whole numbers from 0 to the cards a player plays in a round (one
+    wrong card each at most)."""
+    problems = _player_map_problems(penalties, location, roster=roster, what="A penalty")
+    chart = roster.chart
+    if chart is None:
+        return problems
+    for name, value in penalties.items():
+        if value > chart.hand_cards and roster.find(name) is not None:
+            problems.append(
+                Problem(
+                    path_of([*location, name]),
+                    f"A penalty is at most {chart.hand_cards} VP in a round with "
+                    f"{chart.players} players (1 VP per wrong card, and each player plays "
+                    f"{chart.hand_cards} cards), but {value} was entered.",
                 )
             )
     return problems
@@ -454,8 +480,8 @@ def _round_problems(
         problems += _trophies_problems(
             round_.trophies, location=[*location, "trophies"], roster=context.roster
         )
-    problems += _player_map_problems(
-        round_.penalties, [*location, "penalties"], roster=context.roster, what="A penalty"
+    problems += _penalties_problems(
+        round_.penalties, location=[*location, "penalties"], roster=context.roster
     )
     if round_.hands is not None:
         problems += _round_hands_problems(round_, location=location, context=context)

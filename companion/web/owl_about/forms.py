@@ -30,9 +30,12 @@ MODE_HINT = (
     "the highest FP nobody else has wins, else the lead. Advanced: basic plus the cards' "
     "special effects, which may hand a trick to someone else, and optional variants."
 )
+#: The rulebook's advanced variants, each on its own (``night-collection``, both night
+#: collections at once, stays an API name only).
 VARIANT_LABELS = {
     oa.Variant.SAME_SPEED: "Same speed: +1 VP for taking a trick of equal speeds",
-    oa.Variant.NIGHT_COLLECTION: "Night collection: 3 night cards void the round, 4 reset to 0",
+    oa.Variant.NIGHT_COLLECTION_3: "Night Collection 3: 3 night cards in a round, no VP for it",
+    oa.Variant.NIGHT_COLLECTION_4: "Night Collection 4: all 4 night cards, your total back to 0",
 }
 
 
@@ -59,7 +62,11 @@ class OwlAboutOptions(OptionsForm):
         "Target VP",
         validators=[
             Optional(),
-            NumberRange(min=1, max=999, message="Enter a target from 1 to 999 VP."),
+            NumberRange(
+                min=oa.MIN_TARGET,
+                max=oa.MAX_TARGET,
+                message=f"Enter a target from {oa.MIN_TARGET} to {oa.MAX_TARGET} VP.",
+            ),
         ],
     )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint
+from flask import Blueprint, request
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -172,11 +172,16 @@ def hand(token: str, play_id: int) -> Response:
 
 @bp.post("/t/<token>/plays/<int:play_id>/owl-about/trophies")
 def trophies(token: str, play_id: int) -> Response:
-    """Quick entry: a whole round as trophies per player."""
+    """Quick entry: a whole round as trophies per player (refused counts stay typed)."""
     form = TrophiesForm()
+    opened = actions.load_play(token, play_id, game=SLUG, edit=True)
+    players = opened.play.state["players"]
+    typed = {name: request.form.get(f"trophies-{i}", "").strip() for i, name in enumerate(players)}
+    extra = {"trophies": typed}
+    if not form.validate():
+        return actions.refuse(opened, "trophies", actions.form_errors(form), extra=extra)
 
-    def enter(opened: OpenPlay) -> None:
-        players = opened.play.state["players"]
+    def enter() -> None:
         counts = list(form.trophies.data)
         if len(counts) != len(players):
             raise plays.EditRefused([Problem("trophies", "Enter the trophies of every player.")])
@@ -188,4 +193,4 @@ def trophies(token: str, play_id: int) -> Response:
             author=opened.author,
         )
 
-    return _act(token, play_id, form, key="trophies", action=enter)
+    return actions.run(opened, enter, key="trophies", extra=extra)

@@ -18,10 +18,29 @@ from companion.web.game_pages import PlayPage
 PICKER = tuple(oa.DECK)
 
 
+def private_player(page: PlayPage) -> str | None:
+    """The player whose hidden information (their hand, the cards they may play) this
+    phone shows, or ``None``.
+
+    Only an edit link's phone set to one player: its owner (from "Whose phone is
+    this?") or a seat it asked for (``?seat=n``, which the page's links and polls
+    carry). The Everyone view shows nobody's, and the read-only link never shows any,
+    whatever seat it asks for.
+    """
+    players = page.play.state["players"]
+    if not page.found.can_edit or not isinstance(page.seat, int):
+        return None
+    return str(players[page.seat]) if 0 <= page.seat < len(players) else None
+
+
 def context(page: PlayPage) -> dict[str, Any]:
-    """The board and what the play page decides from it: which round the trophy form
-    fills, who leads next, who reached the target, the chart of the totals."""
-    board = service.board(page.play)
+    """The board as this phone may show it, and what the play page decides from it:
+    which round the trophy form fills, who leads next, who reached the target, the chart
+    of the totals."""
+    me = private_player(page)
+    whole = service.board(page.play)
+    # Everything the templates get is this phone's view: others' hands are not in it.
+    board = whole.seen_by(me)
     state = page.play.state
     players = list(state["players"])
     result = page.view.result
@@ -34,8 +53,14 @@ def context(page: PlayPage) -> dict[str, Any]:
         "players": players,
         "rounds_seen": len(state.get("rounds", [])),
         "suggested": board.next_lead(),
+        "last_taker": board.last_taker,
+        "me": me,
+        "my_hand": _entered_hand(state, me),
         "trophy_round": trophy_round,
-        "shown_trophies": _shown_trophies(state, trophy_round),
+        # A refused entry keeps what was typed; otherwise the stored counts.
+        "shown_trophies": page.extra["trophies"]
+        if "trophies" in page.errors and "trophies" in page.extra
+        else _shown_trophies(state, trophy_round),
         "reached": explain.names(
             [name for name, total in ended.totals.items() if total >= board.game.target]
         )
@@ -53,6 +78,14 @@ def context(page: PlayPage) -> dict[str, Any]:
         "picker": PICKER,
         "cards": oa.CARDS,
     }
+
+
+def _entered_hand(state: Mapping[str, Any], player: str | None) -> str:
+    """The hand ``player`` entered for the last round, as typed (their phone only)."""
+    rounds = state.get("rounds", [])
+    if player is None or not rounds:
+        return ""
+    return " ".join((rounds[-1].get("hands") or {}).get(player, []))
 
 
 def _trophy_round(state: Mapping[str, Any], board: oa.Board) -> int | None:
