@@ -116,6 +116,7 @@ def test_live_update_waits_while_a_field_is_in_use(browser: Browser, live_server
     ann.get_by_role("button", name="Start the table").click()
     ann.get_by_role("button", name="Start").click()
     expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
+    expect(ann).to_have_url(re.compile(r"/plays/\d+"))  # the boosted Start pushed it
     ben = browser.new_context().new_page()
     ben.goto(ann.url)
     ben.get_by_label("Ben's face-down card").focus()
