@@ -7,7 +7,8 @@
  *  - a poll is skipped while they are typing or choosing in a field of the live region;
  *  - a field changed since it was rendered ("dirty") keeps its value through any swap
  *    until its form is saved or the value is set back;
- *  - panels (<details>) they opened stay open after the region is replaced.
+ *  - panels (<details>) they opened stay open after the region is replaced;
+ *  - options that do not apply to what is chosen in a form are hidden (data-show-if).
  * Loaded as a file (the Content-Security-Policy allows no inline script, and no eval: the
  * morph is only ever asked for by name, "morph:outerHTML", never with a config object).
  */
@@ -266,6 +267,48 @@
   localTimes(document);
   document.addEventListener("htmx:load", function (event) {
     localTimes(event.target);
+  });
+
+  // --- Options that apply only to some choices ----------------------------------------
+  // A box marked data-show-if="game=odd-world" (values comma-separated) is shown, and its
+  // fields sent, only while its form's field "game" holds one of the values. Without
+  // JavaScript it stays, labelled with what it applies to, and the server refuses it
+  // where it does not apply.
+
+  function ruleOf(box) {
+    var rule = box.getAttribute("data-show-if").split("=");
+    var form = box.closest("form");
+    var control = form ? form.elements.namedItem(rule[0]) : null;
+    return control ? { control: control, values: (rule[1] || "").split(",") } : null;
+  }
+
+  function showWhatApplies(root) {
+    if (!root || !root.querySelectorAll) {
+      return;
+    }
+    root.querySelectorAll("[data-show-if]").forEach(function (box) {
+      var rule = ruleOf(box);
+      if (!rule) {
+        return;
+      }
+      var applies = rule.values.indexOf(rule.control.value) !== -1;
+      box.hidden = !applies;
+      box.querySelectorAll(FIELDS).forEach(function (field) {
+        field.disabled = !applies;
+      });
+    });
+  }
+
+  showWhatApplies(document);
+  document.addEventListener("change", function (event) {
+    var form = event.target && event.target.form;
+    if (form && form.querySelector("[data-show-if]")) {
+      showWhatApplies(form);
+    }
+  });
+  // After giveBack (registered above): a kept choice decides what is shown.
+  document.addEventListener("htmx:afterSwap", function () {
+    showWhatApplies(document);
   });
 
   document.addEventListener("htmx:afterSettle", function () {

@@ -4,6 +4,7 @@ the games' own)."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from companion.games import GAMES
 from companion.models import Play
 from companion.services import plays, tables
 from companion.services.tables import TableAccess
+from companion.web.finish import ending
 from companion.web.forms import ActionForm, EditForm
 from companion.web.game_pages import GamePages, PlayPage
 from companion.web.idempotency import note_table
@@ -170,6 +172,8 @@ def play_context(
         "editable": page.editable,
         "game_css": game_css(play.game),
         "newer_play": plays.newer_play(play),
+        "ending": ending(play.game, view.result),
+        "confirm_finish": False,
         "games": GAMES,
         **shown,
     }
@@ -192,10 +196,27 @@ PLAY_PAGE = "play.html"
 PLAY_FRAGMENT = "_play.html"
 
 
+#: The form field naming where on the play page a plain form post should land.
+ANCHOR_FIELD = "anchor"
+#: What an anchor may be: an element id of the play page ("player-2", "play-actions").
+SAFE_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+
+
+def anchor_of() -> str | None:
+    """The place on the page the request came from (``anchor``), when it is a safe id."""
+    asked = request.values.get(ANCHOR_FIELD, "")
+    return asked if SAFE_ANCHOR.fullmatch(asked) else None
+
+
 def redirect_to_play(found: TableAccess, play: Play) -> Response:
-    """303 to the play page, keeping the phone's choice of whose entry it shows."""
+    """303 to the play page, keeping the phone's choice of whose entry it shows and landing
+    where the form was tapped (its ``anchor``: without JavaScript the page is loaded anew,
+    and would otherwise open at the top)."""
     seat = request.values.get("seat") or None
-    return redirect(url_for("pages.play", token=token_of(found), play_id=play.id, seat=seat), 303)
+    url = url_for(
+        "pages.play", token=token_of(found), play_id=play.id, seat=seat, _anchor=anchor_of()
+    )
+    return redirect(url, 303)
 
 
 def play_response(

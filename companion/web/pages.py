@@ -34,6 +34,7 @@ from companion.web.context import (
     token_of,
     visitor_of,
 )
+from companion.web.finish import CONFIRM_FIELD
 from companion.web.forms import (
     EditForm,
     IdentityForm,
@@ -239,6 +240,8 @@ def _table_context(
         "join_code": tables.join_code_of(table) if found.can_edit else None,
         "qr": _qr_svg(links.get("edit") or links["view"]),
         "start": start,
+        # The games whose start form offers the series box (the others hide it).
+        "series_games": [slug for slug, _ in start.game.choices if GAMES[slug].has_series],
         "identity": identity,
         "totals": tables.running_totals(table, outcomes),
         "played_games": sorted({outcome.game for outcome in outcomes}),
@@ -470,8 +473,15 @@ def undo(token: str, play_id: int) -> Response:
 
 @bp.post("/t/<token>/plays/<int:play_id>/finish")
 def finish(token: str, play_id: int) -> Response:
-    """Declare the game over: its standings count in the table's totals."""
+    """Declare the game over: its standings count in the table's totals. A game that its
+    rules say goes on is finished only once confirmed: the first tap asks (in the page for
+    htmx, on a page of its own without JavaScript)."""
     opened = load_play(token, play_id, edit=True)
+    confirmed = bool(request.form.get(CONFIRM_FIELD))
+    if not confirmed and not opened.play.finished:
+        context = play_context(opened.found, opened.play, confirm_finish=True)
+        if not context["ending"].over:
+            return page_or_fragment("finish.html", "_play.html", **context)
     return run(
         opened,
         lambda: plays.set_status(opened.play, finished=True, author=opened.author),

@@ -125,7 +125,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
     before = screen_y(plus)
     for n in (1, 2):
         plus.click()
-        expect(count).to_have_text(str(n))
+        expect(count).to_have_value(str(n))
         ann.wait_for_timeout(300)  # the settle, and any late scroll anchoring
         assert_still(plus, before, "the tapped +")
     ann.screenshot(path=str(tmp_path / "everyone-after-a-tap.png"))
@@ -133,10 +133,10 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
     # Another phone's edits above and below, seen through the poll.
     ben.get_by_role("button", name="One more Shoebill for Ann").click()
     ben.get_by_role("button", name="One more Hornbill for Eve").click()
-    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_text(
+    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_value(
         "1", timeout=LIVE_TIMEOUT_MS
     )
-    expect(ann.get_by_label("Ann's Shoebill", exact=True)).to_have_text("1")
+    expect(ann.get_by_label("Ann's Shoebill", exact=True)).to_have_value("1")
     ann.wait_for_timeout(300)
     assert_still(plus, before, "the + after a live update")
 
@@ -145,7 +145,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
     bring_to_middle(ann, undo)
     before = screen_y(undo)
     undo.click()
-    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_text("0")
+    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_value("0")
     ann.wait_for_timeout(300)
     assert_still(undo, before, "Undo")
     assert problems == []  # no script error, nothing refused by the Content-Security-Policy
@@ -330,7 +330,7 @@ def test_history_shows_local_times(phone: Phone, live_server: str) -> None:
     new_table(ann, live_server, ["Ann", "Ben"])
     start_game(ann, "odd-world", "Odd World")
     ann.get_by_role("button", name="One more Hoopoe for Ann").click()
-    expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_text("1")
+    expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
     ann.get_by_role("link", name=re.compile("History")).click()
     when = ann.locator("ol.history time").first
     expect(when).not_to_contain_text("UTC")

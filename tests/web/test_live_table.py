@@ -26,7 +26,7 @@ def _post(client: FlaskClient, token: str, path: str, **data: str) -> object:
 
 
 def _finish(client: FlaskClient, token: str, play_id: int) -> None:
-    response = _post(client, token, f"/plays/{play_id}/finish")
+    response = _post(client, token, f"/plays/{play_id}/finish", confirm="yes")
     assert response.status_code == 303  # type: ignore[attr-defined]
 
 

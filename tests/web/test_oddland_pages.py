@@ -684,7 +684,9 @@ def test_oddland_routes_refuse_other_games(client: FlaskClient, links: TableLink
 
 def test_finished_game_takes_no_taps(client: FlaskClient, links: TableLinks, play_id: int) -> None:
     token = csrf(client, f"/t/{links.edit}")
-    client.post(f"/t/{links.edit}/plays/{play_id}/finish", data={"csrf_token": token})
+    client.post(
+        f"/t/{links.edit}/plays/{play_id}/finish", data={"csrf_token": token, "confirm": "yes"}
+    )
     response = tap(client, links.edit, play_id, "F", (0, 0))
     assert response.status_code == 422
     assert "This game is finished." in text(response)

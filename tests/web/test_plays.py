@@ -28,9 +28,11 @@ def play_id(client: FlaskClient, links: TableLinks) -> int:
 
 
 def _count(html: str, player: str, bird: str) -> str:
-    match = re.search(rf"aria-label=\"{player}(?:'|&#39;)s {bird}\">(\d+)<", html)
+    """A count as the page shows it: the stepper's typed field, or the read-only number."""
+    label = f'aria-label="{player}(?:\'|&#39;)s {bird}"'
+    match = re.search(rf"value=\"(\d+)\"[^>]*{label}|{label}>(\d+)<", html)
     assert match, f"no count for {player} {bird}"
-    return match.group(1)
+    return match.group(1) or match.group(2)
 
 
 def test_page_fragment_boosted_and_history_restore(
@@ -182,7 +184,9 @@ def test_finish_shows_final_breakdown_and_locks_edits(
     edit(client, links.edit, play_id, path="players[2].display.shoebill", value="3")
     token = csrf(client, f"/t/{links.edit}")
     finished = client.post(
-        f"/t/{links.edit}/plays/{play_id}/finish", data={"csrf_token": token}, headers=HTMX
+        f"/t/{links.edit}/plays/{play_id}/finish",
+        data={"csrf_token": token, "confirm": "yes"},
+        headers=HTMX,
     ).get_data(as_text=True)
     assert "Final standings" in finished
     assert (
@@ -291,7 +295,7 @@ def test_three_game_series(client: FlaskClient, links: TableLinks) -> None:
         play = ids[-1]
         edit(client, links.edit, play, path=HOOPOE_ANN, value=str(hoopoes))
         edit(client, links.edit, play, path=HOOPOE_BEN, value="1")
-        client.post(f"{base}/{play}/finish", data={"csrf_token": token})
+        client.post(f"{base}/{play}/finish", data={"csrf_token": token, "confirm": "yes"})
         if game_number < 3:
             response = client.post(f"{base}/{play}/next", data={"csrf_token": token})
             assert response.status_code == 303
@@ -413,3 +417,107 @@ def test_several_fields_in_one_edit_are_undone_together(
     history = client.get(f"/t/{links.edit}/plays/{play_id}/history").get_data(as_text=True)
     assert "Ann&#39;s Hoopoe: 0 → 3; Ben&#39;s Hoopoe: 0 → 1." in history
     assert "Undid edit 1: Ben&#39;s Hoopoe 1 → 0; Ann&#39;s Hoopoe 3 → 0." in history
+
+
+# --- typed numbers, landing where tapped, only what applies ----------------------------
+
+
+def test_every_stepper_takes_a_typed_number(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = client.get(f"/t/{links.edit}/plays/{play_id}?seat=all").get_data(as_text=True)
+    typed = re.findall(
+        r'<input id="n-\d-[a-z-]+" name="value" value="0" inputmode="numeric"', page
+    )
+    assert len(typed) == 3 * 9  # every bird of every player
+    # Saved like a tap: the stepper's path, the typed value and the value it showed.
+    saved = edit(client, links.edit, play_id, path=HOOPOE_ANN, value="5", base="0")
+    assert saved.status_code == 200
+    assert _count(saved.get_data(as_text=True), "Ann", "Hoopoe") == "5"
+    refused = edit(client, links.edit, play_id, path=HOOPOE_ANN, value="12", base="5")
+    assert refused.status_code == 422
+    assert "Enter 0 to 8 cards." in refused.get_data(as_text=True)
+    stale = edit(client, links.edit, play_id, path=HOOPOE_ANN, value="7", base="0")
+    assert stale.status_code == 409
+
+
+def test_typed_number_form_saves_on_change_and_without_javascript(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = client.get(f"/t/{links.edit}/plays/{play_id}?seat=0").get_data(as_text=True)
+    forms = re.finditer(r'<form class="typed"[^>]*>.*?</form>', page, re.S)
+    form = next((f for f in forms if HOOPOE_ANN in f.group(0)), None)
+    assert form
+    assert 'hx-trigger="change, submit"' in form.group(0)
+    assert 'name="path" value="players[0].display.hoopoe"' in form.group(0)
+    assert 'name="base" value="0"' in form.group(0)
+    assert "<noscript><button" in form.group(0)  # Enter or Set, without JavaScript
+
+
+def test_a_plain_tap_lands_back_where_it_was_made(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = client.get(f"/t/{links.edit}/plays/{play_id}?seat=all").get_data(as_text=True)
+    assert '<section class="display" id="player-2"' in page
+    assert '/edit#player-2"' in page
+    assert 'name="anchor" value="player-2"' in page
+    assert 'name="anchor" value="play-actions"' in page  # undo
+    token = csrf(client, f"/t/{links.edit}")
+    url = f"/t/{links.edit}/plays/{play_id}/edit"
+    data = {"csrf_token": token, "path": HOOPOE_BEN, "value": "1", "seat": "all"}
+    tapped = client.post(url, data={**data, "anchor": "player-1"})
+    assert tapped.status_code == 303
+    assert tapped.headers["Location"].endswith(f"/plays/{play_id}?seat=all#player-1")
+    undo = client.post(
+        f"/t/{links.edit}/plays/{play_id}/undo",
+        data={"csrf_token": token, "anchor": "play-actions"},
+    )
+    assert undo.headers["Location"].endswith(f"/plays/{play_id}#play-actions")
+    data["value"] = "0"  # undone
+    for unsafe in ('x"><script>', "javascript:alert(1)", "a b", "", "9lives", "x" * 65):
+        data["value"] = str(int(data["value"]) + 1)
+        data["base"] = str(int(data["value"]) - 1)
+        response = client.post(url, data={**data, "anchor": unsafe})
+        assert response.status_code == 303
+        assert "#" not in response.headers["Location"]
+
+
+def test_the_series_box_shows_only_for_games_with_a_series(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    page = client.get(f"/t/{links.edit}").get_data(as_text=True)
+    box = re.search(
+        r'<div class="series-option" data-show-if="game=([^"]*)">(.*?)<button class="primary">',
+        page,
+        re.S,
+    )
+    assert box
+    assert box.group(1) == "odd-world"
+    assert 'name="series"' in box.group(2)
+    # Without JavaScript the box stays, and the server refuses it for another game.
+    token = csrf(client, f"/t/{links.edit}")
+    refused = client.post(
+        f"/t/{links.edit}/plays", data={"csrf_token": token, "game": "owl-about", "series": "y"}
+    )
+    assert refused.status_code == 422
+    assert "Owl About has no series variant." in refused.get_data(as_text=True)
+
+
+def test_owl_about_variants_belong_to_the_advanced_mode(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    page = client.get(f"/t/{links.edit}/plays/new/owl-about").get_data(as_text=True)
+    variants = re.search(r'<fieldset class="owl-variants"([^>]*)>\s*<legend>([^<]*)<', page)
+    assert variants
+    assert 'data-show-if="mode=advanced"' in variants.group(1)
+    assert "advanced mode only" in variants.group(2)
+
+
+def test_face_down_picker_has_a_save_button_only_without_javascript(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = client.get(f"/t/{links.edit}/plays/{play_id}?seat=0").get_data(as_text=True)
+    picker = re.search(r'<form class="face-down".*?</form>', page, re.S)
+    assert picker
+    assert 'hx-trigger="change"' in picker.group(0)
+    assert re.search(r"<noscript><button[^>]*>Save</button></noscript>", picker.group(0))

@@ -101,7 +101,9 @@ def test_running_totals_count_finished_games(client: FlaskClient) -> None:
         play = start_play(client, links.edit)
         edit(client, links.edit, play, path="players[0].display.hoopoe", value=str(hoopoes))
         token = csrf(client, f"/t/{links.edit}")
-        client.post(f"/t/{links.edit}/plays/{play}/finish", data={"csrf_token": token})
+        client.post(
+            f"/t/{links.edit}/plays/{play}/finish", data={"csrf_token": token, "confirm": "yes"}
+        )
     unfinished = start_play(client, links.edit)
     edit(client, links.edit, unfinished, path="players[1].display.hoopoe", value="5")
     page = client.get(f"/t/{links.edit}").get_data(as_text=True)
@@ -141,7 +143,9 @@ def test_totals_and_the_play_page_agree_after_an_engine_change(
     play = start_play(client, links.edit)
     edit(client, links.edit, play, path="players[0].display.hoopoe", value="3")
     token = csrf(client, f"/t/{links.edit}")
-    client.post(f"/t/{links.edit}/plays/{play}/finish", data={"csrf_token": token})
+    client.post(
+        f"/t/{links.edit}/plays/{play}/finish", data={"csrf_token": token, "confirm": "yes"}
+    )
     # A new engine version scores differently: the cached result is outdated.
     engine = GAMES["odd-world"]
     monkeypatch.setattr(type(engine), "engine_version", engine.engine_version + 1)
