@@ -601,6 +601,17 @@ def hidden_character_message(char: str, *, subject: str = "This field") -> str:
     )
 
 
+def spoken_names(players: Sequence[str]) -> str:
+    """Join names as people say them.
+
+    >>> spoken_names(["Ann"]), spoken_names(["Ann", "Ben"]), spoken_names(["Ann", "Ben", "Cy"])
+    ('Ann', 'Ann and Ben', 'Ann, Ben and Cy')
+    """
+    if len(players) <= 1:
+        return "".join(players)
+    return f"{', '.join(players[:-1])} and {players[-1]}"
+
+
 def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[Problem]:
     """Check player names: non-empty after trimming, at most 40 characters, no control or
     invisible formatting characters (see :func:`hidden_character`), unique.
@@ -800,6 +811,16 @@ class Game:
     def is_play_along(self, state: Mapping[str, Any]) -> bool:
         """Whether a stored state is entered move by move (see :attr:`has_play_along`)."""
         return False
+
+    def over_words(self, result: Mapping[str, Any]) -> str:
+        """Why the rules say the game is over (a scored result whose ``finished`` is true),
+        as the Finish button says it ("Ann holds all nine birds: the game is over.")."""
+        return "By its rules, the game is over."
+
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """Why the rules do not say the game is over yet ("nobody holds all nine birds
+        yet"): the Finish button asks before ending it."""
+        return "its rules do not say it is over yet"
 
     def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
         """A field's name for people ("Ben's Hoopoe"); by default its API path."""

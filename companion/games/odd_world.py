@@ -41,6 +41,7 @@ from companion.games.base import (
     players_size,
     problems_of,
     rank,
+    spoken_names,
     text_size,
     validate_model,
     whole_number,
@@ -325,6 +326,28 @@ class OddWorld(Game):
     tiebreaks = TIEBREAKS
     has_series = True
     birds = BIRDS
+
+    def over_words(self, result: Mapping[str, Any]) -> str:
+        """Who holds all nine birds.
+
+        >>> GAME.over_words({"standings": [{"player": "Ann", "tiebreak": [
+        ...     {"label": SPECIES_TIEBREAK, "value": 9}]}]})
+        'Ann holds all nine birds: the game is over.'
+        """
+        holders = [
+            standing["player"]
+            for standing in result["standings"]
+            if any(
+                t["label"] == SPECIES_TIEBREAK and t["value"] == len(BIRDS)
+                for t in standing["tiebreak"]
+            )
+        ]
+        verb = "holds" if len(holders) == 1 else "hold"
+        return f"{spoken_names(holders) or 'Someone'} {verb} all nine birds: the game is over."
+
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """The game also ends when the draw piles run out, which the app cannot see."""
+        return "nobody holds all nine birds yet, so it is only over if both draw piles ran out"
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""

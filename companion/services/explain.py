@@ -7,18 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games import GAMES
-from companion.games.base import Decision, Tiebreak
+from companion.games.base import Decision, Tiebreak, spoken_names
 
-
-def names(players: Sequence[str]) -> str:
-    """Join names as people say them.
-
-    >>> names(["Ann"]), names(["Ann", "Ben"]), names(["Ann", "Ben", "Cy"])
-    ('Ann', 'Ann and Ben', 'Ann, Ben and Cy')
-    """
-    if len(players) <= 1:
-        return "".join(players)
-    return f"{', '.join(players[:-1])} and {players[-1]}"
+#: Names joined as people say them ("Ann, Ben and Cy").
+names = spoken_names
 
 
 def points(score: int) -> str:

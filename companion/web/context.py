@@ -172,7 +172,7 @@ def play_context(
         "editable": page.editable,
         "game_css": game_css(play.game),
         "newer_play": plays.newer_play(play),
-        "ending": ending(play.game, view.result),
+        "ending": ending(view.game, view.result),
         "confirm_finish": False,
         "games": GAMES,
         **shown,

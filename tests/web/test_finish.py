@@ -157,12 +157,12 @@ def test_the_words_per_game_come_from_the_engine_result() -> None:
             "rounds": [{"trophies": {"A": 6, "B": 2, "C": 1}}],
         }
     )
-    assert ending("owl-about", owl.to_json()).words == (
+    assert ending(GAMES["owl-about"], owl.to_json()).words == (
         "C and A reached the target of 5 VP: the game is over."
     )
     oddland = {"finished": False, "standings": [{"player": "A"}, {"player": "B"}]}
-    assert ending("oddland", oddland).words.startswith("not every player has placed all ")
-    assert ending("oddland", {**oddland, "finished": True}).words.startswith(
+    assert ending(GAMES["oddland"], oddland).words.startswith("not every player has placed all ")
+    assert ending(GAMES["oddland"], {**oddland, "finished": True}).words.startswith(
         "Every player has placed all "
     )
-    assert not ending("odd-world", None).over
+    assert not ending(GAMES["odd-world"], None).over

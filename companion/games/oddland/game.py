@@ -39,6 +39,7 @@ from companion.games.oddland.species import (
     Side,
     is_species_key,
     species_name,
+    tokens_per_player,
 )
 from companion.games.oddland.state import (
     MAP_REQUEST_SIZE,
@@ -124,6 +125,20 @@ class Oddland(Game):
     engine_version = 1
     tiebreaks = (TERRITORY_TIEBREAK,)
     has_play_along = True
+
+    def over_words(self, result: Mapping[str, Any]) -> str:
+        """Every token is on the map.
+
+        >>> GAME.over_words({"standings": [{"player": "Ann"}, {"player": "Ben"}]})
+        'Every player has placed all 7 tokens: the game is over.'
+        """
+        needed = tokens_per_player(len(result["standings"]))
+        return f"Every player has placed all {needed} tokens: the game is over."
+
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """The game ends once every player has placed all their tokens."""
+        needed = tokens_per_player(len(result["standings"]))
+        return f"not every player has placed all {needed} tokens yet"
 
     def is_play_along(self, state: Mapping[str, Any]) -> bool:
         """Whether the play is entered card by card (its map is built from ``cards``)."""

@@ -13,6 +13,7 @@ from companion.games.base import (
     ScoreOrder,
     path_of,
     problems_of,
+    spoken_names,
     whole_number,
 )
 from companion.games.owl_about.cards import (
@@ -50,6 +51,25 @@ class OwlAbout(Game):
     has_play_along = True
     #: The deck (card code -> copies) and the cards by code, for the card pickers.
     deck = DECK
+
+    def over_words(self, result: Mapping[str, Any]) -> str:
+        """Who reached the target at the end of a round.
+
+        >>> GAME.over_words({"target": 10, "standings": [{"player": "Miu", "score": 11}]})
+        'Miu reached the target of 10 VP: the game is over.'
+        """
+        target = result.get("target", 0)
+        reached = [s["player"] for s in result["standings"] if s["score"] >= target]
+        return (
+            f"{spoken_names(reached) or 'Someone'} reached the target of {target} VP: "
+            "the game is over."
+        )
+
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """The game goes on until a round ends with someone at the target."""
+        target = result.get("target")
+        return f"nobody has reached the target of {target} VP at the end of a round yet"
+
     cards = CARDS
 
     def validate(self, state: object) -> list[Problem]:
