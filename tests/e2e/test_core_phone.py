@@ -182,11 +182,16 @@ def test_owl_about_variants_only_in_advanced_mode(phone: Phone, live_server: str
     mode.select_option("quick")
     expect(variants).to_be_hidden()
 
+    # Without JavaScript the stylesheet alone does the same.
     bare = phone(java_script_enabled=False)
     bare.goto(table)
     start_game(bare, "owl-about", "Owl About")
     expect(bare.locator("fieldset.owl-variants legend")).to_contain_text("advanced mode only")
+    bare_mode = bare.get_by_label("Mode", exact=True)
+    bare_mode.select_option("advanced")
     expect(bare.locator("fieldset.owl-variants")).to_be_visible()
+    bare_mode.select_option("basic")
+    expect(bare.locator("fieldset.owl-variants")).to_be_hidden()
 
 
 def test_face_down_picker_saves_without_a_button(phone: Phone, live_server: str) -> None:
