@@ -316,7 +316,9 @@ def test_creating_tables_and_the_api_are_rate_limited(app: Flask) -> None:
 
 def _key_of(html: str, action: str) -> str:
     """The idempotency key of the form posting to ``action`` on a page."""
-    form = re.search(rf'action="[^"]*{re.escape(action)}(?:#[^"]*)?"[^>]*>(.*?)</form>', html, re.S)
+    form = re.search(
+        rf'action="[^"]*{re.escape(action)}(?:#[^"]*)?"[^>]*>(.*?)</form>', html, re.S
+    )
     assert form, action
     key = KEY.search(form.group(1))
     assert key, action
