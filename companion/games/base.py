@@ -21,6 +21,7 @@ names what decided the winner.
 
 from __future__ import annotations
 
+import abc
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -741,7 +742,7 @@ class Roster:
 # --- the engine interface ------------------------------------------------------------------
 
 
-class Game:
+class Game(abc.ABC):
     """What every game registers: identity, limits, capabilities, validation and scoring.
 
     An engine subclasses it and overrides ``validate``, ``score``, ``new_state``,
@@ -776,33 +777,33 @@ class Game:
         """Every number of players the game seats."""
         return range(self.min_players, self.max_players + 1)
 
+    @abc.abstractmethod
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state (empty when it can be scored)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def score(self, state: object) -> Result:
         """Score a state; raises :class:`InvalidStateError` with every problem."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """A fresh entry state for a new play with these players in seating order."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
         """The JSON value a single edit sets at ``path``, from the text a form sent.
 
         Raises :class:`InvalidStateError` when the path may not be edited on its own or the
         text is not a value for it.
         """
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def api_endpoints(self) -> Mapping[str, Callable[[object], dict[str, Any]]]:
         """The game's JSON endpoints (``score`` and any referee checks): name -> handler.
 
         A handler takes the decoded request body and returns the response body; it
         raises :class:`InvalidStateError` for an impossible state.
         """
-        raise NotImplementedError
 
     def series(self, data: object) -> Result:
         """Score linked games (``{"games": [state, ...]}``) when :attr:`has_series`."""
