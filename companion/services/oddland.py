@@ -35,9 +35,8 @@ EMPTY_MARK = engine.EMPTY_MARK
 # --- reading the stored state ---------------------------------------------------------
 
 
-def is_play_along(state: Mapping[str, Any]) -> bool:
-    """Whether the play is entered card by card (its map is built from ``cards``)."""
-    return "cards" in state
+#: Whether the play is entered card by card: the engine says (its map is built from cards).
+is_play_along = engine.GAME.is_play_along
 
 
 def terrain_at(rows: Sequence[str], cell: Cell) -> str:

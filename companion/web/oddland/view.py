@@ -335,7 +335,7 @@ def build_view(
             sizes.append((x, y, territory.size))
     shapes = [_token_shape(t, seats, marks, grid) for t in tokens]
     view = MapView(
-        play_along=service.is_play_along(state),
+        play_along=play_along,
         tokens=tokens,
         analysis=analysis,
         grid=grid,
