@@ -30,9 +30,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from companion import database
-    from companion.extensions import csrf, db, htmx, limiter, migrate
-    from companion.web import api, errors, games, idempotency, pages, security
+    from companion.extensions import compress, csrf, db, htmx, limiter, migrate
+    from companion.web import api, errors, games, idempotency, operations, pages, security
 
+    # First, so its after-request hook runs last: it compresses the finished response.
+    compress.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
@@ -56,4 +58,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     idempotency.register(app)
     app.add_template_global(idempotency.guard)
     security.register(app)
+    operations.register(app)
     return app

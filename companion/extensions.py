@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_compress import Compress
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_migrate import Migrate
@@ -15,6 +16,7 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+compress = Compress()
 csrf = CSRFProtect()
 htmx = HTMX()
 migrate = Migrate()

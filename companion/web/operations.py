@@ -1,0 +1,144 @@
+"""Running the app for real: a health check, request ids, error logs and a friendly 500.
+
+- ``GET /healthz`` answers 200 when the app can reach its database and 503 when it
+  cannot, for load balancers and uptime checks (never rate limited, never cached).
+- Every response carries ``X-Request-ID``: the proxy's id when it sent a sane one (so the
+  proxy's log and ours can be joined), else a fresh one.
+- An unexpected error is logged as one JSON line with the request id, method and path
+  (capability tokens cut out: a log is not a place for keys), and the phone gets a calm
+  page, or JSON under ``/api/``, naming the same id so it can be reported.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import uuid
+from typing import Any
+
+from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.exceptions import InternalServerError
+
+from companion.extensions import db, limiter
+
+bp = Blueprint("operations", __name__)
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# What we accept from a proxy: short, and nothing that could forge a log line.
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+# A capability token in a path (/t/<token>/...): replaced before anything is logged.
+TOKEN_IN_PATH = re.compile(r"/t/[^/]+")
+LOGGER_NAME = "companion.errors"
+SERVER_ERROR = 500
+UNAVAILABLE = 503
+SERVER_ERROR_MESSAGE = (
+    "Something went wrong on our side. Reload the page to see what was saved, then try again."
+)
+
+
+def register(app: Flask) -> None:
+    """Install the health check, request ids and the error handler."""
+    app.register_blueprint(bp)
+    limiter.exempt(bp)
+    app.before_request(_assign_request_id)
+    app.after_request(_send_request_id)
+    app.register_error_handler(InternalServerError, _server_error)
+    _install_json_log(logging.getLogger(LOGGER_NAME))
+
+
+@bp.get("/healthz")
+def healthz() -> tuple[Response, int]:
+    """200 with ``{"status": "ok"}`` when the database answers, else 503."""
+    try:
+        db.session.execute(text("SELECT 1"))
+    except SQLAlchemyError:
+        db.session.rollback()
+        return _uncached(jsonify(status="unavailable", database="unreachable")), UNAVAILABLE
+    return _uncached(jsonify(status="ok", database="ok")), 200
+
+
+def request_id() -> str:
+    """The current request's id (made on first use, so error handlers always have one)."""
+    if "request_id" not in g:
+        _assign_request_id()
+    return str(g.request_id)
+
+
+def _assign_request_id() -> None:
+    incoming = request.headers.get(REQUEST_ID_HEADER, "")
+    g.request_id = incoming if SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+
+
+def _send_request_id(response: Response) -> Response:
+    response.headers[REQUEST_ID_HEADER] = request_id()
+    return response
+
+
+def _uncached(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def safe_path(path: str) -> str:
+    """The request path with any capability token cut out.
+
+    >>> safe_path("/t/AbC123secret/plays/4/edit")
+    '/t/…/plays/4/edit'
+    >>> safe_path("/api/v1/games/odd-world/score")
+    '/api/v1/games/odd-world/score'
+    """
+    return TOKEN_IN_PATH.sub("/t/…", path)
+
+
+def _server_error(error: InternalServerError) -> tuple[Any, int]:
+    original = error.original_exception or error
+    logging.getLogger(LOGGER_NAME).error(
+        "unhandled error",
+        exc_info=(type(original), original, original.__traceback__),
+        extra={
+            "request_id": request_id(),
+            "method": request.method,
+            "path": safe_path(request.path),
+        },
+    )
+    if request.path.startswith("/api/"):
+        body = {"error": "internal_error", "message": SERVER_ERROR_MESSAGE}
+        return jsonify(body | {"request_id": request_id()}), SERVER_ERROR
+    page = render_template(
+        "error.html", status=SERVER_ERROR, message=SERVER_ERROR_MESSAGE, reference=request_id()
+    )
+    return page, SERVER_ERROR
+
+
+class JsonLineFormatter(logging.Formatter):
+    """One JSON object per line: easy to search, impossible to split across lines."""
+
+    FIELDS = ("request_id", "method", "path")
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as a JSON line, with the traceback as one string field."""
+        entry: dict[str, Any] = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry.update(
+            {name: getattr(record, name) for name in self.FIELDS if hasattr(record, name)}
+        )
+        if record.exc_info:
+            entry["error"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def _install_json_log(logger: logging.Logger) -> None:
+    if any(isinstance(handler.formatter, JsonLineFormatter) for handler in logger.handlers):
+        return  # several apps in one process (the tests) share the logger
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLineFormatter())
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False

@@ -1,0 +1,154 @@
+"""Operations: the health check, request ids, logged errors, the 500 page, compression."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+from collections.abc import Iterator
+
+import brotli
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy.exc import OperationalError
+
+from companion.extensions import db
+from companion.web import operations
+from tests.helpers import create_table, start_play
+
+TOKEN_LOOKING = "AbCdEf0123456789secret"
+
+
+def test_healthz_answers_ok_when_the_database_answers(client: FlaskClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok", "database": "ok"}
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_healthz_answers_503_when_the_database_does_not(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(db.session, "execute", unreachable)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.get_json() == {"status": "unavailable", "database": "unreachable"}
+
+
+def test_healthz_is_never_rate_limited(app: Flask, client: FlaskClient) -> None:
+    app.config["RATELIMIT_ENABLED"] = True
+    assert all(client.get("/healthz").status_code == 200 for _ in range(50))
+
+
+def test_every_response_names_a_fresh_request_id(client: FlaskClient) -> None:
+    first = client.get("/").headers["X-Request-ID"]
+    second = client.get("/no-such-page").headers["X-Request-ID"]
+    assert len(first) == 32
+    assert first != second
+
+
+def test_a_sane_request_id_from_the_proxy_is_kept(client: FlaskClient) -> None:
+    response = client.get("/", headers={"X-Request-ID": "nginx-4f2a.7"})
+    assert response.headers["X-Request-ID"] == "nginx-4f2a.7"
+
+
+@pytest.mark.parametrize("forged", ["x" * 65, "a b", "<script>", "id;rm"])
+def test_a_strange_request_id_is_replaced(client: FlaskClient, forged: str) -> None:
+    response = client.get("/", headers={"X-Request-ID": forged})
+    assert response.headers["X-Request-ID"] != forged
+    assert len(response.headers["X-Request-ID"]) == 32
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(operations.JsonLineFormatter().format(record))
+
+
+@pytest.fixture
+def broken(app: Flask) -> Iterator[_Collect]:
+    """Routes that fail unexpectedly, errors handled as in production, the log collected."""
+
+    def fail() -> str:
+        raise RuntimeError("the engine fell over")
+
+    app.add_url_rule(f"/t/{TOKEN_LOOKING}/boom", "boom_page", fail)
+    app.add_url_rule("/api/v1/boom", "boom_api", fail)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    collect = _Collect()
+    logger = logging.getLogger(operations.LOGGER_NAME)
+    logger.addHandler(collect)
+    yield collect
+    logger.removeHandler(collect)
+
+
+def test_an_unexpected_error_gets_a_calm_page_with_a_reference(
+    client: FlaskClient, broken: _Collect
+) -> None:
+    response = client.get(f"/t/{TOKEN_LOOKING}/boom", headers={"X-Request-ID": "req-42"})
+    assert response.status_code == 500
+    page = response.get_data(as_text=True)
+    assert "Something went wrong on our side" in page
+    assert "<code>req-42</code>" in page
+    assert "RuntimeError" not in page
+
+
+def test_an_unexpected_error_is_logged_as_one_json_line_without_the_token(
+    client: FlaskClient, broken: _Collect
+) -> None:
+    client.get(f"/t/{TOKEN_LOOKING}/boom", headers={"X-Request-ID": "req-42"})
+    [line] = broken.lines
+    entry = json.loads(line)
+    assert entry["level"] == "ERROR"
+    assert entry["request_id"] == "req-42"
+    assert entry["method"] == "GET"
+    assert entry["path"] == "/t/…/boom"
+    assert "RuntimeError: the engine fell over" in entry["error"]
+    assert TOKEN_LOOKING not in line
+
+
+def test_an_unexpected_api_error_answers_json(client: FlaskClient, broken: _Collect) -> None:
+    response = client.get("/api/v1/boom")
+    assert response.status_code == 500
+    body = response.get_json()
+    assert body["error"] == "internal_error"
+    assert body["request_id"] == response.headers["X-Request-ID"]
+
+
+def _play_page(client: FlaskClient) -> str:
+    links = create_table(client, ["Ann", "Ben", "Cid", "Dee"])
+    play = start_play(client, links.edit)
+    return f"/t/{links.edit}/plays/{play}"
+
+
+@pytest.mark.parametrize(
+    ("accepted", "encoding", "decompress"),
+    [("br, gzip", "br", brotli.decompress), ("gzip", "gzip", gzip.decompress)],
+)
+def test_pages_are_compressed_for_clients_that_accept_it(
+    client: FlaskClient, accepted: str, encoding: str, decompress: object
+) -> None:
+    url = _play_page(client)
+    plain = client.get(url).get_data()
+    packed = client.get(url, headers={"Accept-Encoding": accepted})
+    assert packed.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert callable(decompress)
+    unpacked = decompress(packed.get_data())
+    # The pages differ only in their per-request CSRF token and idempotency keys.
+    assert abs(len(unpacked) - len(plain)) < 200
+    assert len(packed.get_data()) * 5 < len(plain)
+
+
+def test_no_compression_unless_asked_and_none_for_tiny_answers(client: FlaskClient) -> None:
+    url = _play_page(client)
+    assert "Content-Encoding" not in client.get(url).headers
+    poll = client.get("/healthz", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in poll.headers  # under 500 bytes: not worth it
