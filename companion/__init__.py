@@ -31,7 +31,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from companion import database
     from companion.extensions import compress, csrf, db, htmx, limiter, migrate
-    from companion.web import api, errors, games, idempotency, operations, pages, security
+    from companion.web import (
+        api,
+        errors,
+        games,
+        idempotency,
+        operations,
+        pages,
+        security,
+        static_files,
+    )
 
     # First, so its after-request hook runs last: it compresses the finished response.
     compress.init_app(app)
@@ -59,4 +68,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_global(idempotency.guard)
     security.register(app)
     operations.register(app)
+    static_files.register(app)
     return app

@@ -21,11 +21,11 @@ from enum import StrEnum
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from companion.extensions import db
 from companion.games.base import name_problems
-from companion.models import Player, Table, Visit, utcnow
+from companion.models import Play, Player, Table, Visit, utcnow
 
 TOKEN_BYTES = 16
 #: No 0/O, 1/I/L: codes are read aloud and typed on phones.
@@ -149,6 +149,29 @@ def find(token: str) -> TableAccess | None:
         if table is not None:
             return TableAccess(table, access)
     return None
+
+
+def table_version(token: str) -> int | None:
+    """The version of the table a link opens, read without loading it (the table poll's
+    cheap check); ``None`` when the link opens no table."""
+    return db.session.scalar(select(Table.version).where(_opened_by(token)))
+
+
+def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
+    """The versions of a play and of its table, when the link opens that play's table:
+    one indexed query and no objects loaded, so an unchanged play's poll costs little."""
+    row = db.session.execute(
+        select(Play.version, Table.version)
+        .join(Table, Play.table_id == Table.id)
+        .where(Play.id == play_id, _opened_by(token))
+    ).first()
+    return None if row is None else (row[0], row[1])
+
+
+def _opened_by(token: str) -> Any:
+    """The condition "this table is the one the link opens" (edit or read-only)."""
+    hashed = _hash(token)
+    return or_(Table.edit_token_hash == hashed, Table.view_token_hash == hashed)
 
 
 def normalise_code(code: str) -> str:

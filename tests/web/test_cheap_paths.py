@@ -1,0 +1,115 @@
+"""The cheap paths: an unchanged poll in one query, versioned static files, cached QR codes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from companion.extensions import db
+from companion.web import pages, static_files
+from tests.helpers import HTMX, create_table, csrf, edit, start_play
+
+YEAR = 31536000
+
+
+@contextmanager
+def counted_queries(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements run inside the block."""
+    statements: list[str] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def test_an_unchanged_poll_is_one_query(app: Flask, client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    play = start_play(client, links.edit)
+    page = client.get(f"/t/{links.view}/plays/{play}").get_data(as_text=True)
+    poll = re.search(r'hx-get="([^"]*/poll\?[^"]*)"', page)
+    assert poll is not None
+    url = poll.group(1).replace("&amp;", "&")
+    with counted_queries(app) as statements:
+        assert client.get(url, headers=HTMX).status_code == 204
+    assert len(statements) == 1, statements
+    assert (
+        edit(client, links.edit, play, path="players[0].display.hoopoe", value="1").status_code
+        == 200
+    )
+    assert client.get(url, headers=HTMX).status_code == 200
+
+
+def test_an_unchanged_table_poll_is_one_query(app: Flask, client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    page = client.get(f"/t/{links.view}").get_data(as_text=True)
+    version = re.search(r"/poll\?version=(\d+)", page)
+    assert version is not None
+    with counted_queries(app) as statements:
+        answer = client.get(f"/t/{links.view}/poll?version={version.group(1)}", headers=HTMX)
+    assert answer.status_code == 204
+    assert len(statements) == 1, statements
+
+
+def test_a_poll_never_crosses_tables_or_outlives_a_rotated_link(client: FlaskClient) -> None:
+    first = create_table(client, ["Ann", "Ben"])
+    second = create_table(client, ["Cid", "Dee"])
+    play = start_play(client, first.edit)
+    assert client.get(f"/t/{second.edit}/plays/{play}/poll?version=0").status_code == 404
+    assert client.get(f"/t/nonsense/plays/{play}/poll?version=0").status_code == 404
+    assert client.get("/t/nonsense/poll?version=0").status_code == 404
+    rotated = client.post(
+        f"/t/{first.edit}/rotate-link", data={"csrf_token": csrf(client, f"/t/{first.edit}")}
+    )
+    assert rotated.status_code == 303
+    assert client.get(f"/t/{first.edit}/plays/{play}/poll?version=0").status_code == 404
+    assert client.get(f"/t/{first.edit}/poll?version=0").status_code == 404
+
+
+def test_static_links_carry_the_content_hash_and_live_a_year(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    css = re.search(r'href="(/static/companion\.css\?v=([0-9a-f]{12}))"', html)
+    assert css is not None
+    with client.get(css.group(1)) as answer:
+        assert answer.status_code == 200
+        assert answer.cache_control.max_age == YEAR
+        assert answer.cache_control.immutable
+        assert answer.cache_control.public
+    with client.get("/static/companion.css?v=000000000000") as stale:
+        assert stale.status_code == 200
+        assert not stale.cache_control.immutable
+    with client.get("/static/companion.css") as plain:
+        assert not plain.cache_control.immutable
+
+
+def test_a_changed_file_gets_a_new_hash(tmp_path: Path) -> None:
+    asset = tmp_path / "app.js"
+    asset.write_text("one")
+    before = static_files.current_version(tmp_path, "app.js")
+    asset.write_text("two, longer")
+    assert static_files.current_version(tmp_path, "app.js") not in (None, before)
+    assert static_files.current_version(tmp_path, "missing.js") is None
+    assert static_files.current_version(tmp_path, "../etc") is None
+
+
+def test_the_qr_code_is_drawn_once_per_link(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    client.get(f"/t/{links.edit}")
+    drawn = pages._qr_svg.cache_info()
+    page = client.get(f"/t/{links.edit}").get_data(as_text=True)
+    again = pages._qr_svg.cache_info()
+    assert again.hits == drawn.hits + 1
+    assert again.misses == drawn.misses
+    assert "<svg" in page
