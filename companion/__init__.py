@@ -66,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     idempotency.register(app)
     app.add_template_global(idempotency.guard)
+    app.add_template_global(idempotency.csrf_input)
     security.register(app)
     operations.register(app)
     static_files.register(app)

@@ -60,6 +60,9 @@ DEFAULTS: dict[str, Any] = {
     # that accept it: a play page shrinks about 15-fold, and so does every live update.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_MIN_SIZE": 500,
+    # Streamed answers stay as they are (Flask-Compress would leave a streamed file open);
+    # static files are read whole first, see companion/web/static_files.py.
+    "COMPRESS_STREAMS": False,
 }
 
 # Names the dev server (./run on 127.0.0.1) and the test client ("localhost") use. IPv6

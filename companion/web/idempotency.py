@@ -12,7 +12,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Flask, g, redirect, request, url_for
+from flask import Flask, current_app, g, redirect, request, url_for
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
@@ -30,6 +31,7 @@ MAX_KEY_LENGTH = 64
 NO_CONTENT = 204
 SEE_OTHER = 303
 FOUND_KEY = "table_access"
+CSRF_INPUT_KEY = "csrf_input"
 TABLE_PATH = "/t/"
 
 
@@ -41,7 +43,19 @@ def new_key() -> str:
 def guard(form: Any) -> Markup:
     """A form's CSRF token and a fresh idempotency key, as hidden inputs."""
     key = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(new_key())}">'
-    return Markup(str(form.csrf_token)) + Markup(key)
+    return csrf_input() + Markup(key)
+
+
+def csrf_input() -> Markup:
+    """The CSRF token as a hidden input, made once per request: a play page holds a
+    hundred small forms, and a WTForms widget call for each was most of its render time.
+    (Flask-WTF checks the submitted token whatever rendered it.)"""
+    made = g.get(CSRF_INPUT_KEY)
+    if made is None:
+        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        made = Markup('<input type="hidden" name="{}" value="{}">').format(field, generate_csrf())
+        setattr(g, CSRF_INPUT_KEY, made)
+    return made
 
 
 def note_table(found: TableAccess) -> None:

@@ -4,7 +4,8 @@ Every ``url_for("static", ...)`` gets ``?v=<hash of the file's bytes>``; a reque
 names the current hash is answered with ``Cache-Control: public, max-age=31536000,
 immutable``, so phones fetch each stylesheet and script once and never revalidate it. A
 changed file gets a new address at once, so nobody runs yesterday's script. Other static
-requests keep Flask's default revalidating cache.
+requests keep Flask's default revalidating cache. Static files go out compressed like
+every other answer.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ def register(app: Flask) -> None:
     def cache_versioned(response: Response) -> Response:
         if request.endpoint != "static" or response.status_code != 200:
             return response
+        # Read the (small) file into the response now: Flask-Compress compresses a whole
+        # body, while compressing a streamed file would leave the file open.
+        response.direct_passthrough = False
+        response.make_sequence()
         filename = (request.view_args or {}).get("filename", "")
         asked = request.args.get(VERSION_ARG)
         if asked and asked == current_version(folder, filename):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -92,6 +93,18 @@ def test_static_links_carry_the_content_hash_and_live_a_year(client: FlaskClient
         assert not stale.cache_control.immutable
     with client.get("/static/companion.css") as plain:
         assert not plain.cache_control.immutable
+
+
+def test_static_files_go_out_compressed(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    script = re.search(r'src="(/static/htmx-[^"]+)"', html)
+    assert script is not None
+    with client.get(script.group(1)) as plain:
+        original = plain.get_data()
+    with client.get(script.group(1), headers={"Accept-Encoding": "gzip"}) as packed:
+        assert packed.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(packed.get_data()) == original
+        assert len(packed.get_data()) * 2 < len(original)
 
 
 def test_a_changed_file_gets_a_new_hash(tmp_path: Path) -> None:
