@@ -50,7 +50,7 @@ def csrf_input() -> Markup:
     """The CSRF token as a hidden input, made once per request: a play page holds a
     hundred small forms, and a WTForms widget call for each was most of its render time.
     (Flask-WTF checks the submitted token whatever rendered it.)"""
-    made = g.get(CSRF_INPUT_KEY)
+    made: Markup | None = g.get(CSRF_INPUT_KEY)
     if made is None:
         field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
         made = Markup('<input type="hidden" name="{}" value="{}">').format(field, generate_csrf())
