@@ -195,8 +195,17 @@ def new_visitor() -> str:
     return secrets.token_urlsafe(VISITOR_BYTES)
 
 
+#: How long a noted visit stands before opening the table again notes it anew.
+VISIT_REFRESH = timedelta(minutes=5)
+
+
 def remember_visit(visitor: str, found: TableAccess) -> None:
-    """Note that this phone opened this table through this link; commits."""
+    """Note that this phone opened this table through this link; commits when that is news.
+
+    A visit noted in the last few minutes through the same link is left as it is: the
+    "your tables" list only needs the order of evenings, and a phone opening its table
+    page again and again should not cost a database write each time.
+    """
     hashed = _hash(visitor)
     visit = db.session.scalar(
         select(Visit).where(
@@ -205,11 +214,16 @@ def remember_visit(visitor: str, found: TableAccess) -> None:
             Visit.access == found.access.value,
         )
     )
+    generation = found.table.edit_generation if found.can_edit else 0
+    now = utcnow()
+    if visit is not None and visit.generation == generation:
+        if now - visit.seen_at < VISIT_REFRESH:
+            return
     if visit is None:
         visit = Visit(visitor_hash=hashed, table_id=found.table.id, access=found.access.value)
         db.session.add(visit)
-    visit.generation = found.table.edit_generation if found.can_edit else 0
-    visit.seen_at = utcnow()
+    visit.generation = generation
+    visit.seen_at = now
     db.session.commit()
 
 

@@ -64,6 +64,18 @@ def test_an_unchanged_table_poll_is_one_query(app: Flask, client: FlaskClient) -
     assert len(statements) == 1, statements
 
 
+def test_opening_the_table_again_soon_writes_nothing(app: Flask, client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    client.get(f"/t/{links.edit}")
+    with counted_queries(app) as statements:
+        assert client.get(f"/t/{links.edit}").status_code == 200
+    writes = [s for s in statements if s.lstrip().upper().startswith(("INSERT", "UPDATE"))]
+    assert writes == []
+    with counted_queries(app) as statements:
+        assert client.get(f"/t/{links.view}").status_code == 200  # another link: news
+    assert any("visits" in s for s in statements if s.lstrip().upper().startswith("INSERT"))
+
+
 def test_a_poll_never_crosses_tables_or_outlives_a_rotated_link(client: FlaskClient) -> None:
     first = create_table(client, ["Ann", "Ben"])
     second = create_table(client, ["Cid", "Dee"])

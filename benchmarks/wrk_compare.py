@@ -1,0 +1,184 @@
+"""Throughput beside a bare Flask app, measured with wrk (a benchmark, not a test).
+
+Starts two gunicorn servers on 127.0.0.1 with the same settings (the project's
+``gunicorn.conf.py``, two workers): the app, on a fresh SQLite database holding a
+4-player Odd World play, and ``benchmarks/bare_app.py``, whose one route answers "ok".
+Then runs wrk against each request in turn and prints requests per second and the ratio
+to the bare route, measured in the same run, so the ratio holds on any machine.
+
+wrk comes from Debian's ``wrk`` package, installed when missing (as root, or with sudo).
+
+Run: .venv/bin/python benchmarks/wrk_compare.py [seconds per request, default 10]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion import create_app  # noqa: E402
+from tests.helpers import create_table, start_play  # noqa: E402
+
+SECRET = "wrk-benchmark"
+THREADS = 2
+CONNECTIONS = 16
+#: What every request sends, as the phone that made the table would: htmx's header and,
+#: once prepared, that phone's session cookie.
+PHONE_HEADERS = ["HX-Request: true"]
+SCORE_BODY = {
+    "players": [
+        {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
+        {"name": "Ben", "display": {"cassowary": 3}, "face_down": None},
+        {"name": "Cy", "display": {"hornbill": 2, "king-vulture": 1}},
+        {"name": "Dee", "display": {"scarlet-ibis": 4}},
+    ]
+}
+
+
+def ensure_wrk() -> str:
+    """The path of wrk, installing Debian's package first when it is missing."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    print("Installing wrk (apt)...", flush=True)
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "wrk"], check=True, env=env)
+    return shutil.which("wrk") or "wrk"
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def prepare(instance: Path) -> dict[str, str]:
+    """A table with a 4-player Odd World play; the paths the benchmark asks for."""
+    settings = {"INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET}
+    app = create_app({**settings, "SERVER_NAME": "127.0.0.1"})
+    client = app.test_client()
+    links = create_table(client, ["Ann", "Ben", "Cy", "Dee"])
+    play = start_play(client, links.edit)
+    page = client.get(f"/t/{links.edit}/plays/{play}").get_data(as_text=True)
+    poll = re.search(r'hx-get="([^"]*/poll\?[^"]*)"', page)
+    assert poll, "the play page has no poll"
+    cookie = client.get_cookie("session", domain="127.0.0.1")
+    assert cookie is not None
+    PHONE_HEADERS.append(f"Cookie: session={cookie.value}")
+    return {
+        "poll, nothing changed (204)": poll.group(1).replace("&amp;", "&"),
+        "4-player Odd World play page": f"/t/{links.edit}/plays/{play}",
+        "table page": f"/t/{links.edit}",
+        "Odd World score API": "/api/v1/games/odd-world/score",
+    }
+
+
+@contextmanager
+def gunicorn(app_spec: str, port: int, env: dict[str, str]) -> Iterator[str]:
+    """A gunicorn server with the project's settings and two workers, until the block ends."""
+    command = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "-c",
+        str(ROOT / "gunicorn.conf.py"),
+        "-w",
+        "2",
+        "-b",
+        f"127.0.0.1:{port}",
+        app_spec,
+    ]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def wait_until_up(base: str, seconds: float = 30) -> None:
+    """Return once the server answers at all."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            return
+        except OSError as error:
+            if getattr(error, "code", None):  # an HTTP error: the server is up
+                return
+            time.sleep(0.2)
+    raise RuntimeError(f"{base} did not start")
+
+
+def requests_per_second(wrk: str, url: str, seconds: int, script: Path | None) -> float:
+    """wrk's requests per second for one URL, asked as the phone that made the table."""
+    command = [wrk, f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s"]
+    for header in PHONE_HEADERS:
+        command += ["-H", header]
+    if script is not None:
+        command += ["-s", str(script)]
+    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    found = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    if non_2xx:
+        print(f"  warning: {non_2xx.group(1)} answers were errors", flush=True)
+    assert found, output
+    return float(found.group(1))
+
+
+def post_script(folder: Path) -> Path:
+    """A wrk Lua script that POSTs the score request as JSON."""
+    script = folder / "post.lua"
+    body = json.dumps(SCORE_BODY).replace("\\", "\\\\").replace('"', '\\"')
+    script.write_text(
+        'wrk.method = "POST"\n'
+        f'wrk.body = "{body}"\n'
+        'wrk.headers["Content-Type"] = "application/json"\n'
+    )
+    return script
+
+
+def main() -> None:
+    """Print requests per second of each request and its ratio to the bare route."""
+    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    wrk = ensure_wrk()
+    folder = Path(tempfile.mkdtemp(prefix="wrk-"))
+    paths = prepare(folder)
+    env = dict(
+        os.environ,
+        COMPANION_SECRET_KEY=SECRET,
+        COMPANION_RATELIMIT_ENABLED="false",
+        COMPANION_TRUSTED_HOSTS='["127.0.0.1"]',
+    )
+    app_spec = f"companion:create_app({{'INSTANCE_PATH': {str(folder)!r}}})"
+    with (
+        gunicorn("benchmarks.bare_app:create_app()", free_port(), env) as bare,
+        gunicorn(app_spec, free_port(), env) as app,
+    ):
+        baseline = requests_per_second(wrk, bare + "/ok", seconds, None)
+        print(f"bare Flask route: {baseline:.0f} requests/s (= 1.00 x)", flush=True)
+        for label, path in paths.items():
+            script = post_script(folder) if path.startswith("/api/") else None
+            rate = requests_per_second(wrk, app + path, seconds, script)
+            print(f"{label}: {rate:.0f} requests/s = {rate / baseline:.2f} x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
