@@ -216,9 +216,9 @@ def remember_visit(visitor: str, found: TableAccess) -> None:
     )
     generation = found.table.edit_generation if found.can_edit else 0
     now = utcnow()
-    if visit is not None and visit.generation == generation:
-        if now - visit.seen_at < VISIT_REFRESH:
-            return
+    fresh = visit is not None and now - visit.seen_at < VISIT_REFRESH
+    if fresh and visit is not None and visit.generation == generation:
+        return
     if visit is None:
         visit = Visit(visitor_hash=hashed, table_id=found.table.id, access=found.access.value)
         db.session.add(visit)
