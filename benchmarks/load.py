@@ -1,0 +1,327 @@
+"""Load and crash runs: N live tables of 4 phones against gunicorn with 2 workers.
+
+Each phone (``benchmarks/locustfile.py``) polls its play every 2 s and taps a stepper
+every 5 s. The run reports locust's p95 and error count, then checks that every tap the
+server acknowledged is in the database and that each play's edit log replays to its
+state. ``--crash`` kills the whole server (``kill -9`` of gunicorn and its workers)
+halfway through, starts it again, and checks the same afterwards; taps refused while it
+was down do not count as acknowledged.
+
+Run::
+
+    .venv/bin/python benchmarks/load.py --tables 100 --seconds 30
+    .venv/bin/python benchmarks/load.py --tables 100 --seconds 30 --postgres --crash
+
+``tests/deploy/test_load.py`` runs a small crash run in the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import select, text  # noqa: E402
+
+from companion import create_app  # noqa: E402
+from companion.extensions import db  # noqa: E402
+from companion.models import Edit, Play  # noqa: E402
+from companion.services import plays  # noqa: E402
+from tests.helpers import create_table, start_play  # noqa: E402
+
+SECRET = "load-run"
+PHONES_PER_TABLE = 4
+START_SECONDS = 30.0
+STOP_SECONDS = 10.0
+
+
+@dataclass
+class Outcome:
+    """What a run measured and found."""
+
+    requests: int
+    failures: int
+    failure_kinds: list[str]
+    p95_ms: float
+    acknowledged: int
+    missing: list[str]
+    log_problems: list[str]
+
+    def ok(self, p95_limit_ms: float = 100.0) -> bool:
+        """No error, p95 within the limit, nothing acknowledged lost, every log sound."""
+        return (
+            self.failures == 0
+            and self.p95_ms <= p95_limit_ms
+            and not self.missing
+            and not self.log_problems
+        )
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def prepare(database_url: str, folder: Path, tables: int) -> Path:
+    """Create the tables (4 players, an Odd World play each); returns the tables file."""
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder),
+            "SECRET_KEY": SECRET,
+            "DATABASE_URL": database_url,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    client = app.test_client()
+    listed = []
+    for _ in range(tables):
+        links = create_table(client, ["Ann", "Ben", "Cy", "Dee"])
+        listed.append({"edit": links.edit, "play": start_play(client, links.edit)})
+    with app.app_context():
+        db.engine.dispose()
+    path = folder / "tables.json"
+    path.write_text(json.dumps(listed))
+    return path
+
+
+@contextmanager
+def gunicorn(database_url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """gunicorn with the project's settings and 2 workers, in its own process group."""
+    process = start_gunicorn(database_url, port, log)
+    try:
+        yield process
+    finally:
+        stop(process)
+
+
+def start_gunicorn(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """Start gunicorn and wait until it answers its health check."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "GUNICORN_"))}
+    env.update(
+        COMPANION_DATABASE_URL=database_url,
+        COMPANION_SECRET_KEY=SECRET,
+        COMPANION_AUTO_MIGRATE="false",
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(ROOT / "gunicorn.conf.py"),
+        "-w",
+        "2",
+        "-b",
+        f"127.0.0.1:{port}",
+        "companion:create_app()",
+    ]
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
+        )
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return process
+        except OSError:
+            time.sleep(0.2)
+    stop(process)
+    raise RuntimeError(f"gunicorn did not start:\n{log.read_text()[-2000:]}")
+
+
+def crash(process: subprocess.Popen[bytes]) -> None:
+    """kill -9 the server: its master and every worker at once."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=STOP_SECONDS)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server (politely, then not)."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=STOP_SECONDS)
+
+
+def run_locust(
+    folder: Path, tables_file: Path, port: int, phones: int, seconds: int
+) -> subprocess.Popen[bytes]:
+    """Start locust headless with one phone per user; the caller waits for it."""
+    env = dict(os.environ, LOAD_TABLES=str(tables_file), LOAD_ACKS=str(folder / "acks.json"))
+    command = [
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(ROOT / "benchmarks" / "locustfile.py"),
+        "--headless",
+        "--users",
+        str(phones),
+        "--spawn-rate",
+        str(max(10, phones // 5)),
+        "--run-time",
+        f"{seconds}s",
+        "--stop-timeout",
+        "5",
+        "--host",
+        f"http://127.0.0.1:{port}",
+        "--csv",
+        str(folder / "locust"),
+        "--only-summary",
+        "--loglevel",
+        "ERROR",
+    ]
+    with (folder / "locust.log").open("ab") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+
+
+def locust_totals(folder: Path) -> tuple[int, int, float]:
+    """Requests, failures and p95 (ms) of the whole run, from locust's CSV."""
+    with (folder / "locust_stats.csv").open() as stats:
+        for row in csv.DictReader(stats):
+            if row["Name"] == "Aggregated":
+                return int(row["Request Count"]), int(row["Failure Count"]), float(row["95%"])
+    raise RuntimeError("locust wrote no totals")
+
+
+def check_database(database_url: str, folder: Path) -> tuple[int, list[str], list[str]]:
+    """Every acknowledged tap present; every play's log replays to its state."""
+    acks: list[dict[str, Any]] = json.loads((folder / "acks.json").read_text())
+    app = create_app(
+        {"INSTANCE_PATH": str(folder), "SECRET_KEY": SECRET, "DATABASE_URL": database_url}
+    )
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            verdict = db.session.execute(text("PRAGMA integrity_check")).scalar()
+            assert verdict == "ok", verdict
+        stored = Counter(
+            (play_id, path, str(value))
+            for play_id, path, value in db.session.execute(
+                select(Edit.play_id, Edit.path, Edit.value).where(Edit.kind != "undo")
+            )
+        )
+        wanted = Counter((ack["play"], ack["path"], str(ack["value"])) for ack in acks)
+        missing = [
+            f"{key}: {count - stored[key]} lost"
+            for key, count in wanted.items()
+            if stored[key] < count
+        ]
+        problems = [
+            f"play {play.id}: {problem}"
+            for play in db.session.scalars(select(Play))
+            for problem in plays.log_problems(play)
+        ]
+        db.session.remove()
+        db.engine.dispose()
+    return len(acks), missing, problems
+
+
+def run(tables: int, seconds: int, *, postgres: bool, crash_halfway: bool) -> Outcome:
+    """One load run; see the module's docstring."""
+    folder = Path(tempfile.mkdtemp(prefix="load-"))
+    with database(folder, postgres) as url:
+        tables_file = prepare(url, folder, tables)
+        port = free_port()
+        log = folder / "gunicorn.log"
+        with gunicorn(url, port, log) as server:
+            phones = run_locust(folder, tables_file, port, tables * PHONES_PER_TABLE, seconds)
+            if crash_halfway:
+                time.sleep(seconds / 2)
+                crash(server)
+                server = start_gunicorn(url, port, log)
+            try:
+                phones.wait(timeout=seconds + 60)
+            finally:
+                stop(server)
+        requests, failures, p95 = locust_totals(folder)
+        acknowledged, missing, problems = check_database(url, folder)
+    return Outcome(requests, failures, failure_kinds(folder), p95, acknowledged, missing, problems)
+
+
+def failure_kinds(folder: Path) -> list[str]:
+    """Locust's failures by request and error, with their counts."""
+    path = folder / "locust_failures.csv"
+    if not path.exists():
+        return []
+    with path.open() as failures:
+        return [
+            f"{row['Name']}: {row['Error']} x{row['Occurrences']}"
+            for row in csv.DictReader(failures)
+        ]
+
+
+@contextmanager
+def database(folder: Path, postgres: bool) -> Iterator[str]:
+    """A SQLite file in ``folder``, or a database in a throwaway PostgreSQL cluster."""
+    if not postgres:
+        yield f"sqlite:///{folder / 'companion.sqlite'}"
+        return
+    from tests.conftest import PostgresCluster
+
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        raise RuntimeError("PostgreSQL is not installed (apt install postgresql)")
+    cluster = PostgresCluster(bin_dir)
+    cluster.start()
+    try:
+        cluster.execute("CREATE DATABASE companion_load")
+        yield f"{cluster.base_url}/companion_load"
+    finally:
+        cluster.stop()
+
+
+def postgres_bin() -> Path | None:
+    """Where PostgreSQL's initdb and pg_ctl are, if installed."""
+    from tests.conftest import _pg_bin
+
+    return _pg_bin()
+
+
+def main() -> None:
+    """Run once and print what happened."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=int, default=30)
+    parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--crash", action="store_true")
+    options = parser.parse_args()
+    outcome = run(
+        options.tables, options.seconds, postgres=options.postgres, crash_halfway=options.crash
+    )
+    print(
+        f"{options.tables} tables ({options.tables * PHONES_PER_TABLE} phones), "
+        f"{'PostgreSQL' if options.postgres else 'SQLite'}"
+        f"{', killed halfway' if options.crash else ''}: "
+        f"{outcome.requests} requests, {outcome.failures} failed, p95 {outcome.p95_ms:.0f} ms; "
+        f"{outcome.acknowledged} taps acknowledged, {len(outcome.missing)} lost, "
+        f"{len(outcome.log_problems)} log problems"
+    )
+    for line in outcome.failure_kinds + outcome.missing[:10] + outcome.log_problems[:10]:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Phones at live tables, for locust (driven by ``benchmarks/load.py``).
+
+Each simulated phone sits at one table (``LOAD_TABLES``: a JSON file listing each table's
+edit token, play id and players) in its own seat, polls the play every 2 s as the page
+does (204 while nothing changed, else the fresh fragment, whose version it then polls
+with) and taps a stepper of its own player every 5 s. Every tap the server acknowledged
+(200) is written to ``LOAD_ACKS`` at the end with the version it created, so the driver
+can check each one is in the database.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import gevent
+from locust import HttpUser, events, task
+
+POLL_SECONDS = 2.0
+EDIT_SECONDS = 5.0
+# Each seat taps two birds of its own (8 cards of a bird exist, all may be one player's).
+BIRDS = (
+    ("bird-of-paradise", "hoopoe"),
+    ("scarlet-ibis", "shoebill"),
+    ("hornbill", "crowned-crane"),
+    ("secretarybird", "king-vulture"),
+)
+MOST = 8  # cards of one bird
+VERSION = re.compile(r'data-version="(\d+)"')
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+
+TABLES: list[dict[str, Any]] = json.loads(Path(os.environ["LOAD_TABLES"]).read_text())
+SEATS = itertools.count()
+ACKS: list[dict[str, Any]] = []
+
+
+class Phone(HttpUser):
+    """One phone: polls every 2 s, taps every 5 s, remembers what the server acknowledged."""
+
+    def on_start(self) -> None:
+        """Take the next free seat and open the play page (session cookie, CSRF token)."""
+        number = next(SEATS)
+        table = TABLES[(number // 4) % len(TABLES)]
+        self.seat = number % 4
+        self.base = f"/t/{table['edit']}/plays/{table['play']}"
+        self.play = table["play"]
+        self.taps = 0
+        self.version = 0
+        self.token = ""
+        self.open_page()
+
+    def open_page(self) -> None:
+        """Load the page as a phone does, for its CSRF token and current version."""
+        with self.client.get(self.base, name="play page", catch_response=True) as answer:
+            token = CSRF.search(answer.text or "")
+            if answer.status_code != 200 or token is None:
+                answer.failure(f"play page: {answer.status_code}")
+                return
+            self.token = token.group(1)
+            self.note_version(answer.text)
+
+    def note_version(self, html: str) -> None:
+        """The version the page shows, which its next poll asks about."""
+        found = VERSION.search(html)
+        if found:
+            self.version = int(found.group(1))
+
+    @task
+    def live(self) -> None:
+        """Poll every POLL_SECONDS and tap every EDIT_SECONDS, staggered per phone."""
+        next_poll = time.monotonic() + (self.seat * 0.5) % POLL_SECONDS
+        next_tap = time.monotonic() + 1 + self.seat
+        while True:
+            now = time.monotonic()
+            if now >= next_poll:
+                self.poll()
+                next_poll += POLL_SECONDS
+            if now >= next_tap:
+                self.tap()
+                next_tap += EDIT_SECONDS
+            gevent.sleep(max(0.0, min(next_poll, next_tap) - time.monotonic()))
+
+    def poll(self) -> None:
+        """Ask whether the play changed since the version this phone shows."""
+        if not self.token:
+            self.open_page()
+            return
+        url = f"{self.base}/poll?version={self.version}"
+        headers = {"HX-Request": "true"}
+        with self.client.get(url, name="poll", headers=headers, catch_response=True) as answer:
+            if answer.status_code == 200:
+                self.note_version(answer.text)
+            elif answer.status_code != 204:
+                answer.failure(f"poll: {answer.status_code}")
+
+    def tap(self) -> None:
+        """Set one of this phone's own birds to a new count, as a stepper tap does."""
+        if not self.token:
+            self.open_page()
+            return
+        self.taps += 1
+        bird = BIRDS[self.seat][self.taps % 2]
+        value = (self.taps // 2) % MOST + 1  # never the value the bird holds now
+        path = f"players[{self.seat}].display.{bird}"
+        headers = {"HX-Request": "true", "X-CSRFToken": self.token}
+        data = {"path": path, "value": str(value)}
+        with self.client.post(
+            f"{self.base}/edit", data=data, name="tap", headers=headers, catch_response=True
+        ) as answer:
+            if answer.status_code != 200:
+                answer.failure(f"tap: {answer.status_code}")
+                return
+            found = VERSION.search(answer.text or "")
+            if found is None:
+                answer.failure("tap: no version in the answer")
+                return
+            self.version = int(found.group(1))
+            ACKS.append({"play": self.play, "path": path, "value": value, "number": self.version})
+
+
+@events.quitting.add_listener
+def write_acks(**_kwargs: Any) -> None:
+    """Hand the acknowledged taps to the driver."""
+    Path(os.environ["LOAD_ACKS"]).write_text(json.dumps(ACKS))
