@@ -19,7 +19,7 @@ from companion.games.base import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
-from companion.web import limits
+from companion.web import limits, security
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     VISITOR_KEY,
@@ -113,13 +113,16 @@ def _recent_label(found: TableAccess) -> str:
 
 def _home(roster: RosterForm, *, status: int = 200) -> Response:
     """The home page (or its roster form alone, for htmx)."""
+    recent = _recent()
+    if not recent:
+        security.mark_public()
     return page_or_fragment(
         "home.html",
         "_roster.html",
         status=status,
         roster=roster,
         join=JoinForm(formdata=None),
-        recent=_recent(),
+        recent=recent,
         tools=tools(),
         max_players=tables.MAX_PLAYERS_AT_TABLE,
         max_name=MAX_NAME_LENGTH,
@@ -174,6 +177,7 @@ def _edit_roster(action: str, index_text: str) -> Response:
 @bp.get("/join")
 def join_page() -> Response:
     """The form for a table's short code."""
+    security.mark_public()
     return page_or_fragment("join.html", "_join.html", join=JoinForm(formdata=None))
 
 

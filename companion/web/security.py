@@ -3,7 +3,8 @@
 Pages that carry capability tokens (everything under ``/t/<token>/``, and any HTML page,
 since the home page lists this phone's recent table links) are neither stored by caches
 nor indexed: a token in a shared cache or a search result is a key handed to strangers.
-Static files keep their normal caching.
+A view may mark its page public (``mark_public``: no table's link on it) so it can be
+indexed; it is still not stored. Static files keep their normal caching.
 
 With ``HTTPS`` on, every response also carries HSTS and every request is treated as
 HTTPS, so links and QR codes say ``https://`` even behind a proxy that does not say so.
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import SecurityError
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -67,6 +68,8 @@ def register(app: Flask) -> None:
         if carries_tokens(request.path, response):
             # Overwrite, not setdefault: an earlier max-age must not keep a token around.
             response.headers.update(TOKEN_PAGE_HEADERS)
+            if is_public(request.path, response):
+                del response.headers["X-Robots-Tag"]
         if app.config[HTTPS_SETTING]:
             response.headers["Strict-Transport-Security"] = HSTS
         return response
@@ -88,6 +91,21 @@ def carries_tokens(path: str, response: Response) -> bool:
 def _points_at_token(targets: Iterable[str]) -> bool:
     """Whether any redirect target is a table link (absolute or relative)."""
     return any(TOKEN_PREFIX in target for target in targets if target)
+
+
+def mark_public() -> None:
+    """Say the page being answered holds no capability link (the home page of a phone
+    with no tables yet, the join form, a rules page, a referee tool): search engines may
+    index it. Pages under ``/t/`` and redirects to them are never public, whatever a
+    view says; the page is still not stored by caches (it holds a CSRF token)."""
+    g.public_page = True
+
+
+def is_public(path: str, response: Response) -> bool:
+    """Whether a view marked this page public and it cannot lead to a table's link."""
+    if not g.get("public_page") or path.startswith(TOKEN_PREFIX):
+        return False
+    return not _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
 
 
 def wrap(app: Flask) -> None:

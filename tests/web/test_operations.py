@@ -152,3 +152,17 @@ def test_no_compression_unless_asked_and_none_for_tiny_answers(client: FlaskClie
     assert "Content-Encoding" not in client.get(url).headers
     poll = client.get("/healthz", headers={"Accept-Encoding": "gzip"})
     assert "Content-Encoding" not in poll.headers  # under 500 bytes: not worth it
+
+
+def test_pages_without_a_table_link_may_be_indexed(client: FlaskClient) -> None:
+    for url in ("/", "/join", "/owl-about/check"):
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        assert "X-Robots-Tag" not in answer.headers, url
+        assert answer.headers["Cache-Control"] == "no-store", url  # it holds a CSRF token
+
+
+def test_pages_with_a_table_link_never_are(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    for url in ("/", f"/t/{links.edit}", f"/t/{links.view}"):
+        assert client.get(url).headers["X-Robots-Tag"] == "noindex", url

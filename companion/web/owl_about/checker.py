@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from companion.games import owl_about as oa
 from companion.games.base import InvalidStateError, listed_problems
+from companion.web import security
 from companion.web.game_pages import GameTool
 from companion.web.owl_about.forms import MODE_LABELS
 from companion.web.owl_about.routes import bp
@@ -103,6 +104,7 @@ def _checker_errors(invalid: InvalidStateError, names: Sequence[str]) -> dict[st
 @bp.get("/owl-about/check")
 def check() -> Response:
     """Who wins this trick? Pick the cards in order (and hands, to check the rules)."""
+    security.mark_public()  # a tool for anyone: no table, no link
     query = _checker_input(request.args)
     names = _seat_names(query.players)
     errors = dict(query.errors)
