@@ -21,13 +21,10 @@ import argparse
 import csv
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import select, text  # noqa: E402
 
+from benchmarks.servers import app_env, crash, free_port, gunicorn, start_gunicorn, stop  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.models import Edit, Play  # noqa: E402
@@ -48,8 +46,6 @@ from tests.helpers import create_table, start_play  # noqa: E402
 
 SECRET = "load-run"
 PHONES_PER_TABLE = 4
-START_SECONDS = 30.0
-STOP_SECONDS = 10.0
 
 
 @dataclass
@@ -74,13 +70,6 @@ class Outcome:
         )
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def prepare(database_url: str, folder: Path, tables: int) -> Path:
     """Create the tables (4 players, an Odd World play each); returns the tables file."""
     app = create_app(
@@ -101,69 +90,6 @@ def prepare(database_url: str, folder: Path, tables: int) -> Path:
     path = folder / "tables.json"
     path.write_text(json.dumps(listed))
     return path
-
-
-@contextmanager
-def gunicorn(database_url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """gunicorn with the project's settings and 2 workers, in its own process group."""
-    process = start_gunicorn(database_url, port, log)
-    try:
-        yield process
-    finally:
-        stop(process)
-
-
-def start_gunicorn(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """Start gunicorn and wait until it answers its health check."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "GUNICORN_"))}
-    env.update(
-        COMPANION_DATABASE_URL=database_url,
-        COMPANION_SECRET_KEY=SECRET,
-        COMPANION_AUTO_MIGRATE="false",
-    )
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "-c",
-        str(ROOT / "gunicorn.conf.py"),
-        "-w",
-        "2",
-        "-b",
-        f"127.0.0.1:{port}",
-        "companion:create_app()",
-    ]
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
-        )
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return process
-        except OSError:
-            time.sleep(0.2)
-    stop(process)
-    raise RuntimeError(f"gunicorn did not start:\n{log.read_text()[-2000:]}")
-
-
-def crash(process: subprocess.Popen[bytes]) -> None:
-    """kill -9 the server: its master and every worker at once."""
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=STOP_SECONDS)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop the server (politely, then not)."""
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=STOP_SECONDS)
 
 
 def run_locust(
@@ -246,12 +172,13 @@ def run(tables: int, seconds: int, *, postgres: bool, crash_halfway: bool) -> Ou
         tables_file = prepare(url, folder, tables)
         port = free_port()
         log = folder / "gunicorn.log"
-        with gunicorn(url, port, log) as server:
+        env = app_env(url, SECRET)
+        with gunicorn(port, env, log) as server:
             phones = run_locust(folder, tables_file, port, tables * PHONES_PER_TABLE, seconds)
             if crash_halfway:
                 time.sleep(seconds / 2)
                 crash(server)
-                server = start_gunicorn(url, port, log)
+                server = start_gunicorn(port, env, log)
             try:
                 phones.wait(timeout=seconds + 60)
             finally:

@@ -17,19 +17,15 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.servers import app_env, free_port, gunicorn  # noqa: E402
 from companion import create_app  # noqa: E402
 from tests.helpers import create_table, start_play  # noqa: E402
 
@@ -62,13 +58,6 @@ def ensure_wrk() -> str:
     return shutil.which("wrk") or "wrk"
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def prepare(instance: Path) -> dict[str, str]:
     """A table with a 4-player Odd World play; the paths the benchmark asks for."""
     settings = {"INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET}
@@ -88,43 +77,6 @@ def prepare(instance: Path) -> dict[str, str]:
         "table page": f"/t/{links.edit}",
         "Odd World score API": "/api/v1/games/odd-world/score",
     }
-
-
-@contextmanager
-def gunicorn(app_spec: str, port: int, env: dict[str, str]) -> Iterator[str]:
-    """A gunicorn server with the project's settings and two workers, until the block ends."""
-    command = [
-        str(Path(sys.executable).parent / "gunicorn"),
-        "-c",
-        str(ROOT / "gunicorn.conf.py"),
-        "-w",
-        "2",
-        "-b",
-        f"127.0.0.1:{port}",
-        app_spec,
-    ]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base)
-        yield base
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-
-
-def wait_until_up(base: str, seconds: float = 30) -> None:
-    """Return once the server answers at all."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            return
-        except OSError as error:
-            if getattr(error, "code", None):  # an HTTP error: the server is up
-                return
-            time.sleep(0.2)
-    raise RuntimeError(f"{base} did not start")
 
 
 def requests_per_second(wrk: str, url: str, seconds: int, script: Path | None) -> float:
@@ -161,17 +113,15 @@ def main() -> None:
     wrk = ensure_wrk()
     folder = Path(tempfile.mkdtemp(prefix="wrk-"))
     paths = prepare(folder)
-    env = dict(
-        os.environ,
-        COMPANION_SECRET_KEY=SECRET,
-        COMPANION_RATELIMIT_ENABLED="false",
-        COMPANION_TRUSTED_HOSTS='["127.0.0.1"]',
-    )
-    app_spec = f"companion:create_app({{'INSTANCE_PATH': {str(folder)!r}}})"
+    database = f"sqlite:///{folder / 'companion.sqlite'}"
+    env = app_env(database, SECRET, RATELIMIT_ENABLED="false")
+    log = folder / "gunicorn.log"
+    bare_port, app_port = free_port(), free_port()
     with (
-        gunicorn("benchmarks.bare_app:create_app()", free_port(), env) as bare,
-        gunicorn(app_spec, free_port(), env) as app,
+        gunicorn(bare_port, env, log, "benchmarks.bare_app:create_app()"),
+        gunicorn(app_port, env, log),
     ):
+        bare, app = f"http://127.0.0.1:{bare_port}", f"http://127.0.0.1:{app_port}"
         baseline = requests_per_second(wrk, bare + "/ok", seconds, None)
         print(f"bare Flask route: {baseline:.0f} requests/s (= 1.00 x)", flush=True)
         for label, path in paths.items():

@@ -1,0 +1,112 @@
+"""Servers for the benchmarks: gunicorn with the project's settings on 127.0.0.1.
+
+Each server runs in its own process group, so stopping (or crashing) it takes its
+workers along.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+START_SECONDS = 30.0
+STOP_SECONDS = 10.0
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def app_env(database_url: str, secret: str, **settings: str) -> dict[str, str]:
+    """This process's environment without COMPANION_/GUNICORN_ settings, plus the app's."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "GUNICORN_"))}
+    env.update(
+        COMPANION_DATABASE_URL=database_url,
+        COMPANION_SECRET_KEY=secret,
+        COMPANION_AUTO_MIGRATE="false",
+    )
+    env.update({f"COMPANION_{name}": value for name, value in settings.items()})
+    return env
+
+
+def start_gunicorn(
+    port: int, env: Mapping[str, str], log: Path, app_spec: str = "companion:create_app()"
+) -> subprocess.Popen[bytes]:
+    """gunicorn (project settings, 2 workers) on 127.0.0.1:port, once it answers."""
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(ROOT / "gunicorn.conf.py"),
+        "-w",
+        "2",
+        "-b",
+        f"127.0.0.1:{port}",
+        app_spec,
+    ]
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=dict(env), stdout=out, stderr=out, start_new_session=True
+        )
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if answers(f"http://127.0.0.1:{port}/healthz"):
+            return process
+        time.sleep(0.2)
+    stop(process)
+    raise RuntimeError(f"gunicorn did not start:\n{log.read_text()[-2000:]}")
+
+
+def answers(url: str) -> bool:
+    """Whether a server answers at this address at all (an HTTP error is an answer)."""
+    try:
+        with urllib.request.urlopen(url, timeout=1):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def gunicorn(
+    port: int, env: Mapping[str, str], log: Path, app_spec: str = "companion:create_app()"
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A running gunicorn for the block; always stopped afterwards."""
+    process = start_gunicorn(port, env, log, app_spec)
+    try:
+        yield process
+    finally:
+        stop(process)
+
+
+def crash(process: subprocess.Popen[bytes]) -> None:
+    """kill -9 the server: its master and every worker at once."""
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=STOP_SECONDS)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server (politely, then not)."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=STOP_SECONDS)
