@@ -9,11 +9,13 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
 }
 
-# Debian's chromium drives the browser tests; postgresql's initdb/pg_ctl the PostgreSQL run.
+# Debian's chromium drives the browser tests; postgresql's initdb/pg_ctl the PostgreSQL run;
+# redis-server the shared rate limits of the two-server test.
 ensure_system_packages() {
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "Installing ${missing[*]} (apt)..."
     apt_install "${missing[@]}"
