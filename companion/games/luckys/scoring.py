@@ -61,7 +61,9 @@ def _vp_words(what: str) -> Callable[[TiebreakScalar], str]:
 
 
 def _turn_words(value: TiebreakScalar) -> str:
-    return f"turn {value} in the last round" if isinstance(value, int) else str(value)
+    if value == 0:
+        return "last turn order not entered"
+    return f"turn {value} in the last round"
 
 
 def _tiebreak(label: str, words: Callable[[TiebreakScalar], str], rule: str) -> Tiebreak:
@@ -145,14 +147,22 @@ def score_table(table: Table, *, finished: bool = True) -> Result:
     for name in table.players:
         deck = table.decks[name]
         lines = breakdown(deck)
-        turn = table.final_turn_order.index(name) + 1
+        order = table.final_turn_order
+        turn = order.index(name) + 1 if name in order else 0
         entries.append(
             Entry(name, sum(line.points for line in lines), tiebreak_values(deck, turn), lines)
         )
     if table.escaped is not None:
         return _escape_result(table, entries)
     ranking = rank(entries, tiebreaks=TIEBREAKS)
-    return Result(f.SLUG, ranking.standings, ranking.decided_by, finished)
+    warnings = () if table.final_turn_order else (NO_TURN_ORDER_WARNING,)
+    return Result(f.SLUG, ranking.standings, ranking.decided_by, finished, warnings)
+
+
+NO_TURN_ORDER_WARNING = (
+    "The last round's turn order is not entered, so the last tiebreaker (who took the "
+    "last turn) cannot separate tied players."
+)
 
 
 def escape_words(player: str, by: f.Escape) -> str:

@@ -424,13 +424,15 @@ def _escape(check: _Checker) -> tuple[str, f.Escape] | None:
 def _turn_order(check: _Checker) -> tuple[str, ...]:
     order = check.model.final_turn_order
     if order is None:
-        return check.roster.names
+        return ()  # not known: the last tiebreaker cannot separate anyone
     names = []
+    known = True
     for index, name in enumerate(order):
         found = check.player(f"final_turn_order[{index}]", name)
         if found is not None:
             names.append(found)
-    if not check.problems and sorted(names) != sorted(check.roster.names):
+        known = known and found is not None
+    if known and sorted(names) != sorted(check.roster.names):
         check.add(
             "final_turn_order",
             "The last round's turn order names every player exactly once.",
