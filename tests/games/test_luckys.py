@@ -161,7 +161,8 @@ def test_white_rabbits_and_lucky_add_buy_points() -> None:
 
 def test_machine_builder_counts_what_is_already_built() -> None:
     build = referee.build_machine("reactor-pump", "clockwork-gizmo", {"tiny-tin": 3})
-    assert build.machine is not None and build.machine.name == "Tiny Tin"
+    assert build.machine is not None
+    assert build.machine.name == "Tiny Tin"
     assert build.left == 1
     answer = GAME.api_endpoints()["build-machine"](
         {"junk": ["flux-capacitor", "flux-capacitor"], "built": {"time-machine": 1}}
