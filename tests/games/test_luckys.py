@@ -367,6 +367,21 @@ def test_a_shared_result_when_the_last_turn_order_is_unknown() -> None:
     assert NO_TURN_ORDER_WARNING in result.warnings
 
 
+def test_the_game_is_over_after_an_escape_or_fourteen_rounds() -> None:
+    state = table(Lewis=deck(), Carol=deck())
+    assert GAME.score(state).finished is False
+    half = [
+        [f"{s}-{v}", f"{t}-{v}", f"{u}-{v}"]
+        for v in range(1, 7)
+        for s, t, u in [("cups", "swords", "wands")]
+    ]
+    state["rounds"] = [*half, ["death", "fool", "tower"]] * 2
+    assert GAME.validate(state) == []
+    assert GAME.score(state).finished is True
+    state["rounds"][-1] = ["death", "fool"]
+    assert GAME.score(state).finished is False
+
+
 def test_tiebreaks_are_in_the_rulebook_order_with_direction_words_and_rules() -> None:
     assert [t.label for t in TIEBREAKS] == [
         "Has Lucky",

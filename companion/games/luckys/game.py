@@ -23,11 +23,9 @@ REFUSED = "This cannot be changed here."
 
 
 def finished(table: Table) -> bool:
-    """Over when someone escaped or, with the round companion in use, after round 14.
-
-    A tally entered without rounds is taken as the end of the game.
-    """
-    if table.escaped is not None or not table.rounds:
+    """Over when someone escaped, or when the round companion holds all 14 rounds (the
+    app cannot see the Fate deck run out a second time otherwise)."""
+    if table.escaped is not None:
         return True
     return len(table.rounds) == f.ROUNDS and len(table.rounds[-1]) == f.FATE_PER_ROUND
 
@@ -70,11 +68,11 @@ class Luckys(Game):
         escape = result.get("escape")
         if isinstance(escape, Mapping):
             return str(escape.get("words", "Someone escaped: the game is over."))
-        return "The decks are tallied: the game is over."
+        return "All 14 rounds are played: the game is over."
 
     def going_on_words(self, result: Mapping[str, Any]) -> str:
-        """Fewer than 14 rounds are in the round companion."""
-        return "fewer than 14 rounds are entered and nobody escaped"
+        """Fewer than 14 rounds are in the round companion, and nobody escaped."""
+        return "nobody escaped and the round companion does not hold all 14 rounds yet"
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """Every player starts with Lucky; the first player holds the Feed the Toad! card."""

@@ -94,8 +94,7 @@ def _buy(args: MultiDict[str, str], query: Query) -> r.BuyPoints | None:
     problems = r.fate_problems(fate, whole=False)
     if problems:
         query.errors["fate0"] = " ".join(p.message for p in problems)
-    asked = any(k in args for k in ("lucky", "scarecrow", "rabbits", "oddlings", "fate0"))
-    if not asked or any(k in query.errors for k in ("rabbits", "oddlings", "fate0")):
+    if "buy" not in args or any(k in query.errors for k in ("rabbits", "oddlings", "fate0")):
         return None
     return r.buy_points(
         lucky=lucky,
