@@ -4,6 +4,9 @@ tiebreakers, escapes, validation and properties."""
 from __future__ import annotations
 
 import copy
+import re
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -572,3 +575,38 @@ def test_companion_follows_the_toad_round_after_round(size: int, rounds: list[li
     assert view.holder == players[total % size]
     for before, after in zip(view.rounds, view.rounds[1:], strict=False):
         assert after.holder_before == before.holder
+
+
+# --- the rules reference file ---------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES_FILE = ROOT / "companion" / "rules" / "luckys-misadventures.toml"
+
+
+def test_every_rule_id_the_code_names_has_an_entry() -> None:
+    rules = tomllib.loads(RULES_FILE.read_text())
+    assert rules["game"] == f.SLUG
+    entries = {entry["id"] for entry in rules["entry"]}
+    sources = [*(ROOT / "companion" / "games" / "luckys").glob("*.py")]
+    sources += [*(ROOT / "templates" / "games" / "luckys-misadventures").glob("*.html")]
+    used = {
+        match
+        for path in sources
+        for match in re.findall(r'"luckys-misadventures/([a-z0-9/-]+)"', path.read_text())
+    }
+    assert used
+    assert used <= entries, sorted(used - entries)
+    assert {t.rule.removeprefix("luckys-misadventures/") for t in TIEBREAKS if t.rule} <= entries
+
+
+def test_rules_entries_follow_the_format() -> None:
+    rules = tomllib.loads(RULES_FILE.read_text())
+    topics = {topic["id"] for topic in rules["topic"]}
+    ids = [entry["id"] for entry in rules["entry"]]
+    assert len(ids) == len(set(ids))
+    for entry in rules["entry"]:
+        assert re.fullmatch(r"[a-z0-9/-]+", entry["id"])
+        assert entry["topic"] in topics
+        assert entry["body"].strip()
+        if entry["clarification"]:
+            assert entry["why"].strip(), entry["id"]
