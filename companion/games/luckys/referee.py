@@ -231,8 +231,9 @@ def death_words(round_number: int | None) -> str:
     """
     if round_number is not None and round_number <= f.DEATH_QUIET_ROUNDS:
         return f"Death: no effect in round {round_number} (rounds 1 and 2 are spared)."
+    spared = "" if round_number is not None else " (not in rounds 1 and 2)"
     return (
-        "Death: in the discard phase everyone trashes the cards left in their hand; "
+        f"Death: in the discard phase everyone trashes the cards left in their hand{spared}; "
         "Junk and Machines in it are discarded instead."
     )
 
