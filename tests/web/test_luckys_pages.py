@@ -265,6 +265,8 @@ def test_an_escape_wins_outright(client: FlaskClient, links: TableLinks, play_id
     assert response.status_code == 200
     page = text(response)
     assert "Carol escaped Oddtopia with the Time Machine and wins at once" in page
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "Carol escaped with the Time Machine." in history
     cleared = post(client, links.edit, play_id, "escape", {"player": "", "by": ""})
     assert cleared.status_code == 200
     bad = post(client, links.edit, play_id, "escape", {"player": 7, "by": "rocket"})

@@ -154,6 +154,8 @@ class Luckys(Game):
             return deck_changes(previous, value) or "the decks: no change"
         if list(path) == ["rounds"] and isinstance(previous, list) and isinstance(value, list):
             return rounds_change(previous, value)
+        if list(path) == ["escaped"]:
+            return escape_change(value)
         return None
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
@@ -285,6 +287,19 @@ def rounds_change(before: Sequence[Any], after: Sequence[Any]) -> str:
         cards = ", ".join(f.FATE[c].name if c in f.FATE else c for c in after[-1])
         return f"Round {len(after)}: {cards} revealed"
     return f"Round {len(before)} taken back"
+
+
+def escape_change(value: Any) -> str:
+    """An escape recorded or taken back, in words.
+
+    >>> escape_change({"player": "Carol", "by": "three-sisters"})
+    'Carol escaped with the Three Sisters'
+    >>> escape_change(None)
+    'Nobody escaped after all'
+    """
+    if isinstance(value, Mapping) and value.get("by") in set(f.Escape):
+        return f"{value.get('player')} escaped with {f.ESCAPE_NAMES[f.Escape(value['by'])]}"
+    return "Nobody escaped after all"
 
 
 GAME = Luckys()
