@@ -21,6 +21,7 @@ from companion.extensions import db
 from companion.games import luckys
 from companion.games.base import InvalidStateError, Problem
 from companion.games.luckys import facts as f
+from companion.games.luckys import referee
 from companion.models import Play, Table
 from companion.services import plays
 from companion.services.plays import Author, EditConflict, EditRefused
@@ -185,6 +186,14 @@ def set_toad(play: Play, *, seat: int, author: Author) -> None:
     if play.state.get("rounds"):
         raise _refused("toad", "The first holder can only change before round 1.")
     plays.replace_value(play, path="toad", value=_player(play, seat), author=author)
+
+
+def set_last_turn_order(play: Play, *, seat: int | None, author: Author) -> None:
+    """The last round's turn order, clockwise from who held the Feed the Toad! card then
+    (``None``: not entered; the round companion's last round is used when it has one)."""
+    players = [str(p) for p in play.state["players"]]
+    value = None if seat is None else list(referee.turn_order(players, _player(play, seat)))
+    plays.replace_value(play, path="final_turn_order", value=value, author=author)
 
 
 def set_escape(play: Play, *, seat: int | None, by: str, author: Author) -> None:

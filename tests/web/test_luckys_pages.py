@@ -346,3 +346,31 @@ def test_the_machine_builder_counts_the_machines_of_the_game(
     )
     assert "build the Fate Clock (9 VP); none is left to build." in page
     assert re.search(r"Lewis's power", page)
+
+
+def test_the_last_turn_order_decides_a_full_tie(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(client.get(url(links.edit, play_id) + "?seat=all"))
+    assert "Not entered: players tied on everything else share." in page
+    assert "they share the victory" in page or "share the lead" in page
+    assert "Tiebreakers: holds Lucky · no Pumpkin Ted" in page
+    response = post(client, links.edit, play_id, "last-turn", {"player": 1})
+    assert response.status_code == 200
+    assert stored(client, play_id)["final_turn_order"] == ["Carol", "Lewis"]
+    page = text(response)
+    assert "Later in the last turn order decides: Lewis turn 2 in the last round" in page
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "The last round's turn order: Carol, Lewis." in history
+    cleared = post(client, links.edit, play_id, "last-turn", {"player": ""})
+    assert cleared.status_code == 200
+    assert stored(client, play_id)["final_turn_order"] is None
+    assert post(client, links.edit, play_id, "last-turn", {"player": "x"}).status_code == 422
+
+
+def test_the_companion_gives_the_last_turn_order(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(reveal(client, links.edit, play_id, ["cups-1", "wands-2", "swords-3"]))
+    assert "From the round companion: Carol, Lewis." in page
+    assert "Later in the last turn order decides" in page

@@ -79,6 +79,7 @@ class Luckys(Game):
         return {
             "players": list(players),
             "escaped": None,
+            "final_turn_order": None,
             "toad": players[0] if players else None,
             "rounds": [],
             "decks": {name: new_deck() for name in players},
@@ -136,6 +137,8 @@ class Luckys(Game):
                 return f"round {index + 1}'s Fate cards"
             case ["toad"]:
                 return "the Feed the Toad! card"
+            case ["final_turn_order", *_]:
+                return "the last round's turn order"
         return path_of(path) or "the game"
 
     def display_value(self, path: Sequence[str | int], value: Any) -> str:
@@ -156,6 +159,9 @@ class Luckys(Game):
             return rounds_change(previous, value)
         if list(path) == ["escaped"]:
             return escape_change(value)
+        if list(path) == ["final_turn_order"]:
+            order = ", ".join(map(str, value)) if isinstance(value, list) else "not entered"
+            return f"The last round's turn order: {order}"
         return None
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:

@@ -92,11 +92,10 @@ class FateForm(TextForm):
     cards = IntegerField(validators=[InputRequired(), NumberRange(0, f.FATE_PER_ROUND)])
 
 
-class EscapeForm(TextForm):
-    """Who escaped and how ("" for nobody)."""
+class OptionalPlayerForm(TextForm):
+    """A player's seat, or "" for nobody."""
 
-    player = StringField("Who escaped")
-    by = StringField("How", validators=[AnyOf(["", *(e.value for e in f.Escape)], "Pick how.")])
+    player = StringField("Player")
 
     def validate_player(self, field: Any) -> None:
         """Empty (nobody) or a seat number."""
@@ -106,6 +105,12 @@ class EscapeForm(TextForm):
 
     @property
     def seat(self) -> int | None:
-        """The escaper's seat, or None for nobody."""
+        """The seat, or None for nobody."""
         data = self.player.data or ""
         return int(data) if data else None
+
+
+class EscapeForm(OptionalPlayerForm):
+    """Who escaped and how ("" for nobody)."""
+
+    by = StringField("How", validators=[AnyOf(["", *(e.value for e in f.Escape)], "Pick how.")])

@@ -23,6 +23,7 @@ from companion.web.luckys.forms import (
     FateForm,
     JunkForm,
     MavenForm,
+    OptionalPlayerForm,
     PlayerForm,
     RemoveMavenForm,
 )
@@ -170,5 +171,20 @@ def escape(token: str, play_id: int) -> Response:
         key="escape",
         action=lambda opened: service.set_escape(
             opened.play, seat=form.seat, by=form.by.data or "", author=opened.author
+        ),
+    )
+
+
+@bp.post(f"{PREFIX}/last-turn")
+def last_turn(token: str, play_id: int) -> Response:
+    """Who held the Feed the Toad! card in the last round (for the sixth tiebreaker)."""
+    form = OptionalPlayerForm()
+    return _act(
+        token,
+        play_id,
+        form,
+        key="last-turn",
+        action=lambda opened: service.set_last_turn_order(
+            opened.play, seat=form.seat, author=opened.author
         ),
     )

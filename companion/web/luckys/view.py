@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
+from companion.games.luckys.scoring import TIEBREAKS
 from companion.services import luckys as service
 from companion.web.game_pages import PlayPage
 
@@ -50,6 +51,9 @@ class DeckView:
     junk: tuple[CountRow, ...]
     machines: tuple[CountRow, ...]
     mavens: tuple[Mapping[str, Any], ...]
+    rank: int | None = None
+    #: The six tiebreak values in the game's words ("holds Lucky", "3 VP from allies").
+    tiebreaks: tuple[str, ...] = ()
 
 
 def context(page: PlayPage) -> dict[str, Any]:
@@ -57,7 +61,7 @@ def context(page: PlayPage) -> dict[str, Any]:
     state = page.play.state
     players = [str(p) for p in state["players"]]
     result = page.view.result
-    points = {s["player"]: s["score"] for s in result["standings"]} if result else {}
+    standings = {s["player"]: s for s in result["standings"]} if result else {}
     built = service.built_machines(page.play)
     rounds = [list(r) for r in state.get("rounds", [])]
     walk = referee.companion(players, state.get("toad"), rounds)
@@ -65,7 +69,7 @@ def context(page: PlayPage) -> dict[str, Any]:
         "lm": {
             "players": players,
             "decks": [
-                _deck(seat, name, state["decks"].get(name, {}), points.get(name, 0), built)
+                _deck(seat, name, state["decks"].get(name, {}), standings.get(name), built)
                 for seat, name in enumerate(players)
             ],
             "walk": walk,
@@ -81,6 +85,10 @@ def context(page: PlayPage) -> dict[str, Any]:
             "escape_labels": ESCAPE_LABELS,
             "escaped": state.get("escaped"),
             "toad": state.get("toad") or players[0],
+            "last_order": state.get("final_turn_order"),
+            "companion_order": list(referee.last_turn_order(players, state.get("toad"), rounds))
+            if any(len(r) == f.FATE_PER_ROUND for r in rounds)
+            else None,
             "rounds_total": f.ROUNDS,
             "per_half": f.ROUNDS_PER_HALF,
         }
@@ -98,8 +106,22 @@ def _used_this_half(rounds: Sequence[Sequence[str]]) -> set[str]:
     return {code for r in rounds[start:] for code in r}
 
 
+def _tiebreak_words(standing: Mapping[str, Any] | None) -> tuple[str, ...]:
+    if standing is None:
+        return ()
+    words = {t.label: t for t in TIEBREAKS}
+    return tuple(
+        words[item["label"]].say(item["value"]) if item["label"] in words else str(item["value"])
+        for item in standing["tiebreak"]
+    )
+
+
 def _deck(
-    seat: int, name: str, deck: Mapping[str, Any], points: int, built: Mapping[str, int]
+    seat: int,
+    name: str,
+    deck: Mapping[str, Any],
+    standing: Mapping[str, Any] | None,
+    built: Mapping[str, int],
 ) -> DeckView:
     hirelings = deck.get("hirelings", {})
     machines = deck.get("machines", {})
@@ -108,7 +130,9 @@ def _deck(
     return DeckView(
         seat=seat,
         name=name,
-        points=points,
+        points=int(standing["score"]) if standing else 0,
+        rank=int(standing["rank"]) if standing else None,
+        tiebreaks=_tiebreak_words(standing),
         lucky=CountRow("Lucky", "lucky", int(deck.get("lucky", 0)), 1, f.LUCKY_VP),
         hirelings=tuple(
             CountRow(label, f"hirelings.{kind}", int(hirelings.get(kind, 0)), copies, 1)
