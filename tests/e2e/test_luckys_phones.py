@@ -88,3 +88,10 @@ def test_two_phones_tally_two_decks_and_run_a_round(browser: Browser, live_serve
     lewis.get_by_role("button", name="Resolve the challenge").click()
     expect(lewis.locator(".lm-answer")).to_contain_text("Lewis crushed it by 2")
     assert_accessible(lewis)
+
+    # Finishing (the companion does not hold 14 rounds: it asks first) names the winner.
+    carol.get_by_role("button", name="Finish the game").click()
+    carol.get_by_role("button", name="Finish anyway").click()
+    expect(carol.get_by_role("heading", name="Final standings")).to_be_visible()
+    expect(carol.locator(".decision")).to_have_text(re.compile(r"Carol wins\.$"))
+    assert_accessible(carol)
