@@ -151,28 +151,6 @@ def _fate_deck() -> dict[str, FateCard]:
 FATE: dict[str, FateCard] = _fate_deck()
 
 
-@dataclass(frozen=True)
-class MajorEffect:
-    """What a major Fate card changes in a round, in the app's own words."""
-
-    summary: str
-    #: Whether the app can say more from the round (Fortune's sum, Death's first rounds).
-    computed: bool = False
-
-
-#: The majors' effects as far as the rulebook states them (the others: read the card).
-MAJOR_EFFECTS: dict[str, MajorEffect] = {
-    "fortune": MajorEffect(
-        "Add up the values of the other two Fate cards: 2-5 no Tinkerer challenge; "
-        "6 no Wicked challenge; 7-9 everyone plays 4 cards; 10-12 Machines do nothing.",
-        computed=True,
-    ),
-    "death": MajorEffect(
-        "From round 3 on: in the discard phase everyone trashes their hand, except Junk "
-        "and Machines, which are discarded as usual. No effect in rounds 1 and 2.",
-        computed=True,
-    ),
-}
 UNPRINTED_EFFECT = (
     "The rulebook does not print this card's effect: read it from the card. "
     "When two majors clash in timing, the lower Fate value goes first."

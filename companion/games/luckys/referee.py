@@ -44,7 +44,6 @@ RULE_MACHINE = "luckys-misadventures/machines"
 RULE_ESCAPE = "luckys-misadventures/escapes"
 RULE_DEATH = "luckys-misadventures/fate/death"
 RULE_FORTUNE = "luckys-misadventures/fate/fortune"
-RULE_HALVES = "luckys-misadventures/halves"
 
 #: The most challenge power one player could type (far above any real table).
 MAX_POWER = 99
@@ -375,6 +374,8 @@ class ChallengeResult:
     winners: tuple[str, ...]
     margin: int
     words: str
+    #: The rules entry of the outcome (not part of the API shape).
+    rule: str = RULE_CHALLENGE
 
 
 def challenge(
@@ -402,7 +403,7 @@ def challenge(
             f"{spoken_names(list(best))} tie on {top}: each may take the cheapest {prize} "
             "in the bank, in turn order."
         )
-        return ChallengeResult(Outcome.TIE.value, best, 0, words)
+        return ChallengeResult(Outcome.TIE.value, best, 0, words, RULE_CHALLENGE_TIE)
     second = max((p for name, p in powers.items() if name != best[0]), default=0)
     margin = top - second
     if margin >= f.CRUSH_MARGIN:

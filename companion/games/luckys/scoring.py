@@ -36,8 +36,6 @@ from companion.games.luckys.state import (
     Table,
 )
 
-RULE_ESCAPE_WINS = "luckys-misadventures/escapes"
-
 LUCKY_TIEBREAK = "Has Lucky"
 PUMPKIN_TED_TIEBREAK = "Has Pumpkin Ted"
 QUEEN_TIEBREAK = "Has the Queen of Spades"

@@ -17,7 +17,6 @@ from flask import request, url_for
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from companion.games.base import InvalidStateError
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee as r
 from companion.services import luckys as service
@@ -127,16 +126,12 @@ def _answer(players: list[str], built: Mapping[str, int], **links: Any) -> Respo
     args = request.args
     query = Query(players)
     count = len(players)
-    try:
-        answers = {
-            "challenge": _challenge(args, query),
-            "buy": _buy(args, query),
-            "build": _build(args, query, built),
-            "escape": _escape(args, query),
-        }
-    except InvalidStateError as invalid:  # pragma: no cover - every field is read above
-        query.errors["page"] = " ".join(p.message for p in invalid.problems)
-        answers = {}
+    answers = {
+        "challenge": _challenge(args, query),
+        "buy": _buy(args, query),
+        "build": _build(args, query, built),
+        "escape": _escape(args, query),
+    }
     return page_or_fragment(
         PAGE,
         FRAGMENT,
