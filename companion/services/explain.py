@@ -46,6 +46,9 @@ def decision(result: Mapping[str, Any], *, over: bool = False) -> str:
     standings = result["standings"]
     if not standings:
         return "No players."
+    # A game may word its own decision (an instant win: Lucky's escapes).
+    if isinstance(result.get("decided_words"), str):
+        return str(result["decided_words"])
     winners = result["winners"]
     verb = "wins" if len(winners) == 1 else "share the victory"
     if not (over or result.get("finished", False)):

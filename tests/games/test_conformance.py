@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from companion.games import GAMES, Game
 from companion.games.base import InvalidStateError, ScoreOrder, path_of
+from tests.games.test_luckys import tables as luckys_tables
 from tests.games.test_odd_world import states as odd_world_states
 from tests.games.test_oddland import tables as oddland_tables
 from tests.games.test_owl_about import games as owl_about_games
@@ -29,6 +30,7 @@ STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "odd-world": odd_world_states(),
     "owl-about": owl_about_games(),
     "oddland": oddland_tables(),
+    "luckys-misadventures": luckys_tables(),
 }
 SLUGS = sorted(GAMES)
 REFUSED_PATH = "This cannot be changed here."

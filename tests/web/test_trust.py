@@ -17,6 +17,7 @@ from companion.extensions import db
 from companion.models import Play, SpeciesDefinition, Table
 from companion.services import plays
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
+from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
 from tests.web.test_owl_about_pages import act, start_owl, start_round
 
@@ -61,13 +62,15 @@ def _read_only_answers(client: FlaskClient, links: TableLinks) -> list[TestRespo
     owl = start_owl(client, links.edit)
     start_round(client, links.edit, owl, "Ann")
     oddland = start_oddland(client, links.edit)
+    luckys = start_luckys(client, links.edit)
     view = links.view
     urls = [f"/t/{view}"]
-    for play_id in (odd_world, owl, oddland):
+    for play_id in (odd_world, owl, oddland, luckys):
         base = f"/t/{view}/plays/{play_id}"
         urls += [base, f"{base}?seat=all", f"{base}?seat=0", f"{base}/history"]
         urls.append(f"{base}/poll?version=-1")
     urls.append(f"/t/{view}/plays/{oddland}/oddland/facts")
+    urls.append(f"/t/{view}/plays/{luckys}/luckys-misadventures/referee?p0=1")
     answers = [client.get(url) for url in urls]
     answers += [client.get(url, headers=HTMX) for url in urls]
     return answers
@@ -391,11 +394,19 @@ def test_every_state_changing_form_but_taps_carries_a_key(
     start_round(client, trio.edit, owl, "Ann")
     oddland = start_oddland(client, trio.edit)
     odd_world = start_play(client, trio.edit)
+    luckys = start_luckys(client, trio.edit)
     pages = [client.get("/"), client.get(f"/t/{trio.edit}")]
-    for play_id in (owl, oddland, odd_world):
+    for play_id in (owl, oddland, odd_world, luckys):
         pages.append(client.get(f"/t/{trio.edit}/plays/{play_id}?seat=all"))
     # Taps name the value they change (a stale one is a 409) instead of carrying a key.
-    taps = ("/edit", "/owl-about/card", "/oddland/map", "/join")
+    taps = (
+        "/edit",
+        "/owl-about/card",
+        "/oddland/map",
+        "/join",
+        "/luckys-misadventures/count",
+        "/luckys-misadventures/fate",
+    )
     unguarded = []
     for response in pages:
         html = response.get_data(as_text=True)

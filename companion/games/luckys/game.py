@@ -1,0 +1,311 @@
+"""The registered Lucky's Misadventures engine: validation, scoring, edits, endpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    Game,
+    InvalidStateError,
+    Problem,
+    Result,
+    path_of,
+    problems_of,
+    whole_number,
+)
+from companion.games.luckys import facts as f
+from companion.games.luckys import referee
+from companion.games.luckys.scoring import TIEBREAKS, score_table
+from companion.games.luckys.state import Table, parse
+
+REFUSED = "This cannot be changed here."
+
+
+def finished(table: Table) -> bool:
+    """Over when someone escaped, or when the round companion holds all 14 rounds (the
+    app cannot see the Fate deck run out a second time otherwise)."""
+    if table.escaped is not None:
+        return True
+    return len(table.rounds) == f.ROUNDS and len(table.rounds[-1]) == f.FATE_PER_ROUND
+
+
+def score(state: object) -> Result:
+    """Score a state; the last round's turn order comes from the companion when it is
+    not given."""
+    table = parse(state)
+    given = isinstance(state, Mapping) and state.get("final_turn_order") is not None
+    if not given and table.rounds:
+        order = referee.last_turn_order(table.players, table.toad, table.rounds)
+        table = Table(table.players, table.decks, table.escaped, order, table.toad, table.rounds)
+    return score_table(table, finished=finished(table))
+
+
+def _seat_name(state: Mapping[str, Any], key: object) -> str:
+    return str(key)
+
+
+class Luckys(Game):
+    """The Lucky's Misadventures engine, registered under ``luckys-misadventures``."""
+
+    slug = f.SLUG
+    name = f.NAME
+    min_players = f.MIN_PLAYERS
+    max_players = f.MAX_PLAYERS
+    engine_version = 1
+    tiebreaks = TIEBREAKS
+
+    def validate(self, state: object) -> list[Problem]:
+        """Every problem with a state; empty when it can be scored."""
+        return problems_of(parse, state)
+
+    def score(self, state: object) -> Result:
+        """Score a table (see :mod:`companion.games.luckys.scoring`)."""
+        return score(state)
+
+    def over_words(self, result: Mapping[str, Any]) -> str:
+        """An escape, or the end of round 14 (or a tally entered without rounds)."""
+        escape = result.get("escape")
+        if isinstance(escape, Mapping):
+            return str(escape.get("words", "Someone escaped: the game is over."))
+        return "All 14 rounds are played: the game is over."
+
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """Fewer than 14 rounds are in the round companion, and nobody escaped."""
+        return "nobody escaped and the round companion does not hold all 14 rounds yet"
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every player starts with Lucky; the first player holds the Feed the Toad! card."""
+        return {
+            "players": list(players),
+            "escaped": None,
+            "final_turn_order": None,
+            "toad": players[0] if players else None,
+            "rounds": [],
+            "decks": {name: new_deck() for name in players},
+        }
+
+    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+        """A count of one kind of card in a deck, a Maven's or Junk's VP, the Toad's holder
+        or one Fate card."""
+        where = path_of(path)
+        match list(path):
+            case ["decks", str(), "lucky"]:
+                return whole_number(where, raw, minimum=0, maximum=1, unit="Lucky cards")
+            case ["decks", str(), "hirelings", str(kind)] if kind in f.HIRELINGS:
+                most = f.HIRELINGS[kind][2]
+                return whole_number(where, raw, minimum=0, maximum=most, unit="cards")
+            case ["decks", str(), "machines", str(key)] if key in f.MACHINES:
+                most = f.MACHINES[key].copies
+                return whole_number(where, raw, minimum=0, maximum=most, unit="cards")
+            case ["decks", str(), "junk", int(), "count"]:
+                most = max(copies for _, copies in f.JUNK.values())
+                return whole_number(where, raw, minimum=0, maximum=most, unit="cards")
+            case ["decks", str(), "junk", int(), "vp"]:
+                return whole_number(where, raw, minimum=0, maximum=max(f.JUNK_VP_RANGE), unit="VP")
+            case ["decks", str(), "mavens", int(), "vp"]:
+                return whole_number(where, raw, minimum=2, maximum=6, unit="VP")
+            case ["rounds", int(), int()]:
+                code = raw.strip()
+                if code in f.FATE:
+                    return code
+                raise InvalidStateError([Problem(where, "Pick one of the 24 Fate cards.")])
+            case ["toad"]:
+                return raw.strip()
+        raise InvalidStateError([Problem(where, REFUSED)])
+
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+        """A field's name for people: "Lewis's Tiny Tin", "round 3's Fate cards"."""
+        match list(path):
+            case ["decks", str(name)]:
+                return f"{name}'s deck"
+            case ["decks", str(name), "lucky"]:
+                return f"{name}'s Lucky"
+            case ["decks", str(name), "hirelings", str(kind)] if kind in f.HIRELINGS:
+                return f"{name}'s {f.HIRELINGS[kind][0]}"
+            case ["decks", str(name), "machines", str(key)] if key in f.MACHINES:
+                return f"{name}'s {f.MACHINES[key].name}"
+            case ["decks", str(name), "junk", int(index), *_]:
+                return f"{name}'s {_junk_label(state, name, index)}"
+            case ["decks", str(name), "mavens", int(index), *_]:
+                return f"{name}'s {_maven_label(state, name, index)}"
+            case ["decks"]:
+                return "the decks"
+            case ["rounds"]:
+                return "the Fate cards"
+            case ["rounds", int(index), *_]:
+                return f"round {index + 1}'s Fate cards"
+            case ["toad"]:
+                return "the Feed the Toad! card"
+            case ["final_turn_order", *_]:
+                return "the last round's turn order"
+        return path_of(path) or "the game"
+
+    def display_value(self, path: Sequence[str | int], value: Any) -> str:
+        """Fate cards and Machines by name; everything else as it is."""
+        if isinstance(value, str) and value in f.FATE:
+            return f.FATE[value].name
+        if value is None:
+            return "none"
+        return str(value)
+
+    def describe_change(
+        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+    ) -> str | None:
+        """Whole-deck and whole-rounds edits in words: what changed inside them."""
+        if list(path) == ["decks"] and isinstance(previous, dict) and isinstance(value, dict):
+            return deck_changes(previous, value) or "the decks: no change"
+        if list(path) == ["rounds"] and isinstance(previous, list) and isinstance(value, list):
+            return rounds_change(previous, value)
+        if list(path) == ["escaped"]:
+            return escape_change(value)
+        if list(path) == ["final_turn_order"]:
+            order = ", ".join(map(str, value)) if isinstance(value, list) else "not entered"
+            return f"The last round's turn order: {order}"
+        return None
+
+    def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
+        """The JSON endpoints of this game: name -> handler of a parsed body."""
+        return {
+            "score": lambda body: self.score(body).to_json(),
+            "challenge": referee.challenge_endpoint,
+            "feed-the-toad": referee.feed_the_toad_endpoint,
+            "buy-points": referee.buy_points_endpoint,
+            "build-machine": referee.build_machine_endpoint,
+            "escape": referee.escape_endpoint,
+        }
+
+
+def new_deck() -> dict[str, Any]:
+    """A deck at the start of the tally: Lucky, no other scoring card yet."""
+    return {
+        "lucky": 1,
+        "hirelings": dict.fromkeys(f.HIRELINGS, 0),
+        "mavens": [],
+        "junk": [{"kind": f.JunkKind.CLOCKWORK_GIZMO.value, "vp": f.GIZMO_VP, "count": 0}],
+        "machines": dict.fromkeys(f.MACHINES, 0),
+    }
+
+
+def _junk_label(state: Mapping[str, Any], name: str, index: int) -> str:
+    try:
+        item = state["decks"][name]["junk"][index]
+        return f"{f.junk_name(item['kind'])} ({item.get('vp', f.GIZMO_VP)} VP)"
+    except (LookupError, TypeError):
+        return f"Junk {index + 1}"
+
+
+def _maven_label(state: Mapping[str, Any], name: str, index: int) -> str:
+    try:
+        return str(state["decks"][name]["mavens"][index]["name"])
+    except (LookupError, TypeError):
+        return f"Maven {index + 1}"
+
+
+def _maven_text(maven: Mapping[str, Any]) -> str:
+    faction = (
+        f.FACTION_NAMES.get(f.Faction(maven["faction"]), "?")
+        if maven.get("faction") in set(f.Faction)
+        else "?"
+    )
+    return f"{maven.get('name')} ({faction}, {maven.get('vp')} VP)"
+
+
+def deck_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """What changed between two versions of the decks, in words.
+
+    >>> deck_changes({"Lewis": {"lucky": 1}}, {"Lewis": {"lucky": 0}})
+    "Lewis's Lucky: 1 → 0"
+    """
+    said: list[str] = []
+    for name in after:
+        old, new = before.get(name, {}), after[name]
+        for key in ("lucky",):
+            if old.get(key) != new.get(key):
+                said.append(f"{name}'s Lucky: {old.get(key, 0)} → {new.get(key, 0)}")
+        for kind, label in ((k, v[0]) for k, v in f.HIRELINGS.items()):
+            a, b = old.get("hirelings", {}).get(kind, 0), new.get("hirelings", {}).get(kind, 0)
+            if a != b:
+                said.append(f"{name}'s {label}: {a} → {b}")
+        for key, machine in f.MACHINES.items():
+            a, b = _machine_count(old, key), _machine_count(new, key)
+            if a != b:
+                said.append(f"{name}'s {machine.name}: {a} → {b}")
+        said += _junk_changes(name, old.get("junk", []), new.get("junk", []))
+        said += _maven_changes(name, old.get("mavens", []), new.get("mavens", []))
+    return "; ".join(said)
+
+
+def _machine_count(deck: Mapping[str, Any], key: str) -> int:
+    machines = deck.get("machines", {})
+    if isinstance(machines, list):
+        return machines.count(key)
+    return int(machines.get(key, 0))
+
+
+def _junk_counts(items: Sequence[Mapping[str, Any]]) -> dict[tuple[str, int], int]:
+    counts: dict[tuple[str, int], int] = {}
+    for item in items:
+        key = (str(item.get("kind")), int(item.get("vp") or f.GIZMO_VP))
+        counts[key] = counts.get(key, 0) + int(item.get("count", 1))
+    return counts
+
+
+def _junk_changes(name: str, before: Sequence[Any], after: Sequence[Any]) -> list[str]:
+    old, new = _junk_counts(before), _junk_counts(after)
+    return [
+        f"{name}'s {f.junk_name(kind)} ({vp} VP): {old.get(key, 0)} → {new.get(key, 0)}"
+        for key in sorted(set(old) | set(new))
+        for kind, vp in [key]
+        if old.get(key, 0) != new.get(key, 0)
+    ]
+
+
+def _maven_changes(name: str, before: Sequence[Any], after: Sequence[Any]) -> list[str]:
+    old = [_maven_text(m) for m in before]
+    new = [_maven_text(m) for m in after]
+    said = []
+    for text in new:
+        if text in old:
+            old.remove(text)
+        else:
+            said.append(f"{name}'s Mavens: added {text}")
+    said += [f"{name}'s Mavens: removed {text}" for text in old]
+    return said
+
+
+def rounds_change(before: Sequence[Any], after: Sequence[Any]) -> str:
+    """A Fate card tapped or taken back, or a round started, in words.
+
+    >>> rounds_change([["cups-4"]], [["cups-4", "wands-5"]])
+    'Round 1: 5 of Wands revealed'
+    """
+    if len(after) > len(before) and all(not r for r in after[len(before) :]):
+        return f"Round {len(after)} begins"
+    for number, (old, new) in enumerate(zip(before, after, strict=False), 1):
+        if old != new:
+            added = [c for c in new if c not in old]
+            gone = [c for c in old if c not in new]
+            parts = [f"{f.FATE[c].name if c in f.FATE else c} revealed" for c in added]
+            parts += [f"{f.FATE[c].name if c in f.FATE else c} taken back" for c in gone]
+            return f"Round {number}: {', '.join(parts) or 'changed'}"
+    if len(after) > len(before):
+        cards = ", ".join(f.FATE[c].name if c in f.FATE else c for c in after[-1])
+        return f"Round {len(after)}: {cards} revealed"
+    return f"Round {len(before)} taken back"
+
+
+def escape_change(value: Any) -> str:
+    """An escape recorded or taken back, in words.
+
+    >>> escape_change({"player": "Carol", "by": "three-sisters"})
+    'Carol escaped with the Three Sisters'
+    >>> escape_change(None)
+    'Nobody escaped after all'
+    """
+    if isinstance(value, Mapping) and value.get("by") in set(f.Escape):
+        return f"{value.get('player')} escaped with {f.ESCAPE_NAMES[f.Escape(value['by'])]}"
+    return "Nobody escaped after all"
+
+
+GAME = Luckys()

@@ -1,0 +1,783 @@
+"""Lucky's referee checks: Feed the Toad, the rounds, challenges, buying, Machines, escapes.
+
+Each check has a pure function on plain values (used by the pages) and an endpoint that
+validates a JSON body first (used by the API).
+
+>>> feed_the_toad(["Lewis", "Carol"], "Lewis", ["cups-4", "wands-5", "death"])
+ToadPass(holder='Lewis', passes=2, turn_order=('Lewis', 'Carol'))
+>>> challenge({"Lewis": 2, "Carol": 1}, ["Lewis", "Carol"]).outcome
+'minor-victory'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import pydantic
+
+from companion.games.base import (
+    NAME_SIZE,
+    STRICT,
+    InvalidStateError,
+    Problem,
+    Roster,
+    list_size,
+    name_problems,
+    object_size,
+    player_count_problems,
+    players_size,
+    spoken_names,
+    text_size,
+    validate_model,
+)
+from companion.games.luckys import facts as f
+
+RULE_TOAD = "luckys-misadventures/feed-the-toad"
+RULE_TRIGGERS = "luckys-misadventures/triggers"
+RULE_CHALLENGE = "luckys-misadventures/challenges"
+RULE_CHALLENGE_TIE = "luckys-misadventures/challenges/tie"
+RULE_BUY = "luckys-misadventures/buying"
+RULE_MACHINE = "luckys-misadventures/machines"
+RULE_ESCAPE = "luckys-misadventures/escapes"
+RULE_DEATH = "luckys-misadventures/fate/death"
+RULE_FORTUNE = "luckys-misadventures/fate/fortune"
+
+#: The most challenge power one player could type (far above any real table).
+MAX_POWER = 99
+MAX_ODDLING_POWER = 9
+MAX_IN_PLAY = 20
+
+
+def _player_problems(players: Sequence[str], path: str = "players") -> list[Problem]:
+    problems = player_count_problems(
+        len(players), minimum=f.MIN_PLAYERS, maximum=f.MAX_PLAYERS, path=path
+    )
+    return problems + name_problems(players, path=lambda i: f"{path}[{i}]")
+
+
+# --- Feed the Toad ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToadPass:
+    """Who holds the Feed the Toad! card after a reveal, how far it moved, the turn order."""
+
+    holder: str
+    passes: int
+    turn_order: tuple[str, ...]
+
+
+def passes(fate: Sequence[str]) -> int:
+    """How many revealed cards pass the Feed the Toad! card (Wands and majors).
+
+    >>> passes(["cups-4", "wands-5", "death"]), passes(["cups-1", "swords-2"])
+    (2, 0)
+    """
+    return sum(1 for code in fate if f.FATE[code].passes)
+
+
+def turn_order(players: Sequence[str], first: str) -> tuple[str, ...]:
+    """Clockwise from the first player.
+
+    >>> turn_order(["A", "B", "C"], "B")
+    ('B', 'C', 'A')
+    """
+    seat = list(players).index(first)
+    return tuple(players[seat:]) + tuple(players[:seat])
+
+
+def feed_the_toad(players: Sequence[str], holder: str, fate: Sequence[str]) -> ToadPass:
+    """Pass the Feed the Toad! card one seat clockwise per passing card revealed."""
+    moves = passes(fate)
+    seat = (list(players).index(holder) + moves) % len(players)
+    return ToadPass(players[seat], moves, turn_order(players, players[seat]))
+
+
+class ToadModel(pydantic.BaseModel):
+    """A Feed the Toad request."""
+
+    model_config = STRICT
+
+    players: list[str]
+    holder: str
+    fate: list[str]
+
+
+TOAD_SIZE = object_size(
+    {
+        "players": players_size(f.MIN_PLAYERS, f.MAX_PLAYERS),
+        "holder": NAME_SIZE,
+        "fate": list_size(
+            f.FATE_PER_ROUND,
+            lambda n: f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {n}.",
+            text_size(),
+        ),
+    }
+)
+
+
+def fate_problems(fate: Sequence[str], path: str = "fate", *, whole: bool = True) -> list[Problem]:
+    """Unknown cards, a card twice, or (``whole``) not exactly three cards."""
+    problems = []
+    if whole and len(fate) != f.FATE_PER_ROUND:
+        problems.append(
+            Problem(
+                path,
+                f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {len(fate)}.",
+                rule=RULE_TOAD,
+            )
+        )
+    seen: set[str] = set()
+    for index, code in enumerate(fate):
+        if code not in f.FATE:
+            problems.append(
+                Problem(f"{path}[{index}]", f'"{code}" is not a Fate card.', rule=RULE_TOAD)
+            )
+        elif code in seen:
+            problems.append(
+                Problem(
+                    f"{path}[{index}]",
+                    f"The {f.FATE[code].name} cannot come up twice in one round.",
+                    rule=RULE_TOAD,
+                )
+            )
+        seen.add(code)
+    return problems
+
+
+def feed_the_toad_endpoint(body: object) -> dict[str, Any]:
+    """``POST .../feed-the-toad``: the holder after the reveal and the passes."""
+    model = validate_model(ToadModel, body, TOAD_SIZE)
+    problems = _player_problems(model.players) + fate_problems(model.fate)
+    roster = Roster.of(model.players)
+    holder = roster.find(model.holder)
+    if holder is None:
+        problems.append(Problem("holder", f'"{model.holder.strip()}" is not one of the players.'))
+    if problems:
+        raise InvalidStateError(problems)
+    assert holder is not None
+    moved = feed_the_toad(roster.names, holder, model.fate)
+    round_ = fate_round(model.fate, round_number=None)
+    return {
+        "holder": moved.holder,
+        "passes": moved.passes,
+        "turn_order": list(moved.turn_order),
+        "suits": [s.value for s in round_.suits],
+        "effects": [e.words for e in round_.effects],
+    }
+
+
+# --- one round's Fate cards ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something a revealed Fate card does this round, in words, with its rules entry."""
+
+    card: str
+    words: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class FateRound:
+    """What three revealed Fate cards mean: suits in play, triggers, majors' effects."""
+
+    cards: tuple[str, ...]
+    suits: tuple[f.Suit, ...]
+    effects: tuple[Effect, ...]
+
+    @property
+    def passes(self) -> int:
+        """How far these cards pass the Feed the Toad! card."""
+        return passes(self.cards)
+
+
+def suits_in_play(fate: Sequence[str]) -> tuple[f.Suit, ...]:
+    """The suits of the minor cards revealed, each once, in suit order."""
+    present = {f.FATE[c].suit for c in fate}
+    return tuple(s for s in f.Suit if s in present)
+
+
+def fortune_words(fate: Sequence[str]) -> str:
+    """Fortune's band from the other two cards' values (when the app knows them).
+
+    >>> fortune_words(["fortune", "cups-4", "wands-5"])
+    'Fortune: the other two cards add up to 9: everyone must play 4 cards this round.'
+    >>> fortune_words(["fortune", "cups-4", "death"])
+    'Fortune: add 4 and the value printed on Death, then read the band on Fortune.'
+    """
+    others = [f.FATE[c] for c in fate if c != "fortune"]
+    unknown = [card.name for card in others if card.value is None]
+    if unknown or len(others) != f.FATE_PER_ROUND - 1:
+        known = " and ".join(str(c.value) for c in others if c.value is not None)
+        printed = " and ".join(f"the value printed on {name}" for name in unknown)
+        parts = " and ".join(p for p in (known, printed) if p)
+        return f"Fortune: add {parts}, then read the band on Fortune."
+    total = sum(card.value or 0 for card in others)
+    band = next((text for low, high, text in f.FORTUNE_BANDS if low <= total <= high), None)
+    return f"Fortune: the other two cards add up to {total}: {band or 'no band applies'}."
+
+
+def death_words(round_number: int | None) -> str:
+    """Death's effect in a given round of the game (rounds 1 and 2: none).
+
+    >>> death_words(2)
+    'Death: no effect in round 2 (rounds 1 and 2 are spared).'
+    """
+    if round_number is not None and round_number <= f.DEATH_QUIET_ROUNDS:
+        return f"Death: no effect in round {round_number} (rounds 1 and 2 are spared)."
+    spared = "" if round_number is not None else " (not in rounds 1 and 2)"
+    return (
+        f"Death: in the discard phase everyone trashes the cards left in their hand{spared}; "
+        "Junk and Machines in it are discarded instead."
+    )
+
+
+def trigger_words(suit: f.Suit) -> str:
+    """What a suit in play lets allies do."""
+    name = f.SUIT_NAMES[suit]
+    return (
+        f"{name}: actions with a {name} trigger may be used, once per card even with "
+        f"two {name} cards; the {name} Scarecrow adds 1 more Buy Point."
+    )
+
+
+def fate_round(fate: Sequence[str], *, round_number: int | None) -> FateRound:
+    """The meaning of the revealed cards (valid codes, no repeats) in a round of the game.
+
+    >>> r = fate_round(["cups-4", "wands-5", "death"], round_number=5)
+    >>> [s.value for s in r.suits], r.passes, r.effects[-1].words.startswith("Death: in")
+    (['cups', 'wands'], 2, True)
+    """
+    suits = suits_in_play(fate)
+    effects = [Effect(s.value, trigger_words(s), RULE_TRIGGERS) for s in suits]
+    majors = sorted(
+        (f.FATE[c] for c in fate if f.FATE[c].major),
+        key=lambda card: card.value if card.value is not None else 0,
+    )
+    for card in majors:
+        if card.code == "fortune":
+            effects.append(Effect(card.code, fortune_words(fate), RULE_FORTUNE))
+        elif card.code == "death":
+            effects.append(Effect(card.code, death_words(round_number), RULE_DEATH))
+        else:
+            effects.append(Effect(card.code, f"{card.name}: {f.UNPRINTED_EFFECT}", RULE_TRIGGERS))
+    return FateRound(tuple(fate), suits, tuple(effects))
+
+
+# --- the rounds of a game (the round companion) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """One round of the companion: its cards and who held the Toad before and after."""
+
+    number: int
+    half: int
+    cards: tuple[str, ...]
+    holder_before: str
+    holder: str | None
+    turn_order: tuple[str, ...]
+    fate: FateRound | None
+
+    @property
+    def complete(self) -> bool:
+        """Whether all three Fate cards are in."""
+        return len(self.cards) == f.FATE_PER_ROUND
+
+
+@dataclass(frozen=True)
+class Companion:
+    """The rounds so far and what comes next."""
+
+    rounds: tuple[RoundView, ...]
+    holder: str
+    #: The round the next tap goes to (1-14), or ``None`` when all 14 are done.
+    next_round: int | None
+    #: The reshuffle reminder is due (the first half's last round is complete).
+    reshuffle_due: bool
+
+    @property
+    def current(self) -> RoundView | None:
+        """The round being revealed or last revealed."""
+        return self.rounds[-1] if self.rounds else None
+
+
+def companion(
+    players: Sequence[str], toad: str | None, rounds: Sequence[Sequence[str]]
+) -> Companion:
+    """Follow the Feed the Toad! card through the rounds (codes already validated).
+
+    >>> c = companion(["Lewis", "Carol"], "Lewis", [["cups-4", "wands-5", "death"], ["wands-1"]])
+    >>> [(r.number, r.holder) for r in c.rounds], c.holder, c.next_round
+    ([(1, 'Lewis'), (2, None)], 'Lewis', 2)
+    """
+    holder = toad if toad is not None else players[0]
+    views = []
+    for number, cards in enumerate(rounds, 1):
+        half = 1 if number <= f.ROUNDS_PER_HALF else 2
+        before = holder
+        if len(cards) == f.FATE_PER_ROUND:
+            holder = feed_the_toad(players, holder, cards).holder
+            view = RoundView(
+                number,
+                half,
+                tuple(cards),
+                before,
+                holder,
+                turn_order(players, holder),
+                fate_round(cards, round_number=number),
+            )
+        else:
+            view = RoundView(number, half, tuple(cards), before, None, (), None)
+        views.append(view)
+    last = views[-1] if views else None
+    if last is None:
+        next_round: int | None = 1
+    elif not last.complete:
+        next_round = last.number
+    else:
+        next_round = last.number + 1 if last.number < f.ROUNDS else None
+    reshuffle = last is not None and last.complete and last.number == f.ROUNDS_PER_HALF
+    return Companion(tuple(views), holder, next_round, reshuffle)
+
+
+def last_turn_order(
+    players: Sequence[str], toad: str | None, rounds: Sequence[Sequence[str]]
+) -> tuple[str, ...]:
+    """The turn order of the last complete round (seating order before any)."""
+    done = [r for r in companion(players, toad, rounds).rounds if r.complete]
+    return done[-1].turn_order if done else tuple(players)
+
+
+# --- challenges --------------------------------------------------------------------------
+
+
+class Outcome(StrEnum):
+    """How a challenge ends."""
+
+    NO_WINNER = "no-winner"
+    TIE = "tie"
+    MINOR_VICTORY = "minor-victory"
+    CRUSHED_IT = "crushed-it"
+
+
+@dataclass(frozen=True)
+class ChallengeResult:
+    """A challenge's outcome, its winners (in turn order) and the winning margin."""
+
+    outcome: str
+    winners: tuple[str, ...]
+    margin: int
+    words: str
+    #: The rules entry of the outcome (not part of the API shape).
+    rule: str = RULE_CHALLENGE
+
+
+def challenge(
+    powers: Mapping[str, int], order: Sequence[str], kind: f.Challenge = f.Challenge.TINKERER
+) -> ChallengeResult:
+    """Resolve one challenge from each player's total power in play.
+
+    >>> won = challenge({"Lewis": 2, "Carol": 0}, ["Lewis", "Carol"])
+    >>> won.outcome, won.winners, won.margin
+    ('crushed-it', ('Lewis',), 2)
+    >>> won.words
+    'Lewis crushed it by 2: any Junk card from the bank.'
+    >>> challenge({"A": 2, "B": 2, "C": 1}, ["B", "C", "A"]).winners
+    ('B', 'A')
+    """
+    prize = f.CHALLENGE_PRIZES[kind]
+    top = max(powers.values(), default=0)
+    if top <= 0:
+        return ChallengeResult(
+            Outcome.NO_WINNER.value, (), 0, "Nobody has power in play: no winner."
+        )
+    best = tuple(name for name in order if powers.get(name, 0) == top)
+    if len(best) > 1:
+        words = (
+            f"{spoken_names(list(best))} tie on {top}: each may take the cheapest {prize} "
+            "in the bank, in turn order."
+        )
+        return ChallengeResult(Outcome.TIE.value, best, 0, words, RULE_CHALLENGE_TIE)
+    second = max((p for name, p in powers.items() if name != best[0]), default=0)
+    margin = top - second
+    if margin >= f.CRUSH_MARGIN:
+        words = f"{best[0]} crushed it by {margin}: any {prize} from the bank."
+        return ChallengeResult(Outcome.CRUSHED_IT.value, best, margin, words)
+    words = (
+        f"{best[0]} wins by 1, a minor victory: a {prize} costing "
+        f"{f.MINOR_VICTORY_MOST_COST} or less (or the cheapest one)."
+    )
+    return ChallengeResult(Outcome.MINOR_VICTORY.value, best, margin, words)
+
+
+class ChallengeModel(pydantic.BaseModel):
+    """A challenge request."""
+
+    model_config = STRICT
+
+    kind: str = f.Challenge.TINKERER.value
+    powers: dict[str, int]
+    turn_order: list[str] | None = None
+
+
+CHALLENGE_SIZE = object_size(
+    {
+        "kind": text_size(),
+        "powers": object_size(each=None, most=f.MAX_PLAYERS),
+        "turn_order": players_size(f.MIN_PLAYERS, f.MAX_PLAYERS),
+    }
+)
+
+
+def challenge_endpoint(body: object) -> dict[str, Any]:
+    """``POST .../challenge``: outcome, winners in turn order, margin (and words)."""
+    model = validate_model(ChallengeModel, body, CHALLENGE_SIZE)
+    problems = []
+    if model.kind not in set(f.Challenge):
+        problems.append(Problem("kind", "A challenge is tinkerer or wicked.", rule=RULE_CHALLENGE))
+    names = list(model.powers)
+    problems += _player_problems(names, path="powers")
+    for name, power in model.powers.items():
+        if not 0 <= power <= MAX_POWER:
+            problems.append(Problem(f"powers.{name}", f"Enter a power from 0 to {MAX_POWER}."))
+    roster = Roster.of(names)
+    order = list(roster.names)
+    if model.turn_order is not None:
+        found = [roster.find(n) for n in model.turn_order]
+        if None in found or sorted(n or "" for n in found) != sorted(roster.names):
+            problems.append(
+                Problem("turn_order", "The turn order names every player of powers exactly once.")
+            )
+        else:
+            order = [n or "" for n in found]
+    if problems:
+        raise InvalidStateError(problems)
+    powers = {name.strip(): power for name, power in model.powers.items()}
+    result = challenge(powers, order, f.Challenge(model.kind))
+    return {
+        "outcome": result.outcome,
+        "winners": list(result.winners),
+        "margin": result.margin,
+        "words": result.words,
+    }
+
+
+# --- buying --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuyPoints:
+    """A player's Buy Points this turn, line by line."""
+
+    total: int
+    lines: tuple[tuple[str, int], ...]
+    reminder: str
+
+
+BUY_REMINDER = f"At most {f.PURCHASES_PER_TURN} cards may be bought per turn."
+
+
+def buy_points(
+    *,
+    lucky: bool,
+    scarecrows: Sequence[f.Suit],
+    white_rabbits: int,
+    oddlings: Sequence[int],
+    suits: Sequence[f.Suit],
+) -> BuyPoints:
+    """Buy Points from the cards in play, with the suits the Fate cards put in play.
+
+    Carol's turn in the rulebook's example (Cups and Wands in play):
+
+    >>> carol = buy_points(lucky=False, scarecrows=[f.Suit.WANDS, f.Suit.SWORDS],
+    ...     white_rabbits=0, oddlings=[], suits=[f.Suit.CUPS, f.Suit.WANDS])
+    >>> carol.total, carol.lines
+    (3, (('Wands Scarecrow (triggered)', 2), ('Swords Scarecrow', 1)))
+    """
+    lines: list[tuple[str, int]] = []
+    if lucky:
+        lines.append(("Lucky", 1))
+    for suit in scarecrows:
+        name = f.SUIT_NAMES[suit]
+        if suit in suits:
+            lines.append((f"{name} Scarecrow (triggered)", 2))
+        else:
+            lines.append((f"{name} Scarecrow", 1))
+    if white_rabbits:
+        lines.append(("White Rabbit", f.WHITE_RABBIT_FIRST))
+    for number in range(2, white_rabbits + 1):
+        lines.append((f"White Rabbit {number}", f.WHITE_RABBIT_MORE))
+    for index, power in enumerate(oddlings, 1):
+        lines.append((f"Oddling {index}", power))
+    return BuyPoints(sum(p for _, p in lines), tuple(lines), BUY_REMINDER)
+
+
+class BuyModel(pydantic.BaseModel):
+    """A buy-points request."""
+
+    model_config = STRICT
+
+    lucky: bool = False
+    scarecrows: list[str] = []
+    white_rabbits: int = 0
+    oddlings: list[int] = []
+    fate: list[str] = []
+
+
+BUY_SIZE = object_size(
+    {
+        "scarecrows": list_size(3, lambda n: f"A player has 3 Scarecrows, not {n}.", text_size()),
+        "oddlings": list_size(
+            MAX_IN_PLAY, lambda n: f"At most {MAX_IN_PLAY} Oddlings fit in play, not {n}."
+        ),
+        "fate": list_size(
+            f.FATE_PER_ROUND,
+            lambda n: f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {n}.",
+            text_size(),
+        ),
+    }
+)
+
+
+def buy_points_endpoint(body: object) -> dict[str, Any]:
+    """``POST .../buy-points``: the Buy Points of the cards in play."""
+    model = validate_model(BuyModel, body, BUY_SIZE)
+    problems = fate_problems(model.fate, whole=False)
+    for index, suit in enumerate(model.scarecrows):
+        if suit not in set(f.Suit):
+            problems.append(
+                Problem(
+                    f"scarecrows[{index}]",
+                    "A Scarecrow's trigger is cups, swords or wands.",
+                    rule=RULE_BUY,
+                )
+            )
+    if len(set(model.scarecrows)) != len(model.scarecrows):
+        problems.append(
+            Problem(
+                "scarecrows",
+                "Each player's three Scarecrows have different triggers.",
+                rule=RULE_BUY,
+            )
+        )
+    if not 0 <= model.white_rabbits <= f.HIRELINGS["white-rabbit"][2]:
+        problems.append(Problem("white_rabbits", "Enter 0 to 8 White Rabbits.", rule=RULE_BUY))
+    for index, power in enumerate(model.oddlings):
+        if not 0 <= power <= MAX_ODDLING_POWER:
+            problems.append(
+                Problem(
+                    f"oddlings[{index}]", f"An Oddling adds 0 to {MAX_ODDLING_POWER} Buy Points."
+                )
+            )
+    if problems:
+        raise InvalidStateError(problems)
+    result = buy_points(
+        lucky=model.lucky,
+        scarecrows=[f.Suit(s) for s in model.scarecrows],
+        white_rabbits=model.white_rabbits,
+        oddlings=model.oddlings,
+        suits=suits_in_play(model.fate),
+    )
+    return {
+        "points": result.total,
+        "lines": [{"label": label, "points": points} for label, points in result.lines],
+        "most_purchases": f.PURCHASES_PER_TURN,
+        "reminder": result.reminder,
+    }
+
+
+# --- machines ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Build:
+    """What two Junk kinds build, and how many of that Machine are left."""
+
+    machine: f.Machine | None
+    left: int
+    words: str
+
+
+def build_machine(first: str, second: str, built: Mapping[str, int]) -> Build:
+    """The Machine two Junk kinds build, given the Machines already built.
+
+    >>> build_machine("flux-capacitor", "flux-capacitor", {"time-machine": 1}).words
+    'Flux Capacitor + Flux Capacitor build the Time Machine (13 VP); none is left to build.'
+    """
+    machine = f.machine_for(first, second)
+    pair = f"{f.junk_name(first)} + {f.junk_name(second)}"
+    if machine is None:
+        return Build(None, 0, f"{pair} build no Machine.")
+    left = max(0, machine.copies - built.get(machine.key, 0))
+    if left == 0:
+        words = f"{pair} build the {machine.name} ({machine.vp} VP); none is left to build."
+    else:
+        words = f"{pair} build the {machine.name} ({machine.vp} VP); {left} left."
+    return Build(machine, left, words)
+
+
+class BuildModel(pydantic.BaseModel):
+    """A build-machine request."""
+
+    model_config = STRICT
+
+    junk: list[str]
+    built: dict[str, int] = {}
+
+
+BUILD_SIZE = object_size(
+    {
+        "junk": list_size(2, lambda n: f"A Machine takes 2 Junk cards, not {n}.", text_size()),
+        "built": object_size(),
+    }
+)
+
+
+def build_machine_endpoint(body: object) -> dict[str, Any]:
+    """``POST .../build-machine``: the Machine, its VP and how many are left."""
+    model = validate_model(BuildModel, body, BUILD_SIZE)
+    problems = []
+    if len(model.junk) != 2:
+        problems.append(
+            Problem(
+                "junk", f"A Machine takes 2 Junk cards, not {len(model.junk)}.", rule=RULE_MACHINE
+            )
+        )
+    for index, kind in enumerate(model.junk):
+        if kind not in f.JUNK:
+            problems.append(
+                Problem(f"junk[{index}]", f'"{kind}" is not a kind of Junk.', rule=RULE_MACHINE)
+            )
+    for key, count in model.built.items():
+        if key not in f.MACHINES:
+            problems.append(Problem(f"built.{key}", f'"{key}" is not a Machine.'))
+        elif not 0 <= count <= f.MACHINES[key].copies:
+            problems.append(
+                Problem(
+                    f"built.{key}", f"Only {f.MACHINES[key].copies} {f.MACHINES[key].name} exist."
+                )
+            )
+    if problems:
+        raise InvalidStateError(problems)
+    result = build_machine(model.junk[0], model.junk[1], model.built)
+    machine = result.machine
+    return {
+        "machine": machine.key if machine else None,
+        "name": machine.name if machine else None,
+        "vp": machine.vp if machine else None,
+        "left": result.left,
+        "can_build": machine is not None and result.left > 0,
+        "words": result.words,
+    }
+
+
+# --- escapes ---------------------------------------------------------------------------------
+
+
+class InPlay(StrEnum):
+    """The cards the escape conditions look at."""
+
+    TIME_MACHINE = "time-machine"
+    REACTOR_PUMP = "reactor-pump"
+    GREED = "greed"
+    DESPAIR = "despair"
+    VANITY = "vanity"
+    PUMPKIN_TED = "pumpkin-ted"
+    CLOCKMAKERS = "clockmakers"
+    FATE_CLOCK = "fate-clock"
+
+
+IN_PLAY_NAMES: dict[InPlay, str] = {
+    InPlay.TIME_MACHINE: "Time Machine",
+    InPlay.REACTOR_PUMP: "Reactor Pump",
+    InPlay.GREED: "Greed",
+    InPlay.DESPAIR: "Despair",
+    InPlay.VANITY: "Vanity",
+    InPlay.PUMPKIN_TED: "Pumpkin Ted",
+    InPlay.CLOCKMAKERS: "a Clockmakers Hireling",
+    InPlay.FATE_CLOCK: "a Fate Clock",
+}
+PUMPKIN_TED_TRIGGERED = "Pumpkin Ted's action triggered"
+
+#: What each escape needs in play.
+ESCAPE_NEEDS: dict[f.Escape, tuple[InPlay, ...]] = {
+    f.Escape.TIME_MACHINE: (InPlay.TIME_MACHINE, InPlay.REACTOR_PUMP),
+    f.Escape.THREE_SISTERS: (InPlay.GREED, InPlay.DESPAIR, InPlay.VANITY),
+    f.Escape.PUMPKIN_TED: (InPlay.PUMPKIN_TED, InPlay.CLOCKMAKERS, InPlay.FATE_CLOCK),
+}
+ESCAPE_REMINDER = (
+    "An escape is an action on your own turn: it ends the game at once, and no VP are counted."
+)
+
+
+@dataclass(frozen=True)
+class EscapeCheck:
+    """One escape: met or not, and what is missing."""
+
+    by: f.Escape
+    met: bool
+    missing: tuple[str, ...]
+
+
+def escape_checks(in_play: set[InPlay], *, pumpkin_ted_triggered: bool) -> tuple[EscapeCheck, ...]:
+    """Each escape condition for the cards one player has in play.
+
+    >>> [c.met for c in escape_checks({InPlay.TIME_MACHINE, InPlay.REACTOR_PUMP},
+    ...     pumpkin_ted_triggered=False)]
+    [True, False, False]
+    """
+    checks = []
+    for by, needs in ESCAPE_NEEDS.items():
+        missing = [IN_PLAY_NAMES[card] for card in needs if card not in in_play]
+        if by is f.Escape.PUMPKIN_TED and not pumpkin_ted_triggered:
+            missing.append(PUMPKIN_TED_TRIGGERED)
+        checks.append(EscapeCheck(by, not missing, tuple(missing)))
+    return tuple(checks)
+
+
+class EscapeModel(pydantic.BaseModel):
+    """An escape-check request."""
+
+    model_config = STRICT
+
+    in_play: list[str]
+    pumpkin_ted_triggered: bool = False
+
+
+ESCAPE_SIZE = object_size(
+    {
+        "in_play": list_size(
+            len(InPlay),
+            lambda n: f"At most {len(InPlay)} cards are asked about, not {n}.",
+            text_size(),
+        )
+    }
+)
+
+
+def escape_endpoint(body: object) -> dict[str, Any]:
+    """``POST .../escape``: which escapes the cards in play allow."""
+    model = validate_model(EscapeModel, body, ESCAPE_SIZE)
+    problems = [
+        Problem(f"in_play[{i}]", f'"{card}" is not a card any escape needs.', rule=RULE_ESCAPE)
+        for i, card in enumerate(model.in_play)
+        if card not in set(InPlay)
+    ]
+    if problems:
+        raise InvalidStateError(problems)
+    checks = escape_checks(
+        {InPlay(c) for c in model.in_play}, pumpkin_ted_triggered=model.pumpkin_ted_triggered
+    )
+    return {
+        "escapes": [c.by.value for c in checks if c.met],
+        "conditions": [
+            {"by": c.by.value, "met": c.met, "missing": list(c.missing)} for c in checks
+        ],
+        "reminder": ESCAPE_REMINDER,
+    }

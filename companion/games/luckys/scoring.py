@@ -1,0 +1,205 @@
+"""The end-of-game tally: VP per deck, the six tiebreakers in order, or an escape.
+
+>>> from companion.games.luckys.state import parse
+>>> table = parse({"players": ["Lewis", "Carol"], "decks": {
+...     "Lewis": {"lucky": 1, "machines": ["tiny-tin"]},
+...     "Carol": {"lucky": 1, "mavens": [{"name": "Pumpkin Ted", "faction": "oddling", "vp": 6}],
+...               "hirelings": {"winged-monkey": 1}}}})
+>>> result = score_table(table)
+>>> [(s.player, s.score) for s in result.standings], result.decided_by
+([('Carol', 17), ('Lewis', 17)], 'Has Pumpkin Ted')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.games.base import (
+    Better,
+    BreakdownLine,
+    Entry,
+    Result,
+    Standing,
+    Tiebreak,
+    TiebreakScalar,
+    TiebreakValue,
+    rank,
+)
+from companion.games.luckys import facts as f
+from companion.games.luckys.state import (
+    RULE_HIRELINGS,
+    RULE_JUNK,
+    RULE_LUCKY,
+    RULE_MACHINES,
+    RULE_MAVENS,
+    Deck,
+    Table,
+)
+
+LUCKY_TIEBREAK = "Has Lucky"
+PUMPKIN_TED_TIEBREAK = "Has Pumpkin Ted"
+QUEEN_TIEBREAK = "Has the Queen of Spades"
+WICKED_TIEBREAK = "VP from Wicked cards"
+ALLY_TIEBREAK = "VP from Ally cards"
+LAST_TURN_TIEBREAK = "Later in the last turn order"
+
+
+def _holds(card: str) -> Callable[[TiebreakScalar], str]:
+    def words(value: TiebreakScalar) -> str:
+        return f"holds {card}" if value else f"no {card}"
+
+    return words
+
+
+def _vp_words(what: str) -> Callable[[TiebreakScalar], str]:
+    def words(value: TiebreakScalar) -> str:
+        return f"{value} VP from {what}"
+
+    return words
+
+
+def _turn_words(value: TiebreakScalar) -> str:
+    if value == 0:
+        return "last turn order not entered"
+    return f"turn {value} in the last round"
+
+
+def _tiebreak(label: str, words: Callable[[TiebreakScalar], str], rule: str) -> Tiebreak:
+    return Tiebreak(label, Better.HIGHER, words=words, rule=rule)
+
+
+#: The rulebook's six tiebreakers, in order.
+TIEBREAKS: tuple[Tiebreak, ...] = (
+    _tiebreak(LUCKY_TIEBREAK, _holds("Lucky"), "luckys-misadventures/tiebreak/lucky"),
+    _tiebreak(
+        PUMPKIN_TED_TIEBREAK, _holds("Pumpkin Ted"), "luckys-misadventures/tiebreak/pumpkin-ted"
+    ),
+    _tiebreak(
+        QUEEN_TIEBREAK, _holds("the Queen of Spades"), "luckys-misadventures/tiebreak/queen"
+    ),
+    _tiebreak(WICKED_TIEBREAK, _vp_words("Wicked cards"), "luckys-misadventures/tiebreak/wicked"),
+    _tiebreak(ALLY_TIEBREAK, _vp_words("allies"), "luckys-misadventures/tiebreak/allies"),
+    _tiebreak(LAST_TURN_TIEBREAK, _turn_words, "luckys-misadventures/tiebreak/last-turn"),
+)
+
+
+def breakdown(deck: Deck) -> tuple[BreakdownLine, ...]:
+    """A deck's VP, one line per kind of card (the lines add up to its score)."""
+    lines: list[BreakdownLine] = []
+    if deck.lucky:
+        lines.append(BreakdownLine("Lucky", f.LUCKY_VP, rule=RULE_LUCKY))
+    for kind, count in deck.hirelings.items():
+        if count:
+            name = f.HIRELINGS[kind][0]
+            lines.append(
+                BreakdownLine(f"{name}: {count}", count * f.HIRELING_VP, rule=RULE_HIRELINGS)
+            )
+    for maven in deck.mavens:
+        faction = f.FACTION_NAMES[maven.faction]
+        lines.append(BreakdownLine(f"{maven.name} ({faction})", maven.vp, rule=RULE_MAVENS))
+    for (kind, vp), count in sorted(deck.junk.items(), key=_junk_order):
+        if count:
+            label = f"{f.junk_name(kind)}: {count} ({vp} VP each)"
+            lines.append(BreakdownLine(label, count * vp, rule=RULE_JUNK))
+    for key in f.MACHINES:
+        count = deck.machines.get(key, 0)
+        if count:
+            machine = f.MACHINES[key]
+            label = f"{machine.name}: {count} ({machine.vp} VP each)"
+            lines.append(BreakdownLine(label, count * machine.vp, rule=RULE_MACHINES))
+    return tuple(lines)
+
+
+def _junk_order(item: tuple[tuple[str, int], int]) -> tuple[int, int]:
+    (kind, vp), _count = item
+    return list(f.JUNK).index(kind), vp
+
+
+def wicked_vp(deck: Deck) -> int:
+    """VP from Wicked cards: Winged Monkeys and Wicked Mavens."""
+    monkeys = deck.hirelings.get("winged-monkey", 0) * f.HIRELING_VP
+    return monkeys + sum(m.vp for m in deck.mavens if m.faction is f.Faction.WICKED)
+
+
+def ally_vp(deck: Deck) -> int:
+    """VP from Ally cards: Lucky, Hirelings and Mavens (Sidekicks score nothing)."""
+    hirelings = sum(deck.hirelings.values()) * f.HIRELING_VP
+    return deck.lucky * f.LUCKY_VP + hirelings + sum(m.vp for m in deck.mavens)
+
+
+def tiebreak_values(deck: Deck, turn: int) -> tuple[int, ...]:
+    """A deck's six tiebreak values, in the rulebook's order (``turn`` counts from 1)."""
+    return (
+        deck.lucky,
+        int(deck.has_maven(f.PUMPKIN_TED)),
+        int(deck.has_maven(f.QUEEN_OF_SPADES)),
+        wicked_vp(deck),
+        ally_vp(deck),
+        turn,
+    )
+
+
+def score_table(table: Table, *, finished: bool = True) -> Result:
+    """Score a validated table: the escape wins outright, else VP and the tiebreakers."""
+    entries = []
+    for name in table.players:
+        deck = table.decks[name]
+        lines = breakdown(deck)
+        order = table.final_turn_order
+        turn = order.index(name) + 1 if name in order else 0
+        entries.append(
+            Entry(name, sum(line.points for line in lines), tiebreak_values(deck, turn), lines)
+        )
+    if table.escaped is not None:
+        return _escape_result(table, entries)
+    ranking = rank(entries, tiebreaks=TIEBREAKS)
+    warnings = () if table.final_turn_order else (NO_TURN_ORDER_WARNING,)
+    return Result(f.SLUG, ranking.standings, ranking.decided_by, finished, warnings)
+
+
+NO_TURN_ORDER_WARNING = (
+    "The last round's turn order is not entered, so the last tiebreaker (who took the "
+    "last turn) cannot separate tied players."
+)
+
+
+def escape_words(player: str, by: f.Escape) -> str:
+    """The sentence of an escape.
+
+    >>> escape_words("Carol", f.Escape.THREE_SISTERS)
+    'Carol escaped Oddtopia with the Three Sisters and wins at once; no VP are counted.'
+    """
+    return (
+        f"{player} escaped Oddtopia with {f.ESCAPE_NAMES[by]} and wins at once; no VP are counted."
+    )
+
+
+def _escape_result(table: Table, entries: list[Entry]) -> Result:
+    """The escaper ranks 1 and everyone else shares rank 2; nobody scores VP."""
+    assert table.escaped is not None
+    player, by = table.escaped
+    ordered = sorted(entries, key=lambda e: e.player != player)  # stable: seating after
+    standings = tuple(
+        Standing(
+            player=entry.player,
+            score=0,
+            rank=1 if entry.player == player else 2,
+            winner=entry.player == player,
+            breakdown=(),
+            tiebreak=tuple(
+                TiebreakValue(t.label, v) for t, v in zip(TIEBREAKS, entry.tiebreak, strict=True)
+            ),
+        )
+        for entry in ordered
+    )
+    words = escape_words(player, by)
+    return Result(
+        f.SLUG,
+        standings,
+        by.value,
+        True,
+        extra={
+            "escape": {"player": player, "by": by.value, "words": words},
+            "decided_words": words,
+        },
+    )

@@ -1,0 +1,189 @@
+"""The Lucky's referee tools on one page: challenge resolver, buy points calculator,
+Machine builder and escape check.
+
+A GET form (bookmarkable, no JavaScript needed). Opened from a play, it names that
+play's players and counts the Machines already entered in its decks; opened alone, it
+names Player 1-4 and counts none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from flask import request, url_for
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
+
+from companion.games.luckys import facts as f
+from companion.games.luckys import referee as r
+from companion.services import luckys as service
+from companion.web.actions import load_play
+from companion.web.game_pages import GameTool
+from companion.web.luckys.routes import PREFIX, bp
+from companion.web.render import page_or_fragment
+
+PAGE = "games/luckys-misadventures/referee.html"
+FRAGMENT = "games/luckys-misadventures/_referee.html"
+MAX_TYPED = 99
+
+
+@dataclass
+class Query:
+    """What the tools page was asked, with a message per field that could not be read."""
+
+    players: list[str]
+    errors: dict[str, str] = field(default_factory=dict)
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def _number(args: Mapping[str, str], name: str, query: Query, *, most: int = MAX_TYPED) -> int:
+    """A typed count (blank is 0), with a stepper's ``step`` applied."""
+    text = args.get(name, "").strip()
+    value = 0
+    if text:
+        if text.isdigit() and int(text) <= most:
+            value = int(text)
+        else:
+            query.errors[name] = f"Enter a whole number from 0 to {most}."
+    step = args.get("step", "")
+    if step in (f"{name}:+1", f"{name}:-1"):
+        value = max(0, min(most, value + (1 if step.endswith("+1") else -1)))
+    query.values[name] = value
+    return value
+
+
+def _choice(args: Mapping[str, str], name: str, options: Sequence[str], query: Query) -> str:
+    text = args.get(name, "")
+    if text and text not in options:
+        query.errors[name] = "Pick one of the options."
+        text = ""
+    query.values[name] = text
+    return text
+
+
+def _challenge(args: Mapping[str, str], query: Query) -> r.ChallengeResult | None:
+    kind = _choice(args, "kind", [c.value for c in f.Challenge], query) or "tinkerer"
+    query.values["kind"] = kind
+    powers = {name: _number(args, f"p{i}", query) for i, name in enumerate(query.players)}
+    first = _choice(args, "first", [str(i) for i in range(len(query.players))], query)
+    order = r.turn_order(query.players, query.players[int(first or 0)])
+    if any(k.startswith("p") for k in query.errors) or not any(f"p{i}" in args for i in range(4)):
+        return None
+    return r.challenge(powers, order, f.Challenge(kind))
+
+
+def _buy(args: MultiDict[str, str], query: Query) -> r.BuyPoints | None:
+    scarecrows = [s for s in args.getlist("scarecrow") if s in set(f.Suit)]
+    query.values["scarecrow"] = scarecrows
+    lucky = args.get("lucky") == "1"
+    query.values["lucky"] = lucky
+    rabbits = _number(args, "rabbits", query, most=f.HIRELINGS["white-rabbit"][2])
+    odd_text = args.get("oddlings", "").replace(",", " ").split()
+    query.values["oddlings"] = args.get("oddlings", "")
+    oddlings = []
+    for word in odd_text:
+        if word.isdigit() and int(word) <= r.MAX_ODDLING_POWER:
+            oddlings.append(int(word))
+        else:
+            query.errors["oddlings"] = "Type each Oddling's Buy Points as a number, e.g. 2 1."
+    fate = [code for i in range(3) if (code := _choice(args, f"fate{i}", list(f.FATE), query))]
+    problems = r.fate_problems(fate, whole=False)
+    if problems:
+        query.errors["fate0"] = " ".join(p.message for p in problems)
+    if "buy" not in args or any(k in query.errors for k in ("rabbits", "oddlings", "fate0")):
+        return None
+    return r.buy_points(
+        lucky=lucky,
+        scarecrows=[f.Suit(s) for s in scarecrows],
+        white_rabbits=rabbits,
+        oddlings=oddlings,
+        suits=r.suits_in_play(fate),
+    )
+
+
+def _build(args: Mapping[str, str], query: Query, built: Mapping[str, int]) -> r.Build | None:
+    first = _choice(args, "junk1", list(f.JUNK), query)
+    second = _choice(args, "junk2", list(f.JUNK), query)
+    if not first or not second:
+        return None
+    return r.build_machine(first, second, built)
+
+
+def _escape(args: MultiDict[str, str], query: Query) -> tuple[r.EscapeCheck, ...] | None:
+    cards = {r.InPlay(c) for c in args.getlist("in_play") if c in set(r.InPlay)}
+    query.values["in_play"] = {c.value for c in cards}
+    triggered = args.get("ted_triggered") == "1"
+    query.values["ted_triggered"] = triggered
+    if "escape" not in args:
+        return None
+    return r.escape_checks(cards, pumpkin_ted_triggered=triggered)
+
+
+def _answer(players: list[str], built: Mapping[str, int], **links: Any) -> Response:
+    args = request.args
+    query = Query(players)
+    count = len(players)
+    answers = {
+        "challenge": _challenge(args, query),
+        "buy": _buy(args, query),
+        "build": _build(args, query, built),
+        "escape": _escape(args, query),
+    }
+    return page_or_fragment(
+        PAGE,
+        FRAGMENT,
+        status=HTTPStatus.UNPROCESSABLE_ENTITY if query.errors else HTTPStatus.OK,
+        q=query,
+        count=count,
+        answers=answers,
+        built=built,
+        machines=f.MACHINES,
+        junk_kinds={k: name for k, (name, _) in f.JUNK.items()},
+        fate=f.FATE,
+        suits=f.SUIT_NAMES,
+        in_play=r.IN_PLAY_NAMES,
+        escape_names=f.ESCAPE_NAMES,
+        reminder=r.ESCAPE_REMINDER,
+        buy_reminder=r.BUY_REMINDER,
+        **links,
+    )
+
+
+@bp.get("/luckys-misadventures/referee")
+def referee() -> Response:
+    """The tools without a table: players 2-4 named by seat."""
+    text = request.args.get("players", "2")
+    count = int(text) if text in {"2", "3", "4"} else 2
+    players = [f"Player {i}" for i in range(1, count + 1)]
+    return _answer(
+        players,
+        {},
+        action=url_for("luckys.referee"),
+        back=None,
+        counts=range(f.MIN_PLAYERS, f.MAX_PLAYERS + 1),
+    )
+
+
+@bp.get(f"{PREFIX}/referee")
+def referee_for_play(token: str, play_id: int) -> Response:
+    """The tools for a play: its players, and the Machines entered in its decks."""
+    opened = load_play(token, play_id, game=f.SLUG)
+    players = [str(p) for p in opened.play.state["players"]]
+    return _answer(
+        players,
+        service.built_machines(opened.play),
+        action=url_for("luckys.referee_for_play", token=token, play_id=play_id),
+        back=url_for("pages.play", token=token, play_id=play_id),
+        counts=None,
+    )
+
+
+#: The tools page, as the home and table pages list it.
+TOOL = GameTool(
+    endpoint="luckys.referee",
+    title="Lucky's Misadventures: challenges, buy points, Machines, escapes",
+    short="Lucky's referee",
+)

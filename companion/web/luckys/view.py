@@ -1,0 +1,163 @@
+"""Lucky's Misadventures view data: what the play page draws (built here, never by the
+templates calling the engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.luckys import facts as f
+from companion.games.luckys import referee
+from companion.games.luckys.scoring import TIEBREAKS
+from companion.services import luckys as service
+from companion.web.game_pages import PlayPage
+
+SUIT_ORDER = tuple(f.Suit)
+#: The Fate picker: one row per suit (values 1-6), then the majors.
+PICKER_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    *((f.SUIT_NAMES[s], tuple(f"{s.value}-{v}" for v in f.MINOR_VALUES)) for s in SUIT_ORDER),
+    ("Major", tuple(f.MAJORS)),
+)
+ESCAPE_LABELS = {
+    f.Escape.TIME_MACHINE.value: "Time Machine + Reactor Pump",
+    f.Escape.THREE_SISTERS.value: "The Three Sisters",
+    f.Escape.PUMPKIN_TED.value: "Pumpkin Ted's portal",
+}
+
+
+@dataclass(frozen=True)
+class CountRow:
+    """One stepper of the tally: what it counts, its field, value, top and VP each."""
+
+    label: str
+    field: str
+    value: int
+    most: int
+    vp: int
+    #: Cards of this kind still in the box (Machines: the box minus every deck's).
+    left: int | None = None
+
+
+@dataclass(frozen=True)
+class DeckView:
+    """One player's deck as the tally shows it."""
+
+    seat: int
+    name: str
+    points: int
+    lucky: CountRow
+    hirelings: tuple[CountRow, ...]
+    junk: tuple[CountRow, ...]
+    machines: tuple[CountRow, ...]
+    mavens: tuple[Mapping[str, Any], ...]
+    rank: int | None = None
+    #: The six tiebreak values in the game's words ("holds Lucky", "3 VP from allies").
+    tiebreaks: tuple[str, ...] = ()
+
+
+def context(page: PlayPage) -> dict[str, Any]:
+    """The round companion and the tally as this phone shows them."""
+    state = page.play.state
+    players = [str(p) for p in state["players"]]
+    result = page.view.result
+    standings = {s["player"]: s for s in result["standings"]} if result else {}
+    built = service.built_machines(page.play)
+    rounds = [list(r) for r in state.get("rounds", [])]
+    walk = referee.companion(players, state.get("toad"), rounds)
+    return {
+        "lm": {
+            "players": players,
+            "decks": [
+                _deck(seat, name, state["decks"].get(name, {}), standings.get(name), built)
+                for seat, name in enumerate(players)
+            ],
+            "walk": walk,
+            "rounds_seen": len(rounds),
+            "cards_seen": len(rounds[-1]) if rounds else 0,
+            "used": _used_this_half(rounds),
+            "picker": PICKER_ROWS,
+            "fate": f.FATE,
+            "suits": f.SUIT_NAMES,
+            "known_mavens": service.known_mavens(page.play.table),
+            "factions": f.FACTION_NAMES,
+            "junk_kinds": {k: name for k, (name, _) in f.JUNK.items()},
+            "escape_labels": ESCAPE_LABELS,
+            "escaped": state.get("escaped"),
+            "toad": state.get("toad") or players[0],
+            "last_order": state.get("final_turn_order"),
+            "companion_order": list(referee.last_turn_order(players, state.get("toad"), rounds))
+            if any(len(r) == f.FATE_PER_ROUND for r in rounds)
+            else None,
+            "rounds_total": f.ROUNDS,
+            "per_half": f.ROUNDS_PER_HALF,
+        }
+    }
+
+
+def _used_this_half(rounds: Sequence[Sequence[str]]) -> set[str]:
+    """The Fate cards already out in the half the next tap goes to (they cannot repeat)."""
+    if not rounds:
+        return set()
+    last = len(rounds)
+    if len(rounds[-1]) == f.FATE_PER_ROUND:
+        last += 1  # the next tap starts the next round
+    start = 0 if last <= f.ROUNDS_PER_HALF else f.ROUNDS_PER_HALF
+    return {code for r in rounds[start:] for code in r}
+
+
+def _tiebreak_words(standing: Mapping[str, Any] | None) -> tuple[str, ...]:
+    if standing is None:
+        return ()
+    words = {t.label: t for t in TIEBREAKS}
+    return tuple(
+        words[item["label"]].say(item["value"]) if item["label"] in words else str(item["value"])
+        for item in standing["tiebreak"]
+    )
+
+
+def _deck(
+    seat: int,
+    name: str,
+    deck: Mapping[str, Any],
+    standing: Mapping[str, Any] | None,
+    built: Mapping[str, int],
+) -> DeckView:
+    hirelings = deck.get("hirelings", {})
+    machines = deck.get("machines", {})
+    if isinstance(machines, list):
+        machines = {k: machines.count(k) for k in f.MACHINES}
+    return DeckView(
+        seat=seat,
+        name=name,
+        points=int(standing["score"]) if standing else 0,
+        rank=int(standing["rank"]) if standing else None,
+        tiebreaks=_tiebreak_words(standing),
+        lucky=CountRow("Lucky", "lucky", int(deck.get("lucky", 0)), 1, f.LUCKY_VP),
+        hirelings=tuple(
+            CountRow(label, f"hirelings.{kind}", int(hirelings.get(kind, 0)), copies, 1)
+            for kind, (label, _faction, copies) in f.HIRELINGS.items()
+        ),
+        junk=tuple(
+            CountRow(
+                f.junk_name(row["kind"]),
+                f"junk.{index}",
+                int(row.get("count", 1)),
+                f.JUNK[row["kind"]][1],
+                int(row.get("vp") or f.GIZMO_VP),
+            )
+            for index, row in enumerate(deck.get("junk", []))
+        ),
+        machines=tuple(
+            CountRow(
+                m.name,
+                f"machines.{key}",
+                int(machines.get(key, 0)),
+                m.copies,
+                m.vp,
+                left=max(0, m.copies - built.get(key, 0)),
+            )
+            for key, m in f.MACHINES.items()
+        ),
+        mavens=tuple(deck.get("mavens", [])),
+    )

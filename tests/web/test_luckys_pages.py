@@ -1,0 +1,376 @@
+"""Lucky's Misadventures pages: the tally, the round companion, Mavens offered again,
+refusals next to the field (422), clashes (409), CSRF and the referee tools page."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from companion.extensions import db
+from companion.models import Play
+from tests.helpers import HTMX, TableLinks, create_table, csrf, start_play
+
+SLUG = "luckys-misadventures"
+
+
+def start_luckys(client: FlaskClient, token: str) -> int:
+    """Start a Lucky's Misadventures game at the table (no options)."""
+    return start_play(client, token, SLUG)
+
+
+@pytest.fixture
+def links(client: FlaskClient) -> TableLinks:
+    return create_table(client, ["Lewis", "Carol"])
+
+
+@pytest.fixture
+def play_id(client: FlaskClient, links: TableLinks) -> int:
+    return start_luckys(client, links.edit)
+
+
+def text(response: TestResponse) -> str:
+    return html_lib.unescape(response.get_data(as_text=True))
+
+
+def url(token: str, play_id: int, action: str = "") -> str:
+    base = f"/t/{token}/plays/{play_id}"
+    return f"{base}/{SLUG}/{action}" if action else base
+
+
+def post(
+    client: FlaskClient, token: str, play_id: int, action: str, data: dict[str, object]
+) -> TestResponse:
+    token_value = csrf(client, url(token, play_id) + "?seat=all")
+    body = {"csrf_token": token_value, "seat": "all", **{k: str(v) for k, v in data.items()}}
+    return client.post(url(token, play_id, action), data=body, headers=HTMX)
+
+
+def reveal(client: FlaskClient, token: str, play_id: int, codes: list[str]) -> TestResponse:
+    response = None
+    for code in codes:
+        rounds = stored(client, play_id)["rounds"]
+        assert isinstance(rounds, list)
+        cards = len(rounds[-1]) if rounds else 0
+        response = post(
+            client, token, play_id, "fate", {"code": code, "rounds": len(rounds), "cards": cards}
+        )
+        assert response.status_code == 200, text(response)
+    assert response is not None
+    return response
+
+
+def stored(client: FlaskClient, play_id: int) -> dict[str, Any]:
+    with client.application.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        return dict(play.state)
+
+
+def test_the_play_page_offers_the_companion_and_the_tally(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(client.get(url(links.edit, play_id) + "?seat=all"))
+    assert "Round 1 of 14" in page
+    assert "Lewis holds the Feed the Toad! card" in page
+    assert 'aria-label="Death"' in page
+    assert "One more Winged Monkey for Carol" in page
+    assert "Tiny Tin" in page
+    assert "Lewis and Carol tie on 10 points" in page  # both start with Lucky
+    one = text(client.get(url(links.edit, play_id) + "?seat=1"))
+    assert "One more Winged Monkey for Carol" in one
+    assert "One more Winged Monkey for Lewis" not in one
+
+
+def test_the_rulebook_round_passes_the_toad_back_to_lewis(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(reveal(client, links.edit, play_id, ["cups-4", "wands-5", "death"]))
+    assert "Lewis</strong> holds the Feed the Toad! card (passed 2 seats from Lewis)" in page
+    assert "Turn order: Lewis, Carol." in page
+    assert "Cups: actions with a Cups trigger" in page
+    assert "Death: no effect in round 1" in page
+    page = text(reveal(client, links.edit, play_id, ["wands-1"]))
+    assert "Round 2 of 14" in page
+    assert stored(client, play_id)["rounds"] == [["cups-4", "wands-5", "death"], ["wands-1"]]
+
+
+def test_a_fate_card_twice_is_refused_next_to_the_picker(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    reveal(client, links.edit, play_id, ["cups-4"])
+    response = post(
+        client, links.edit, play_id, "fate", {"code": "cups-4", "rounds": 1, "cards": 1}
+    )
+    assert response.status_code == 422
+    assert "entered twice in round 1" in text(response)
+    assert stored(client, play_id)["rounds"] == [["cups-4"]]
+
+
+def test_a_stale_fate_tap_is_a_conflict(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    reveal(client, links.edit, play_id, ["cups-4"])
+    response = post(
+        client, links.edit, play_id, "fate", {"code": "cups-5", "rounds": 0, "cards": 0}
+    )
+    assert response.status_code == 409
+    assert "Another phone revealed a Fate card first" in text(response)
+
+
+def test_undo_takes_back_the_last_fate_card(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    reveal(client, links.edit, play_id, ["cups-4", "wands-5"])
+    token_value = csrf(client, url(links.edit, play_id) + "?seat=all")
+    undo = client.post(
+        url(links.edit, play_id) + "/undo",
+        data={"csrf_token": token_value, "seat": "all"},
+        headers=HTMX,
+    )
+    assert undo.status_code == 200
+    assert stored(client, play_id)["rounds"] == [["cups-4"]]
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "Round 1: 5 of Wands revealed" in history
+
+
+def test_half_time_reminds_the_table_to_reshuffle(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    cards = [f"{suit}-{v}" for v in range(1, 7) for suit in ("cups", "swords", "wands")]
+    page = text(reveal(client, links.edit, play_id, [*cards, "death", "fool", "tower"]))
+    assert "Half time" in page
+    assert "Round 8 of 14" in page
+    assert "(second half)" in page
+
+
+def count(
+    client: FlaskClient, token: str, play_id: int, seat: int, field: str, value: int, base: int
+) -> TestResponse:
+    data = {"player": seat, "field": field, "value": value, "base": base}
+    return post(client, token, play_id, "count", data)
+
+
+def test_steppers_change_counts_and_the_totals_follow(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    response = count(client, links.edit, play_id, 1, "machines.tiny-tin", 1, 0)
+    assert response.status_code == 200
+    assert "Carol leads with 17 points" in text(response)
+    response = count(client, links.edit, play_id, 0, "lucky", 0, 1)
+    assert response.status_code == 200
+    decks = stored(client, play_id)["decks"]
+    assert isinstance(decks, dict)
+    assert decks["Carol"]["machines"]["tiny-tin"] == 1
+    assert decks["Lewis"]["lucky"] == 0
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "Carol's Tiny Tin: 0 → 1" in history
+
+
+def test_impossible_counts_are_refused_next_to_the_field(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert count(client, links.edit, play_id, 0, "machines.tiny-tin", 3, 0).status_code == 200
+    response = count(client, links.edit, play_id, 1, "machines.tiny-tin", 2, 0)
+    assert response.status_code == 422
+    assert "Only 4 Tiny Tin cards exist, but 5 were entered." in text(response)
+    response = count(client, links.edit, play_id, 0, "lucky", 2, 1)
+    assert response.status_code == 422
+    assert "Enter 0 to 1 Lucky cards." in text(response)
+    response = count(client, links.edit, play_id, 0, "hirelings.dragon", 1, 0)
+    assert response.status_code == 422
+    response = count(client, links.edit, play_id, 0, "hirelings.white-rabbit", "x", 0)  # type: ignore[arg-type]
+    assert response.status_code == 422
+    decks = stored(client, play_id)["decks"]
+    assert isinstance(decks, dict)
+    assert decks["Carol"]["machines"]["tiny-tin"] == 0
+
+
+def test_a_stale_count_is_a_conflict_with_the_fresh_value(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert count(client, links.edit, play_id, 0, "hirelings.clockmakers", 1, 0).status_code == 200
+    response = count(client, links.edit, play_id, 0, "hirelings.clockmakers", 1, 0)
+    assert response.status_code == 409
+    assert "it is now 1" in text(response)
+
+
+def test_junk_rows_by_printed_vp(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    assert (
+        post(
+            client, links.edit, play_id, "junk", {"player": 0, "kind": "reactor-pump", "vp": 2}
+        ).status_code
+        == 200
+    )
+    assert (
+        post(
+            client, links.edit, play_id, "junk", {"player": 0, "kind": "reactor-pump", "vp": 2}
+        ).status_code
+        == 200
+    )
+    missing = post(
+        client, links.edit, play_id, "junk", {"player": 0, "kind": "reactor-pump", "vp": ""}
+    )
+    assert missing.status_code == 422
+    assert "Enter the VP printed on the card." in text(missing)
+    decks = stored(client, play_id)["decks"]
+    assert isinstance(decks, dict)
+    assert decks["Lewis"]["junk"][1] == {"kind": "reactor-pump", "vp": 2, "count": 2}
+    page = text(client.get(url(links.edit, play_id) + "?seat=all"))
+    assert "Reactor Pump: 2 (2 VP each)" in page
+
+
+def test_mavens_by_name_and_chips_at_the_tables_later_games(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    added = post(
+        client,
+        links.edit,
+        play_id,
+        "maven",
+        {"player": 1, "name": " Pumpkin  Ted ", "faction": "oddling", "vp": 6},
+    )
+    assert added.status_code == 200
+    too_much = post(
+        client,
+        links.edit,
+        play_id,
+        "maven",
+        {"player": 1, "name": "Big", "faction": "wicked", "vp": 9},
+    )
+    assert too_much.status_code == 422
+    assert "A Maven is worth 2 to 6 VP." in text(too_much)
+    decks = stored(client, play_id)["decks"]
+    assert isinstance(decks, dict)
+    assert decks["Carol"]["mavens"] == [{"name": "Pumpkin Ted", "faction": "oddling", "vp": 6}]
+    later = start_luckys(client, links.edit)
+    page = text(client.get(url(links.edit, later) + "?seat=all"))
+    assert 'aria-label="Add Pumpkin Ted to Lewis\'s deck"' in page
+    removed = post(
+        client,
+        links.edit,
+        play_id,
+        "maven/remove",
+        {"player": 1, "index": 0, "name": "Pumpkin Ted"},
+    )
+    assert removed.status_code == 200
+
+
+def test_an_escape_wins_outright(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    response = post(client, links.edit, play_id, "escape", {"player": 1, "by": "time-machine"})
+    assert response.status_code == 200
+    page = text(response)
+    assert "Carol escaped Oddtopia with the Time Machine and wins at once" in page
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "Carol escaped with the Time Machine." in history
+    cleared = post(client, links.edit, play_id, "escape", {"player": "", "by": ""})
+    assert cleared.status_code == 200
+    bad = post(client, links.edit, play_id, "escape", {"player": 7, "by": "rocket"})
+    assert bad.status_code == 422
+
+
+def test_actions_need_the_csrf_token(client: FlaskClient, links: TableLinks, play_id: int) -> None:
+    response = client.post(
+        url(links.edit, play_id, "fate"), data={"code": "cups-1", "rounds": 0, "cards": 0}
+    )
+    assert response.status_code == 400
+
+
+def test_the_read_only_link_cannot_change_anything(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(client.get(url(links.view, play_id)))
+    assert "One more" not in page
+    response = post(
+        client, links.view, play_id, "fate", {"code": "cups-1", "rounds": 0, "cards": 0}
+    )
+    assert response.status_code == 403
+
+
+def test_without_javascript_a_tap_lands_back_where_it_was(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    token_value = csrf(client, url(links.edit, play_id) + "?seat=all")
+    response = client.post(
+        url(links.edit, play_id, "count"),
+        data={
+            "csrf_token": token_value,
+            "seat": "1",
+            "anchor": "player-1",
+            "player": "1",
+            "field": "hirelings.white-rabbit",
+            "value": "1",
+            "base": "0",
+        },
+    )
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("seat=1#player-1")
+
+
+def test_the_referee_tools_without_a_table(client: FlaskClient) -> None:
+    page = client.get(
+        "/luckys-misadventures/referee?players=2&kind=wicked&p0=2&p1=1"
+        "&scarecrow=wands&scarecrow=swords&fate0=cups-4&fate1=wands-5&fate2=death"
+        "&buy=1&junk1=clockwork-gizmo&junk2=luminous-aether&escape=1&in_play=time-machine"
+        "&in_play=reactor-pump"
+    )
+    assert page.status_code == 200
+    body = text(page)
+    assert "Player 1 wins by 1, a minor victory: a Maven card costing 5 or less" in body
+    assert "<strong>3 Buy Points.</strong>" in body
+    assert "build the Fate Clock (9 VP); 4 left." in body
+    assert "Escape with the Time Machine!" in body
+    stepped = text(client.get("/luckys-misadventures/referee?p0=2&p1=0&step=p1:%2B1"))
+    assert 'id="p1" name="p1" value="1"' in stepped
+    bad = client.get(
+        "/luckys-misadventures/referee?p0=abc&fate0=cups-1&fate1=cups-1&junk1=bolt&buy=1"
+    )
+    assert bad.status_code == 422
+    assert "Enter a whole number from 0 to 99." in text(bad)
+    assert "cannot come up twice" in text(bad)
+
+
+def test_the_machine_builder_counts_the_machines_of_the_game(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    count(client, links.edit, play_id, 0, "machines.fate-clock", 3, 0)
+    count(client, links.edit, play_id, 1, "machines.fate-clock", 1, 0)
+    page = text(
+        client.get(
+            url(links.edit, play_id, "referee") + "?junk1=luminous-aether&junk2=clockwork-gizmo"
+        )
+    )
+    assert "build the Fate Clock (9 VP); none is left to build." in page
+    assert re.search(r"Lewis's power", page)
+
+
+def test_the_last_turn_order_decides_a_full_tie(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(client.get(url(links.edit, play_id) + "?seat=all"))
+    assert "Not entered: players tied on everything else share." in page
+    assert "they share the victory" in page or "share the lead" in page
+    assert "Tiebreakers: holds Lucky · no Pumpkin Ted" in page
+    response = post(client, links.edit, play_id, "last-turn", {"player": 1})
+    assert response.status_code == 200
+    assert stored(client, play_id)["final_turn_order"] == ["Carol", "Lewis"]
+    page = text(response)
+    assert "Later in the last turn order decides: Lewis turn 2 in the last round" in page
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "The last round's turn order: Carol, Lewis." in history
+    cleared = post(client, links.edit, play_id, "last-turn", {"player": ""})
+    assert cleared.status_code == 200
+    assert stored(client, play_id)["final_turn_order"] is None
+    assert post(client, links.edit, play_id, "last-turn", {"player": "x"}).status_code == 422
+
+
+def test_the_companion_gives_the_last_turn_order(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(reveal(client, links.edit, play_id, ["cups-1", "wands-2", "swords-3"]))
+    assert "From the round companion: Carol, Lewis." in page
+    assert "Later in the last turn order decides" in page
