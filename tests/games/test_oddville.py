@@ -709,3 +709,14 @@ def test_seats_and_permutations() -> None:
     for order in itertools.permutations(RULEBOOK_PLAYERS):
         state = table(RULEBOOK_CITY, list(order), ended_by="Red")
         assert scores(state) == {"Blue": 8, "Purple": 10, "Red": 13, "Yellow": 7}
+
+
+def test_colours_are_the_four_and_distinct() -> None:
+    assert GAME.validate(table([sq()], colours={"Ann": "red", "Ben": "yellow"})) == []
+    found = messages(table([sq()], colours={"Ann": "red", "Ben": "red"}))
+    assert found["colours.Ben"] == "Two players chose red: each colour goes to one player."
+    found = messages(table([sq()], colours={"Ann": "green", "Cy": "red"}))
+    assert found["colours.Ann"].startswith('"green" is not a colour')
+    assert found["colours.Cy"] == '"Cy" is not one of the players.'
+    city = parse(table([sq()], colours={"Ben": "purple"}))
+    assert city.colours == {"Ann": "blue", "Ben": "purple"}

@@ -18,6 +18,9 @@ from enum import StrEnum
 SLUG = "oddville"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
+#: The players' colours, in the order the app offers them to the seats.
+COLOURS = ("purple", "blue", "red", "yellow")
+
 #: The Main Square is worth this much to each of its owners.
 MAIN_SQUARE_POINTS = 4
 #: The card key of the Main Square in a city list.

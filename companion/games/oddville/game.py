@@ -42,6 +42,7 @@ from companion.games.oddville.state import (
     STATE_SIZE,
     CardModel,
     City,
+    colours_for,
     parse,
     read_card,
 )
@@ -59,6 +60,7 @@ class BuildModel(pydantic.BaseModel):
     city: list[dict[str, Any]] = []
     characters: dict[str, list[str]] = {}
     resource_workers: dict[str, int] = {}
+    colours: dict[str, str] = {}
     card: CardModel
     rotated: bool = False
 
@@ -137,6 +139,7 @@ FIELD_NAMES: dict[str, str] = {
     "ended_by": "who ended the game",
     "characters": "the characters",
     "resource_workers": "the Resources Board workers",
+    "colours": "the colours",
     "players": "the players",
 }
 
@@ -169,17 +172,22 @@ class OddVille(Game):
         return score_city(parse(state))
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
-        """The Main Square alone at the top; no characters, no workers, nobody ended yet.
+        """The Main Square alone at the top; no characters, no workers, nobody ended yet;
+        ``options["colours"]`` or the colours in the app's order.
 
-        >>> GAME.new_state(["Ann", "Ben"], {})["city"]
-        [{'at': [0, 0], 'card': 'main-square', 'owners': []}]
+        >>> state = GAME.new_state(["Ann", "Ben"], {})
+        >>> state["city"], state["colours"]
+        ([{'at': [0, 0], 'card': 'main-square', 'owners': []}], {'Ann': 'purple', 'Ben': 'blue'})
         """
+        chosen = options.get("colours")
+        colours = colours_for(players, chosen if isinstance(chosen, Mapping) else {})
         return {
             "players": list(players),
             "ended_by": None,
             "city": [{"at": list(MAIN_SQUARE_AT), "card": MAIN_SQUARE, "owners": []}],
             "characters": {name: [] for name in players},
             "resource_workers": dict.fromkeys(players, 0),
+            "colours": colours,
         }
 
     def parse_edit(self, path: Sequence[str | int], raw: str) -> object:

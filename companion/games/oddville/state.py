@@ -43,6 +43,7 @@ from companion.games.grid import Cell, components
 from companion.games.oddville.facts import (
     CHARACTERS,
     CHARACTERS_RULE,
+    COLOURS,
     COMPONENTS_RULE,
     CONNECTED_RULE,
     EDGE_COUNT,
@@ -105,6 +106,7 @@ class StateModel(pydantic.BaseModel):
     city: list[CardModel] = []
     characters: dict[str, list[str]] = {}
     resource_workers: dict[str, int] = {}
+    colours: dict[str, str] = {}
 
 
 POSITION_SIZE = list_size(POSITION_LENGTH, lambda n: "A position is a [row, col] pair.")
@@ -138,6 +140,7 @@ STATE_SIZE = object_size(
             )
         ),
         "resource_workers": object_size(),
+        "colours": object_size(each=text_size()),
     }
 )
 
@@ -181,6 +184,8 @@ class City:
     cards: Mapping[Cell, Card]
     characters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     resource_workers: Mapping[str, int] = field(default_factory=dict)
+    #: Each player's colour (purple, blue, red or yellow).
+    colours: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def main_square(self) -> Card:
@@ -242,11 +247,57 @@ def parse(state: object) -> City:
     problems += held
     workers, counted = _resource_workers(model.resource_workers, roster)
     problems += counted
+    colours, chosen = _colours(model.colours, roster)
+    problems += chosen
     if not problems:
         problems += _worker_supply_problems(roster.names, cards, workers)
     if problems:
         raise InvalidStateError(problems)
-    return City(roster.names, ended_by, cards, characters, workers)
+    return City(roster.names, ended_by, cards, characters, workers, colours)
+
+
+def colours_for(players: Sequence[str], chosen: Mapping[str, str]) -> dict[str, str]:
+    """Each player's colour: the chosen one, else the first colour nobody chose, by seat.
+
+    >>> colours_for(["Ann", "Ben", "Cy"], {"Ben": "purple"})
+    {'Ann': 'blue', 'Ben': 'purple', 'Cy': 'red'}
+    """
+    free = [c for c in COLOURS if c not in chosen.values()]
+    colours = {}
+    for player in players:
+        if player in chosen:
+            colours[player] = chosen[player]
+        elif free:  # more players than colours is refused elsewhere
+            colours[player] = free.pop(0)
+    return colours
+
+
+def _colours(raw: Mapping[str, str], roster: Roster) -> tuple[dict[str, str], list[Problem]]:
+    """The players' colours: each one of the four, no two players the same."""
+    problems = []
+    chosen: dict[str, str] = {}
+    for key, colour in raw.items():
+        player = roster.find(key)
+        path = f"colours.{key}"
+        if player is None:
+            problems.append(_unknown_player(path, key, PLAYERS_RULE))
+        elif colour not in COLOURS:
+            problems.append(
+                Problem(path, f'"{colour}" is not a colour; pick {", ".join(COLOURS)}.')
+            )
+        elif colour in chosen.values():
+            problems.append(
+                Problem(
+                    path,
+                    f"Two players chose {colour}: each colour goes to one player.",
+                    rule=PLAYERS_RULE,
+                )
+            )
+        else:
+            chosen[player] = colour
+    if problems or len(roster.names) > len(COLOURS):
+        return {}, problems
+    return colours_for(roster.names, chosen), problems
 
 
 def _with_rule(problem: Problem, rule: str) -> Problem:
