@@ -21,6 +21,7 @@ from companion.games.oddville import (
     Bonus,
     Kind,
     build_endpoint,
+    parse,
     problems_in,
 )
 
