@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from companion.web import odd_world, oddland, owl_about
+from companion.web import odd_world, oddland, oddville, owl_about
 from companion.web.context import PAGES_KEY
 from companion.web.game_pages import GamePages, GameTool
 
@@ -21,6 +21,7 @@ PAGES: dict[str, GamePages] = {
     "odd-world": odd_world.GAME_PAGES,
     "owl-about": owl_about.GAME_PAGES,
     "oddland": oddland.GAME_PAGES,
+    "oddville": oddville.GAME_PAGES,
 }
 
 

@@ -15,6 +15,7 @@ from werkzeug.routing import Rule
 from companion.games import GAMES
 from tests.helpers import create_table, csrf, start_play
 from tests.web.test_oddland_pages import start_oddland
+from tests.web.test_oddville_pages import start_oddville
 from tests.web.test_owl_about_pages import start_owl
 
 TOKEN_PREFIX = "/t/"
@@ -29,6 +30,7 @@ STARTERS: dict[str, Callable[[FlaskClient, str], int]] = {
     "odd-world": start_play,
     "owl-about": start_owl,
     "oddland": start_oddland,
+    "oddville": start_oddville,
 }
 
 
