@@ -721,3 +721,23 @@ def test_colours_are_the_four_and_distinct() -> None:
     assert found["colours.Cy"] == '"Cy" is not one of the players.'
     city = parse(table([sq()], colours={"Ben": "purple"}))
     assert city.colours == {"Ann": "blue", "Ben": "purple"}
+
+
+def test_every_rule_id_the_code_names_is_in_the_rules_file() -> None:
+    import re
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    rules = tomllib.loads((root / "companion/rules/oddville.toml").read_text())
+    assert rules["game"] == "oddville"
+    known = {f"oddville/{entry['id']}" for entry in rules["entry"]}
+    sources = [*(root / "companion/games/oddville").glob("*.py")]
+    sources += [*(root / "templates/games/oddville").glob("*.html")]
+    named = {
+        m for path in sources for m in re.findall(r'"(oddville/[a-z0-9/-]+)"', path.read_text())
+    }
+    named |= {c.rule for c in CHARACTERS.values()} | {TIEBREAK.rule or ""}
+    assert named - known == set()
+    for entry in rules["entry"]:
+        assert not entry["clarification"] or entry["why"].strip(), entry["id"]
