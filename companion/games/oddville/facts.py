@@ -81,7 +81,7 @@ KINDS: dict[Kind, KindFacts] = {
         "A3",
         "oddville/vp/adjacent-x3",
     ),
-    Kind.SHIELDS: KindFacts("Adjacent shields", "shields around", "⛉", "S", "oddville/vp/shields"),
+    Kind.SHIELDS: KindFacts("Adjacent shields", "shields around", "◈", "S", "oddville/vp/shields"),
     Kind.GUILD: KindFacts("Guild", "1 or 2 + guild", "♣", "G", "oddville/vp/guild", (2, 1)),
 }
 

@@ -30,7 +30,7 @@ from companion.games.base import (
     TiebreakScalar,
     rank,
 )
-from companion.games.grid import Cell, neighbours
+from companion.games.grid import Cell
 from companion.games.oddville.facts import (
     CHARACTERS,
     GUILDS,
@@ -126,14 +126,21 @@ def _counts(city: City) -> _Counts:
 def card_scores(city: City) -> list[CardScore]:
     """Every card's points, in the order of the city."""
     counts = _counts(city)
-    return [_card_score(city, card, counts) for card in city.cards.values()]
+    return [_card_score(city.cards, card, counts) for card in city.cards.values()]
 
 
-def _card_score(city: City, card: Card, counts: _Counts) -> CardScore:
+def _card_score(cards: Mapping[Cell, Card], card: Card, counts: _Counts) -> CardScore:
     if card.main_square or card.kind is None:
         words = f"Main Square = {MAIN_SQUARE_POINTS} to each owner"
         return CardScore(card.at, MAIN_SQUARE_POINTS, words, MAIN_SQUARE_CARD_RULE, card)
-    around = [city.cards[cell] for cell in neighbours(card.at) if cell in city.cards]
+    r, c = card.at
+    found = (
+        cards.get((r - 1, c)),
+        cards.get((r, c - 1)),
+        cards.get((r, c + 1)),
+        cards.get((r + 1, c)),
+    )
+    around = [other for other in found if other is not None]
     points, words = _points(card, card.kind, around, counts)
     return CardScore(card.at, points, words, KINDS[card.kind].rule, card)
 
@@ -183,15 +190,14 @@ def _kind_name(card: Card) -> str:
     return KINDS[card.kind].name
 
 
-def player_lines(city: City, player: str, scores: Sequence[CardScore]) -> list[BreakdownLine]:
-    """A player's breakdown: owned cards in reading order (so the order the city was
-    listed in changes nothing), characters, then Resources Board workers."""
+def player_lines(city: City, player: str, owned: Sequence[CardScore]) -> list[BreakdownLine]:
+    """A player's breakdown: the cards they own (``owned``, in reading order, so the order
+    the city was listed in changes nothing), characters, then Resources Board workers."""
     lines = [
         BreakdownLine(
             f"{_kind_name(s.card)} at {city.place(s.at)}: {s.words}", s.points, rule=s.rule
         )
-        for s in sorted(scores, key=lambda s: s.at)
-        if player in s.card.workers
+        for s in owned
     ]
     on_square = player in city.main_square.owners
     for key in city.characters.get(player, ()):
@@ -211,9 +217,13 @@ def player_lines(city: City, player: str, scores: Sequence[CardScore]) -> list[B
 def score_city(city: City) -> Result:
     """Score a valid city: standings, winners, the tiebreak, and each card's points."""
     scores = card_scores(city)
+    owned: dict[str, list[CardScore]] = {player: [] for player in city.players}
+    for score in sorted(scores, key=lambda s: s.at):
+        for worker in score.card.workers:
+            owned[worker].append(score)
     entries = []
     for player in city.players:
-        lines = player_lines(city, player, scores)
+        lines = player_lines(city, player, owned[player])
         entries.append(
             Entry(
                 player=player,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pydantic
 
@@ -192,7 +193,7 @@ class City:
         """The Main Square."""
         return next(card for card in self.cards.values() if card.main_square)
 
-    @property
+    @cached_property
     def left(self) -> int:
         """The leftmost column of the city (sentences count columns from it)."""
         return min(c for _, c in self.cards)
@@ -207,9 +208,14 @@ class City:
         """
         return place_words(cell, self.left)
 
+    @cached_property
+    def worker_counts(self) -> Counter[str]:
+        """Each player's workers in the city (Main Square included)."""
+        return Counter(w for card in self.cards.values() for w in card.workers)
+
     def workers_in_city(self, player: str) -> int:
         """How many of a player's workers stand in the city (Main Square included)."""
-        return sum(card.workers.count(player) for card in self.cards.values())
+        return self.worker_counts[player]
 
 
 def place_words(cell: Cell, left: int) -> str:
@@ -505,7 +511,7 @@ def _building(
         )
     bonus = None
     if model.bonus is not None:
-        if model.bonus in set(Bonus):
+        if model.bonus in BONUS_KEYS:
             bonus = Bonus(model.bonus)
         else:
             known = ", ".join(b.value for b in Bonus)
@@ -530,8 +536,13 @@ def _building(
     return card, []
 
 
+EDGE_LETTERS = frozenset(e.value for e in Edge)
+BONUS_KEYS = frozenset(b.value for b in Bonus)
+KIND_KEYS = frozenset(k.value for k in Kind)
+
+
 def _edges_ok(edges: str) -> bool:
-    return len(edges) == EDGE_COUNT and all(e in {x.value for x in Edge} for e in edges)
+    return len(edges) == EDGE_COUNT and all(e in EDGE_LETTERS for e in edges)
 
 
 def _guild_message(guild: str) -> str:
@@ -546,7 +557,7 @@ def _points(
     where = f"{base}.points"
     if points is None:
         return None, None, None, [Problem(where, "Enter the card's victory points.")]
-    if points.kind not in set(Kind):
+    if points.kind not in KIND_KEYS:
         known = ", ".join(k.value for k in Kind)
         return (
             None,
