@@ -159,7 +159,8 @@ def _card_place(
         owners = [str(o) for o in card.get("owners") or []]
         marks = tuple(mark_of(o) for o in owners)
         label = f"Main Square, {where}: {', '.join(owners) or 'no workers'}; 4 to each owner"
-        colour = colours.get(owners[0], "none") if len(owners) == 1 else "square"
+        # One owner: their colour; several: stripes (their marks say whose).
+        colour = {0: "none", 1: colours.get(owners[0], "none")}.get(len(owners), "square")
         return Place(
             r,
             c,
