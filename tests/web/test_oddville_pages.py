@@ -280,3 +280,29 @@ def test_the_palette_is_remembered_per_phone(client: FlaskClient) -> None:
     assert re.search(r'value="remove"\s+checked', page)
     assert re.search(r'value="shields"\s+checked', page)
     assert post(client, links.edit, play_id, "tool", tool="fly").status_code == 422
+
+
+def test_the_history_says_which_card_changed(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    play_id = start_oddville(client, links.edit)
+    tap(client, links, play_id, "1,0,empty", tool="place", points="diamond-5", owner="Ann")
+    tap(client, links, play_id, "1,0,card", tool="move")
+    page = client.get(f"/t/{links.edit}/plays/{play_id}").get_data(as_text=True)
+    assert "Moving the card on row 2, col 1: tap an empty place for it." in page
+    tap(client, links, play_id, "0,1,empty", tool="move")
+    post(client, links.edit, play_id, "character", character="mistress", holder="Ben")
+    history = client.get(f"/t/{links.edit}/plays/{play_id}/history").get_data(as_text=True)
+    assert "Ann&#39;s Diamond 5 added at row 2, col 1" in history
+    assert "moved from row 2, col 1 to row 1, col 2" in history
+    assert "Mistress: now held by Ben" in history
+
+
+def test_main_square_owners_show_on_the_square(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben", "Cy"])
+    play_id = start_oddville(client, links.edit)
+    for owners in ([], ["Ann"], ["Ann", "Cy"]):
+        response = post(client, links.edit, play_id, "square", owners=owners)
+        assert response.status_code == 200
+        html = response.get_data(as_text=True)
+        label = ", ".join(owners) or "no workers"
+        assert f"Main Square, row 1, col 1: {label}; 4 to each owner" in html

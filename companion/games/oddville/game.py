@@ -36,6 +36,7 @@ from companion.games.oddville.facts import (
     WORKERS_PER_PLAYER,
     WORKERS_TO_END,
 )
+from companion.games.oddville.history import characters_change, city_change
 from companion.games.oddville.scoring import TIEBREAK, score_city
 from companion.games.oddville.state import (
     CARD_SIZE,
@@ -240,6 +241,21 @@ class OddVille(Game):
                 names = [CHARACTERS[k].name if k in CHARACTERS else str(k) for k in keys]
                 return ", ".join(names) or "none"
         return "nothing" if value is None else str(value)
+
+    def describe_change(
+        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+    ) -> str | None:
+        """A city card added, removed, moved or changed, or a character taken, in words.
+
+        >>> GAME.describe_change({}, ["characters"], {"Ann": []}, {"Ann": ["mistress"]})
+        'Mistress: now held by Ann'
+        """
+        match list(path):
+            case ["city"]:
+                return city_change(previous, value)
+            case ["characters"]:
+                return characters_change(previous, value)
+        return None
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""

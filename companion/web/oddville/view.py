@@ -79,7 +79,10 @@ class CityView:
     built: int
     tiebreak_words: str | None
     verdict: Mapping[str, Any] | None
+    #: Where the card this phone is moving lies, in words ("" when none is picked).
     moving: str = ""
+    #: The picked card's position as its button says it (``row,col``).
+    moving_at: str = ""
     referee: bool = False
     warnings: list[str] = field(default_factory=list)
 
@@ -160,7 +163,7 @@ def _card_place(
         marks = tuple(mark_of(o) for o in owners)
         label = f"Main Square, {where}: {', '.join(owners) or 'no workers'}; 4 to each owner"
         # One owner: their colour; several: stripes (their marks say whose).
-        colour = {0: "none", 1: colours.get(owners[0], "none")}.get(len(owners), "square")
+        colour = "square" if len(owners) > 1 else colours.get("".join(owners), "none")
         return Place(
             r,
             c,
@@ -248,6 +251,18 @@ def _characters(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _moving_words(state: Mapping[str, Any], moving: str) -> str:
+    """Where the card being moved lies, in words ("" when none is picked)."""
+    match = re.fullmatch(r"(-?\d+),(-?\d+)", moving)
+    if match is None:
+        return ""
+    cells = _cells(state.get("city", []))
+    at = (int(match[1]), int(match[2]))
+    if at not in cells:
+        return ""
+    return engine.place_words(at, min(c for _, c in cells))
+
+
 def city_view(
     state: Mapping[str, Any],
     result: Mapping[str, Any] | None,
@@ -271,7 +286,8 @@ def city_view(
         built=len(state.get("city", [])),
         tiebreak_words=(result or {}).get("tiebreak_words"),
         verdict=verdict,
-        moving=chosen.get(MOVING_KEY, "") if tool == Tool.MOVE.value else "",
+        moving=_moving_words(state, chosen.get(MOVING_KEY, "")) if tool == Tool.MOVE.value else "",
+        moving_at=chosen.get(MOVING_KEY, "") if tool == Tool.MOVE.value else "",
         referee=tool in {t.value for t in REFEREE_TOOLS},
         warnings=list((result or {}).get("warnings", [])),
     )
