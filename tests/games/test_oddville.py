@@ -741,3 +741,27 @@ def test_every_rule_id_the_code_names_is_in_the_rules_file() -> None:
     assert named - known == set()
     for entry in rules["entry"]:
         assert not entry["clarification"] or entry["why"].strip(), entry["id"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(cities(), st.data())
+def test_a_legal_build_always_gives_a_valid_city(
+    state: dict[str, Any], data: st.DataObject
+) -> None:
+    """Whatever the referee allows can be scored, and what it refuses says why."""
+    taken = {tuple(c["at"]) for c in state["city"]}
+    places = sorted({n for cell in taken for n in neighbours(cell)} - taken)
+    at = data.draw(st.sampled_from(places))
+    edges = data.draw(st.text(alphabet="HS", min_size=4, max_size=4))
+    owner = data.draw(st.sampled_from(PLAYERS))
+    new = {"at": list(at), "owner": owner, "points": {"kind": "row"}, "edges": edges}
+    reply = build_endpoint({**state, "card": new})
+    if reply["legal"]:
+        after = {**state, "city": reply["city"]}
+        assert GAME.validate(after) == []
+        assert len(after["city"]) == len(state["city"]) + 1
+        assert reply["bonuses"][0]["from"] == list(at)
+    else:
+        assert reply["problems"]
+        assert all(p["message"].endswith(".") for p in reply["problems"])
+        assert reply["city"] is None

@@ -29,6 +29,8 @@ MARK_LENGTH = 3
 GUILD_LETTERS = {"mask": "Ma", "rooster": "Ro", "bells": "Be", "lily": "Li"}
 MOVING_KEY = "moving"
 TIMES = "\u00d7"
+#: The Main Square's streets: left, right and below.
+MAIN_SQUARE_STREETS = "ov-st-right ov-st-bottom ov-st-left"
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
@@ -49,6 +51,7 @@ class Place:
     colour: str = "none"
     points: str = ""
     words: str = ""
+    #: Classes drawing the card's street edges (``ov-st-top``...).
     edges: str = ""
     last: bool = False
     square: bool = False
@@ -175,6 +178,7 @@ def _card_place(
             colour=colour,
             points="4 each",
             words=words,
+            edges=MAIN_SQUARE_STREETS,
             square=True,
         )
     points = card.get("points") or {}
@@ -190,6 +194,10 @@ def _card_place(
         parts.append(f"guild {engine.GUILDS.get(guild, guild)}")
     if shield:
         parts.append(f"shield {shield}")
+    edges = str(card.get("edges") or "")
+    streets = [side for side, edge in zip(EDGE_FIELDS, edges, strict=False) if edge == "S"]
+    if len(edges) == len(EDGE_FIELDS):
+        parts.append(f"streets {', '.join(streets)}" if streets else "no streets")
     if words:
         parts.append(words)
     return Place(
@@ -205,7 +213,7 @@ def _card_place(
         colour=colours.get(str(owner), "none") if owner else "none",
         points=compact(words) if words else "",
         words=words,
-        edges=str(card.get("edges") or ""),
+        edges=" ".join(f"ov-st-{side}" for side in streets),
         last=(r, c) == last,
     )
 
