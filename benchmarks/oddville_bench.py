@@ -100,22 +100,28 @@ def main() -> None:
     with app.app_context():
         table_play = plays.start_play(db.session.scalars(db.select(Table)).one(), "oddville")
         play_id = table_play.id
+        url = f"/t/{links.edit}/plays/{play_id}"
+        print(f"first load of a new 4-player play page, gzip: {first_load_kb(client, url):.1f} KB")
         plays.replace_values(
             table_play,
             changes=[(key, state[key], plays.UNCHECKED) for key in ("city", "characters")],
             author=plays.Author("bench"),
         )
-    url = f"/t/{links.edit}/plays/{play_id}"
     assert client.get(url).status_code == 200
     page_ms = per_call_ms(lambda: client.get(url), 30)
     print(f"play page with the 60-card city, test client: {page_ms:.1f} ms")
+    print(f"first load of that play page, gzip: {first_load_kb(client, url):.1f} KB")
+
+
+def first_load_kb(client: Any, url: str) -> float:
+    """The page and every static file it links, gzipped, in KB."""
     page = client.get(url).data
     total = len(gzip.compress(page))
     for asset in re.findall(rb'(?:href|src)="(/static/[^"]+)"', page):
         response = client.get(asset.decode())
         total += len(gzip.compress(response.data))
         response.close()
-    print(f"first load of that play page, gzip: {total / 1024:.1f} KB")
+    return total / 1024
 
 
 if __name__ == "__main__":
