@@ -6,7 +6,7 @@ and return results, so they can be tested and reused anywhere.
 
 from __future__ import annotations
 
-from companion.games import luckys, odd_world, oddland, owl_about
+from companion.games import luckys, odd_world, oddland, oddville, owl_about
 from companion.games.base import Game
 
 #: Every game the app knows, by its URL slug.
@@ -15,6 +15,7 @@ GAMES: dict[str, Game] = {
     owl_about.GAME.slug: owl_about.GAME,
     oddland.GAME.slug: oddland.GAME,
     luckys.GAME.slug: luckys.GAME,
+    oddville.GAME.slug: oddville.GAME,
 }
 
 __all__ = ["GAMES", "Game"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from companion.web import luckys, odd_world, oddland, owl_about
+from companion.web import luckys, odd_world, oddland, oddville, owl_about
 from companion.web.context import PAGES_KEY
 from companion.web.game_pages import GamePages, GameTool
 
@@ -22,6 +22,7 @@ PAGES: dict[str, GamePages] = {
     "owl-about": owl_about.GAME_PAGES,
     "oddland": oddland.GAME_PAGES,
     "luckys-misadventures": luckys.GAME_PAGES,
+    "oddville": oddville.GAME_PAGES,
 }
 
 

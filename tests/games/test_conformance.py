@@ -23,6 +23,7 @@ from companion.games.base import InvalidStateError, ScoreOrder, path_of
 from tests.games.test_luckys import tables as luckys_tables
 from tests.games.test_odd_world import states as odd_world_states
 from tests.games.test_oddland import tables as oddland_tables
+from tests.games.test_oddville import cities as oddville_cities
 from tests.games.test_owl_about import games as owl_about_games
 
 #: A strategy of valid states per registered game.
@@ -31,6 +32,7 @@ STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "owl-about": owl_about_games(),
     "oddland": oddland_tables(),
     "luckys-misadventures": luckys_tables(),
+    "oddville": oddville_cities(),
 }
 SLUGS = sorted(GAMES)
 REFUSED_PATH = "This cannot be changed here."

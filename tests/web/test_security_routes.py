@@ -16,6 +16,7 @@ from companion.games import GAMES
 from tests.helpers import create_table, csrf, start_play
 from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
+from tests.web.test_oddville_pages import start_oddville
 from tests.web.test_owl_about_pages import start_owl
 
 TOKEN_PREFIX = "/t/"
@@ -31,6 +32,7 @@ STARTERS: dict[str, Callable[[FlaskClient, str], int]] = {
     "owl-about": start_owl,
     "oddland": start_oddland,
     "luckys-misadventures": start_luckys,
+    "oddville": start_oddville,
 }
 
 

@@ -19,6 +19,7 @@ from companion.services import plays
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
 from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
+from tests.web.test_oddville_pages import start_oddville
 from tests.web.test_owl_about_pages import act, start_owl, start_round
 
 HOOPOE = "players[0].display.hoopoe"
@@ -395,10 +396,12 @@ def test_every_state_changing_form_but_taps_carries_a_key(
     oddland = start_oddland(client, trio.edit)
     odd_world = start_play(client, trio.edit)
     luckys = start_luckys(client, trio.edit)
+    oddville = start_oddville(client, trio.edit)
     pages = [client.get("/"), client.get(f"/t/{trio.edit}")]
-    for play_id in (owl, oddland, odd_world, luckys):
+    for play_id in (owl, oddland, odd_world, luckys, oddville):
         pages.append(client.get(f"/t/{trio.edit}/plays/{play_id}?seat=all"))
-    # Taps name the value they change (a stale one is a 409) instead of carrying a key.
+    # Taps name the value they change (a stale one is a 409) instead of carrying a key;
+    # OddVille's Main Square owners and character holders set a value (a repeat is a no-op).
     taps = (
         "/edit",
         "/owl-about/card",
@@ -406,6 +409,9 @@ def test_every_state_changing_form_but_taps_carries_a_key(
         "/join",
         "/luckys-misadventures/count",
         "/luckys-misadventures/fate",
+        "/oddville/tap",
+        "/oddville/square",
+        "/oddville/character",
     )
     unguarded = []
     for response in pages:

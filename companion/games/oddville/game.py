@@ -1,0 +1,268 @@
+"""The OddVille engine as registered: the JSON endpoints, form edits and history wording."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pydantic
+
+from companion.games.base import (
+    STRICT,
+    Game,
+    InvalidStateError,
+    Problem,
+    Result,
+    Roster,
+    object_size,
+    path_of,
+    problems_of,
+    validate_model,
+    whole_number,
+)
+from companion.games.oddville.construction import (
+    apply_construction,
+    bonuses,
+    check_construction,
+    construction_warnings,
+)
+from companion.games.oddville.facts import (
+    CHARACTERS,
+    MAIN_SQUARE,
+    MAIN_SQUARE_AT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SLUG,
+    WORKERS_PER_PLAYER,
+    WORKERS_TO_END,
+)
+from companion.games.oddville.history import characters_change, city_change
+from companion.games.oddville.scoring import TIEBREAK, score_city
+from companion.games.oddville.state import (
+    CARD_SIZE,
+    STATE_SIZE,
+    CardModel,
+    City,
+    colours_for,
+    parse,
+    read_card,
+)
+
+REFUSED = "This cannot be changed here."
+
+
+class BuildModel(pydantic.BaseModel):
+    """A construction check: the table as it is, and the building to place."""
+
+    model_config = STRICT
+
+    players: list[str]
+    ended_by: str | None = None
+    city: list[dict[str, Any]] = []
+    characters: dict[str, list[str]] = {}
+    resource_workers: dict[str, int] = {}
+    colours: dict[str, str] = {}
+    card: CardModel
+    rotated: bool = False
+
+
+BUILD_SIZE = object_size({**STATE_SIZE.fields, "card": CARD_SIZE})
+
+
+def read_build(body: object) -> tuple[City, Any, bool, dict[str, Any]]:
+    """The city, the new building and whether it was turned, from a ``build`` request;
+    :class:`InvalidStateError` with every problem of a malformed one."""
+    model = validate_model(BuildModel, body, BUILD_SIZE)
+    state = model.model_dump(exclude={"card", "rotated"})
+    problems: list[Problem] = []
+    city = None
+    try:
+        city = parse(state)
+    except InvalidStateError as invalid:
+        problems += invalid.problems
+    new, found = read_card(model.card, "card", Roster.of(model.players))
+    problems += found
+    if model.card.card == MAIN_SQUARE:
+        problems = [Problem("card.card", "The Main Square is already in the city.")]
+    if problems or city is None or new is None:
+        raise InvalidStateError(problems)
+    card_json = model.card.model_dump(exclude_none=True, exclude_defaults=True)
+    card_json["at"] = list(model.card.at)
+    return city, new, model.rotated, {**state, "card": card_json}
+
+
+def build_endpoint(body: object) -> dict[str, Any]:
+    """The ``oddville/build`` handler: every broken construction rule, or what building earns.
+
+    >>> reply = build_endpoint({"players": ["Ann", "Ben"], "card": {"at": [1, 0],
+    ...     "owner": "Ann", "points": {"kind": "diamond", "value": 4}, "edges": "SHHH"}})
+    >>> reply["legal"], [b["words"] for b in reply["bonuses"]], len(reply["city"])
+    (True, ['Your new card: the bonus printed on it (not entered).'], 2)
+    """
+    city, new, rotated, request = read_build(body)
+    return verdict(
+        city, new, rotated=rotated, city_json=request["city"], card_json=request["card"]
+    )
+
+
+def verdict(
+    city: City,
+    new: Any,
+    *,
+    rotated: bool,
+    city_json: Sequence[Mapping[str, Any]],
+    card_json: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The referee's answer for one building: legal or not, every problem, the gains and
+    warnings, and the city after it (``null`` when illegal)."""
+    problems = check_construction(city, new, rotated=rotated)
+    legal = not problems
+    listed = list(city_json)
+    if not any(card.get("card") == MAIN_SQUARE for card in listed):
+        listed.insert(0, {"at": list(MAIN_SQUARE_AT), "card": MAIN_SQUARE, "owners": []})
+    return {
+        "legal": legal,
+        "problems": [p.to_json() for p in problems],
+        "bonuses": [g.to_json() for g in bonuses(city, new)] if legal else [],
+        "warnings": construction_warnings(city, new) if legal else [],
+        "city": [*listed, dict(card_json)] if legal else None,
+    }
+
+
+def built_city(city: City, new: Any) -> City:
+    """The city after a legal construction (see :func:`apply_construction`)."""
+    return apply_construction(city, new)
+
+
+#: Names of whole fields for the edit history.
+FIELD_NAMES: dict[str, str] = {
+    "city": "the city",
+    "ended_by": "who ended the game",
+    "characters": "the characters",
+    "resource_workers": "the Resources Board workers",
+    "colours": "the colours",
+    "players": "the players",
+}
+
+
+class OddVille(Game):
+    """The OddVille engine, registered under ``oddville``."""
+
+    slug = SLUG
+    name = "OddVille"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    engine_version = 1
+    tiebreaks = (TIEBREAK,)
+    has_play_along = True
+
+    def over_words(self, result: Mapping[str, Any]) -> str:
+        """Someone placed the 6th worker in the city."""
+        return f"A player placed the {WORKERS_TO_END}th worker in the city: the game is over."
+
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """The game ends with a player's 6th worker in the city."""
+        return f"nobody is entered as having placed the {WORKERS_TO_END}th worker in the city"
+
+    def validate(self, state: object) -> list[Problem]:
+        """Every problem with a state; empty when it can be scored."""
+        return problems_of(parse, state)
+
+    def score(self, state: object) -> Result:
+        """Score a table (see the package example)."""
+        return score_city(parse(state))
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """The Main Square alone at the top; no characters, no workers, nobody ended yet;
+        ``options["colours"]`` or the colours in the app's order.
+
+        >>> state = GAME.new_state(["Ann", "Ben"], {})
+        >>> state["city"], state["colours"]
+        ([{'at': [0, 0], 'card': 'main-square', 'owners': []}], {'Ann': 'purple', 'Ben': 'blue'})
+        """
+        chosen = options.get("colours")
+        colours = colours_for(players, chosen if isinstance(chosen, Mapping) else {})
+        return {
+            "players": list(players),
+            "ended_by": None,
+            "city": [{"at": list(MAIN_SQUARE_AT), "card": MAIN_SQUARE, "owners": []}],
+            "characters": {name: [] for name in players},
+            "resource_workers": dict.fromkeys(players, 0),
+            "colours": colours,
+        }
+
+    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+        """Who ended the game, or a player's workers on the Resources Board.
+
+        >>> GAME.parse_edit(["resource_workers", "Ann"], " 3 "), GAME.parse_edit(["ended_by"], "")
+        (3, None)
+        """
+        where = path_of(path)
+        match list(path):
+            case ["ended_by"]:
+                return raw.strip() or None
+            case ["resource_workers", str()]:
+                return whole_number(
+                    where, raw, minimum=0, maximum=WORKERS_PER_PLAYER, unit="workers"
+                )
+        raise InvalidStateError([Problem(where, REFUSED)])
+
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+        """A field's name for the edit history and conflict messages.
+
+        >>> GAME.describe_path({}, ["resource_workers", "Ann"])
+        "Ann's workers on the Resources Board"
+        """
+        match list(path):
+            case ["resource_workers", str(player)]:
+                return f"{player}'s workers on the Resources Board"
+            case ["characters", str(player), *_]:
+                return f"{player}'s characters"
+            case ["city", int(index), *_]:
+                return f"city card {index + 1}"
+            case [str(field)] if field in FIELD_NAMES:
+                return FIELD_NAMES[field]
+        return path_of(path)
+
+    def display_value(self, path: Sequence[str | int], value: object) -> str:
+        """A stored value as people read it.
+
+        >>> GAME.display_value(["city"], [{}, {}]), GAME.display_value(["ended_by"], None)
+        ('2 cards', 'nobody')
+        >>> GAME.display_value(["characters", "Ann"], ["traveller", "cheater"])
+        'Traveller, Cheater'
+        """
+        match list(path), value:
+            case ["ended_by"], None:
+                return "nobody"
+            case ["city"], list(cards):
+                return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+            case ["characters", str()], list(keys):
+                names = [CHARACTERS[k].name if k in CHARACTERS else str(k) for k in keys]
+                return ", ".join(names) or "none"
+        return "nothing" if value is None else str(value)
+
+    def describe_change(
+        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+    ) -> str | None:
+        """A city card added, removed, moved or changed, or a character taken, in words.
+
+        >>> GAME.describe_change({}, ["characters"], {"Ann": []}, {"Ann": ["mistress"]})
+        'Mistress: now held by Ann'
+        """
+        match list(path):
+            case ["city"]:
+                return city_change(previous, value)
+            case ["characters"]:
+                return characters_change(previous, value)
+        return None
+
+    def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
+        """The JSON endpoints of this game: name -> handler of a parsed body."""
+        return {
+            "score": lambda body: self.score(body).to_json(),
+            "build": build_endpoint,
+        }
+
+
+GAME = OddVille()

@@ -1,0 +1,296 @@
+"""OddVille scoring: each card's points in the city, characters, Resources Board workers,
+and the clockwise tiebreak.
+
+The Main Square is a card like any other for adjacency, rows and columns; a card's own
+row and column include itself, and a guild card is one card of its guild.
+
+>>> from companion.games.oddville.state import parse
+>>> city = parse({"players": ["Ann", "Ben"], "city": [
+...     {"at": [0, 0], "card": "main-square", "owners": ["Ben"]},
+...     {"at": [0, 1], "owner": "Ann", "points": {"kind": "row"}},
+...     {"at": [1, 1], "owner": "Ann", "points": {"kind": "adjacent"}}]})
+>>> [(c.at, c.points, c.words) for c in card_scores(city)]
+... # doctest: +NORMALIZE_WHITESPACE
+[((0, 0), 4, 'Main Square = 4 to each owner'), ((0, 1), 4, '2 + 2 in its row = 4'),
+ ((1, 1), 2, '1 + 1 adjacent = 2')]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.games.base import (
+    Better,
+    BreakdownLine,
+    Entry,
+    Result,
+    Tiebreak,
+    TiebreakScalar,
+    rank,
+)
+from companion.games.grid import Cell
+from companion.games.oddville.facts import (
+    CHARACTERS,
+    GUILDS,
+    KINDS,
+    MAIN_SQUARE_CARD_RULE,
+    MAIN_SQUARE_POINTS,
+    RESOURCES_BOARD_RULE,
+    SLUG,
+    TIEBREAK_RULE,
+    TRAVELLER,
+    WORKERS_TO_END,
+    Kind,
+)
+from companion.games.oddville.state import Card, City
+
+#: The tiebreak value of every player while nobody is entered as having ended the game.
+NOBODY_ENDED = -1
+TIEBREAK_LABEL = "Seats clockwise from who ended the game"
+
+
+def distance_words(value: TiebreakScalar) -> str:
+    """A clockwise seat distance in words.
+
+    >>> distance_words(0), distance_words(1), distance_words(2), distance_words(-1)
+    ('ended the game', 'next clockwise', '2 seats clockwise', 'not known who ended the game')
+    """
+    if not isinstance(value, int) or value < 0:
+        return "not known who ended the game"
+    if value == 0:
+        return "ended the game"
+    if value == 1:
+        return "next clockwise"
+    return f"{value} seats clockwise"
+
+
+#: Among tied players, the one who ended the game wins, else the first of them clockwise
+#: after that player: the fewest seats clockwise from the ender is better.
+TIEBREAK = Tiebreak(TIEBREAK_LABEL, Better.LOWER, words=distance_words, rule=TIEBREAK_RULE)
+
+
+def seat_distance(players: Sequence[str], player: str, ended_by: str | None) -> int:
+    """Seats clockwise from the player who ended the game to ``player`` (0: the ender).
+
+    >>> [seat_distance(["A", "B", "C"], p, "B") for p in "ABC"]
+    [2, 0, 1]
+    """
+    if ended_by is None:
+        return NOBODY_ENDED
+    return (players.index(player) - players.index(ended_by)) % len(players)
+
+
+@dataclass(frozen=True)
+class CardScore:
+    """One card's points in the city and how they come about ("3 + 2 diamonds = 5")."""
+
+    at: Cell
+    points: int
+    words: str
+    rule: str
+    card: Card
+
+    def to_json(self, city: City) -> dict[str, object]:
+        """The API shape: position, owners, points, words."""
+        return {
+            "at": list(self.at),
+            "owners": list(self.card.workers),
+            "points": self.points,
+            "words": self.words,
+            "place": city.place(self.at),
+        }
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """What the city holds, counted once for every card."""
+
+    rows: Counter[int]
+    columns: Counter[int]
+    diamonds: int
+    guilds: Counter[str]
+
+
+def _counts(city: City) -> _Counts:
+    cards = city.cards.values()
+    return _Counts(
+        rows=Counter(card.at[0] for card in cards),
+        columns=Counter(card.at[1] for card in cards),
+        diamonds=sum(1 for card in cards if card.kind is Kind.DIAMOND),
+        guilds=Counter(card.guild for card in cards if card.guild is not None),
+    )
+
+
+def card_scores(city: City) -> list[CardScore]:
+    """Every card's points, in the order of the city."""
+    counts = _counts(city)
+    return [_card_score(city.cards, card, counts) for card in city.cards.values()]
+
+
+def _card_score(cards: Mapping[Cell, Card], card: Card, counts: _Counts) -> CardScore:
+    if card.main_square or card.kind is None:
+        words = f"Main Square = {MAIN_SQUARE_POINTS} to each owner"
+        return CardScore(card.at, MAIN_SQUARE_POINTS, words, MAIN_SQUARE_CARD_RULE, card)
+    r, c = card.at
+    found = (
+        cards.get((r - 1, c)),
+        cards.get((r, c - 1)),
+        cards.get((r, c + 1)),
+        cards.get((r + 1, c)),
+    )
+    around = [other for other in found if other is not None]
+    points, words = _points(card, card.kind, around, counts)
+    return CardScore(card.at, points, words, KINDS[card.kind].rule, card)
+
+
+def _points(card: Card, kind: Kind, around: Sequence[Card], counts: _Counts) -> tuple[int, str]:
+    """The points of a building and their words, by its victory-point type."""
+    adjacent = len(around)
+    match kind:
+        case Kind.DIAMOND:
+            value = card.value or 0
+            return value, f"Diamond = {value}"
+        case Kind.DIAMONDS:
+            n = counts.diamonds
+            return 3 + n, f"3 + {n} diamond{_s(n)} = {3 + n}"
+        case Kind.ADJACENT:
+            return 1 + adjacent, f"1 + {adjacent} adjacent = {1 + adjacent}"
+        case Kind.COLUMN:
+            n = counts.columns[card.at[1]]
+            return 1 + n, f"1 + {n} in its column = {1 + n}"
+        case Kind.ROW:
+            n = counts.rows[card.at[0]]
+            return 2 + n, f"2 + {n} in its row = {2 + n}"
+        case Kind.ADJACENT_X3:
+            return 3 * adjacent, f"3 × {adjacent} adjacent = {3 * adjacent}"  # noqa: RUF001
+        case Kind.SHIELDS:
+            shields = [c.shield for c in around if c.shield]
+            total = sum(shields)
+            if not shields:
+                return 0, "no shields adjacent = 0"
+            return total, f"shields {' + '.join(map(str, shields))} = {total}"
+        case Kind.GUILD:
+            guild = card.counts or ""
+            n = counts.guilds[guild]
+            value = card.value or 0
+            name = GUILDS.get(guild, guild)
+            return value + n, f"{value} + {n} {name} card{_s(n)} = {value + n}"
+    return 0, "0"  # pragma: no cover - every kind is matched above
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _kind_name(card: Card) -> str:
+    if card.main_square or card.kind is None:
+        return "Main Square"
+    return KINDS[card.kind].name
+
+
+def player_lines(city: City, player: str, owned: Sequence[CardScore]) -> list[BreakdownLine]:
+    """A player's breakdown: the cards they own (``owned``, in reading order, so the order
+    the city was listed in changes nothing), characters, then Resources Board workers."""
+    lines = [
+        BreakdownLine(
+            f"{_kind_name(s.card)} at {city.place(s.at)}: {s.words}", s.points, rule=s.rule
+        )
+        for s in owned
+    ]
+    on_square = player in city.main_square.owners
+    for key in city.characters.get(player, ()):
+        character = CHARACTERS[key]
+        if key == TRAVELLER and on_square:
+            label = f"{character.name} (a worker on the Main Square): 0"
+            lines.append(BreakdownLine(label, 0, rule=character.rule))
+        else:
+            lines.append(BreakdownLine(character.name, character.points, rule=character.rule))
+    workers = city.resource_workers.get(player, 0)
+    if workers:
+        label = f"Resources Board: {workers} worker{_s(workers)}"
+        lines.append(BreakdownLine(label, workers, rule=RESOURCES_BOARD_RULE))
+    return lines
+
+
+def score_city(city: City) -> Result:
+    """Score a valid city: standings, winners, the tiebreak, and each card's points."""
+    scores = card_scores(city)
+    owned: dict[str, list[CardScore]] = {player: [] for player in city.players}
+    for score in sorted(scores, key=lambda s: s.at):
+        for worker in score.card.workers:
+            owned[worker].append(score)
+    entries = []
+    for player in city.players:
+        lines = player_lines(city, player, owned[player])
+        entries.append(
+            Entry(
+                player=player,
+                score=sum(line.points for line in lines),
+                tiebreak=(seat_distance(city.players, player, city.ended_by),),
+                breakdown=tuple(lines),
+            )
+        )
+    ranking = rank(entries, tiebreaks=(TIEBREAK,))
+    extra: dict[str, object] = {"cards": [s.to_json(city) for s in scores]}
+    tied = tiebreak_sentence(city, [(e.player, e.score) for e in entries])
+    if tied:
+        extra["tiebreak_words"] = tied
+    return Result(
+        SLUG,
+        ranking.standings,
+        ranking.decided_by,
+        city.ended_by is not None,
+        tuple(warnings(city)),
+        extra=extra,
+    )
+
+
+def tiebreak_sentence(city: City, scores: Sequence[tuple[str, int]]) -> str | None:
+    """The clockwise tiebreak in words when the best score is tied ("Red ended the game;
+    Blue is next clockwise"), else ``None``.
+
+    >>> city = City(("Blue", "Purple", "Red", "Yellow"), "Red", {})
+    >>> tiebreak_sentence(city, [("Blue", 9), ("Purple", 9), ("Red", 2), ("Yellow", 9)])
+    'Red ended the game; Yellow is next clockwise.'
+    """
+    best = max(score for _, score in scores)
+    tied = [player for player, score in scores if score == best]
+    if len(tied) < 2:
+        return None
+    if city.ended_by is None:
+        return "Who ended the game is not entered yet, so the tied players share the lead."
+    if city.ended_by in tied:
+        return f"{city.ended_by} ended the game and wins the tie."
+    first = min(tied, key=lambda p: seat_distance(city.players, p, city.ended_by))
+    return f"{city.ended_by} ended the game; {first} is next clockwise."
+
+
+def warnings(city: City) -> list[str]:
+    """Things worth showing that do not block scoring."""
+    found = []
+    if city.ended_by is None:
+        found.append(
+            "Who ended the game (placed the 6th worker in the city) is not entered yet; until"
+            " it is, tied players share."
+        )
+    for player in city.players:
+        count = city.workers_in_city(player)
+        if count > WORKERS_TO_END:
+            found.append(
+                f"{player} has {count} workers in the city: the game ends when a player"
+                f" places the {WORKERS_TO_END}th."
+            )
+    if city.ended_by is not None and city.workers_in_city(city.ended_by) < WORKERS_TO_END:
+        count = city.workers_in_city(city.ended_by)
+        found.append(
+            f"{city.ended_by} ended the game but has {count} worker{_s(count)} in the city"
+            f" (the game ends with a player's {WORKERS_TO_END}th)."
+        )
+    return found
+
+
+def city_points(scores: Sequence[CardScore]) -> Mapping[Cell, CardScore]:
+    """The scores by position (for drawing the city)."""
+    return {s.at: s for s in scores}
