@@ -31,7 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from companion import database
     from companion.extensions import csrf, db, htmx, limiter, migrate
-    from companion.web import api, errors, games, idempotency, pages, security
+    from companion.web import api, errors, games, groups, idempotency, pages, security
 
     db.init_app(app)
     csrf.init_app(app)
@@ -50,10 +50,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         )
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(groups.bp)
     games.register(app)
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)
     app.add_template_global(idempotency.guard)
     security.register(app)
+    from companion import cli
+
+    cli.register(app)
     return app

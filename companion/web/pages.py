@@ -18,7 +18,7 @@ from companion.games.base import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
-from companion.web import limits
+from companion.web import groups, limits
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     VISITOR_KEY,
@@ -252,6 +252,8 @@ def _table_context(
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
         "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
+        # The evening's summary, exports, BG Stats links and the group (web/groups.py).
+        **groups.table_extras(found),
     }
 
 
