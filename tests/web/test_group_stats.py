@@ -54,14 +54,16 @@ def test_leaderboard_counts_plays_wins_shared_wins_and_best_scores(ctx: None) ->
     assert [line.name for line in stats.leaderboard(group, "tally")] == ["Ann", "Ben", "Cy"]
 
     low = {line.name: line for line in stats.leaderboard(group, "low-tally")}
-    assert low["Ann"].best == 5 and low["Ben"].best == 2  # lowest is best here
+    assert low["Ann"].best == 5
+    assert low["Ben"].best == 2
     assert (low["Ben"].wins, low["Cy"].wins, low["Ann"].wins) == (1, 1, 0)
     assert low["Ben"].shared_wins == 1
 
     overall = {line.name: line for line in stats.leaderboard(group)}
     assert (overall["Ann"].plays, overall["Ann"].wins) == (4, 2)
     assert (overall["Ben"].wins, overall["Cy"].wins) == (2, 2)
-    assert overall["Ann"].average is None and overall["Ann"].best is None  # not comparable
+    assert overall["Ann"].average is None
+    assert overall["Ann"].best is None
 
     counts = {g.slug: g.plays for g in stats.games_played(group)}
     assert counts == {"tally": 3, "low-tally": 1}
@@ -153,11 +155,13 @@ def test_charts_follow_the_numbers(ctx: None) -> None:
     assert wins.months == ("2026-01", "2026-02")
     assert {s.name: s.totals for s in wins.series} == {"Ann": (1, 2), "Ben": (0, 1)}
     chart = wins_chart(wins)
-    assert chart is not None and len(chart.lines) == 2
+    assert chart is not None
+    assert len(chart.lines) == 2
     bars = stats.score_distribution(group, "tally")
     assert sum(b.count for b in bars) == 6
     assert len(bars) <= stats.MAX_BARS
-    assert bars[0].low == 1 and bars[-1].high >= 30
+    assert bars[0].low == 1
+    assert bars[-1].high >= 30
     spread = distribution_chart(bars)
     assert spread is not None
     assert max(c.height for c in spread.columns) > 0
