@@ -104,7 +104,8 @@ class GroupLinks:
 
 def create_group(client: FlaskClient, name: str, players: Sequence[str]) -> GroupLinks:
     """Create a group through the pages and read its links."""
-    data = {"name": name, "players": "\n".join(players), "csrf_token": csrf(client, "/groups/new")}
+    data = {"name": name, "csrf_token": csrf(client, "/groups/new")}
+    data.update({f"players-{i}": player for i, player in enumerate(players)})
     response = client.post("/groups", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     edit = response.headers["Location"].rsplit("/g/", 1)[1]

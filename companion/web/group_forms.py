@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wtforms import DateField, FieldList, IntegerField, StringField, TextAreaField
+from wtforms import DateField, FieldList, IntegerField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional, ValidationError
 
 from companion.games.base import MAX_NAME_LENGTH
@@ -15,7 +15,7 @@ from companion.web.forms import TextForm
 #: Database ids are 32-bit integers: a larger number names nobody (and must not reach
 #: PostgreSQL, which would refuse it).
 MAX_ID = 2**31 - 1
-MAX_GROUP_PLAYERS = 40
+FIRST_PLAYER_ROWS = 6
 NEW_NAME_ROWS = 2
 MEMBER_CHANGES = ("add", "rename", "remove", "merge")
 
@@ -27,29 +27,27 @@ def _id_field(label: str = "") -> IntegerField:
 
 
 class NewGroupForm(TextForm):
-    """A group's name and its first players, one per line."""
+    """A group's name and its first players (more can join later)."""
 
     name = StringField(
         "Name of the group",
         validators=[DataRequired("Give the group a name."), Length(max=GROUP_NAME_LENGTH)],
     )
-    players = TextAreaField("Players, one per line", validators=[Length(max=2000)])
+    players = FieldList(
+        StringField("Player", validators=[Length(max=MAX_NAME_LENGTH)]),
+        min_entries=FIRST_PLAYER_ROWS,
+        max_entries=FIRST_PLAYER_ROWS,
+    )
 
     @property
     def names(self) -> list[str]:
-        """The typed names, trimmed, blank lines dropped."""
-        return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+        """The typed names, trimmed, blanks dropped."""
+        return [name.strip() for name in self.players.data if name and name.strip()]
 
     def validate_players(self, field: Any) -> None:
-        """Names of at most 40 characters, no two alike, at most 40 players."""
-        names = self.names
-        if len(names) > MAX_GROUP_PLAYERS:
-            raise ValidationError(f"A group has at most {MAX_GROUP_PLAYERS} players.")
-        too_long = next((n for n in names if len(n) > MAX_NAME_LENGTH), None)
-        if too_long is not None:
-            raise ValidationError(f"A name has at most {MAX_NAME_LENGTH} characters.")
-        folded = [n.casefold() for n in names]
-        repeated = next((n for n in names if folded.count(n.casefold()) > 1), None)
+        """No two names alike."""
+        folded = [n.casefold() for n in self.names]
+        repeated = next((n for n in self.names if folded.count(n.casefold()) > 1), None)
         if repeated is not None:
             raise ValidationError(f"{repeated} is listed twice; names must differ.")
 

@@ -207,7 +207,7 @@ def start_table(token: str) -> Response:
     if form.validate():
         try:
             table = groups.start_table(
-                found.group, seated=form.seated, new_names=form.new.data or []
+                found.group, seated=form.seated, new_names=[n for n in form.new.data if n]
             )
         except GroupRefused as refused:
             db.session.rollback()
