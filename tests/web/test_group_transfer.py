@@ -58,10 +58,6 @@ def busy_group(app: Flask, client: FlaskClient) -> tuple[str, str, dict[str, int
     return links.edit, table, started
 
 
-def _without_time(document: dict) -> dict:
-    return document
-
-
 def test_group_json_round_trip_recreates_everything_with_fresh_links(
     app: Flask, client: FlaskClient, busy_group: tuple[str, str, dict[str, int]]
 ) -> None:
