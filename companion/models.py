@@ -278,11 +278,31 @@ class PlayResult(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "play_results"
     __table_args__ = (
         UniqueConstraint("play_id", "seat"),
-        # One index per statistics query: leaderboard per game, a player's plays over
-        # time (head-to-head, history filter, wins over time), and the group's timeline.
-        Index("ix_play_results_group_game_player", "group_id", "game", "group_player_id"),
-        Index("ix_play_results_group_player_time", "group_id", "group_player_id", "finished_at"),
-        Index("ix_play_results_group_time", "group_id", "finished_at"),
+        # Indexes for the statistics, each holding every column its queries read, so
+        # they are answered from the index alone: leaderboards, wins per month and score
+        # spread (per game or overall); a player's plays newest first (history filter,
+        # head-to-head); and the plays themselves by their first seat's row, newest first
+        # (history, plays per game).
+        Index(
+            "ix_play_results_board",
+            "group_id",
+            "game",
+            "group_player_id",
+            "winner",
+            "shared",
+            "score",
+            "month",
+            "finished_at",
+        ),
+        Index(
+            "ix_play_results_player_time",
+            "group_id",
+            "group_player_id",
+            "finished_at",
+            "play_id",
+            "rank",
+        ),
+        Index("ix_play_results_plays", "group_id", "seat", "finished_at", "play_id", "game"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

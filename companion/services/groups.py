@@ -287,11 +287,13 @@ def record_results(play: Play, *, finished_at: datetime | None) -> None:
 def _names_of(play: Play, result: dict[str, object]) -> list[str]:
     """The play's players in seating order: as the play started (its ``player_ids`` keep
     that order), then anyone the result names besides."""
-    names = list(play.player_ids or {})
     standings = result["standings"]
     assert isinstance(standings, list)
-    names += [s["player"] for s in standings if s["player"] not in names]
-    return names
+    playing = [s["player"] for s in standings]
+    names = [name for name in play.player_ids or {} if name in playing]
+    # Seats are 0, 1, 2... over the players of the result: each play has one row at seat
+    # 0, which the statistics count plays by.
+    return names + [name for name in playing if name not in names]
 
 
 def _member_of(play: Play, group: Group, name: str) -> GroupPlayer:

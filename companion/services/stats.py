@@ -25,6 +25,8 @@ from companion.models import Group, GroupPlayer, Play, PlayResult
 HISTORY_LIMIT = 100
 #: A score distribution has at most this many bars (scores are grouped into ranges).
 MAX_BARS = 12
+#: Every finished play has exactly one result row at this seat: counting plays counts these.
+FIRST_SEAT = 0
 
 
 def lowest_wins(slug: str) -> bool:
@@ -115,14 +117,11 @@ class GameCount:
 
 
 def games_played(group: Group) -> list[GameCount]:
-    """The group's games, most played first (a play counted once, not per player)."""
+    """The group's games, most played first (each play counted once: by its first seat's
+    row, as every play has exactly one)."""
     query = (
-        select(
-            PlayResult.game,
-            func.count(func.distinct(PlayResult.play_id)),
-            func.max(PlayResult.finished_at),
-        )
-        .where(PlayResult.group_id == group.id)
+        select(PlayResult.game, func.count(), func.max(PlayResult.finished_at))
+        .where(PlayResult.group_id == group.id, PlayResult.seat == FIRST_SEAT)
         .group_by(PlayResult.game)
     )
     counts = [
@@ -210,12 +209,16 @@ class PastPlay:
 
 
 def history(group: Group, filters: Filters, *, limit: int = HISTORY_LIMIT) -> list[PastPlay]:
-    """The group's finished plays, newest first, narrowed by game, player and dates."""
-    plays = (
-        select(PlayResult.play_id, func.max(PlayResult.finished_at).label("at"))
-        .where(PlayResult.group_id == group.id)
-        .group_by(PlayResult.play_id)
-    )
+    """The group's finished plays, newest first, narrowed by game, player and dates.
+
+    One row per play is picked (the player's, or the first seat's), so the newest plays
+    come straight from an index in time order, whatever the group's size.
+    """
+    plays = select(PlayResult.play_id).where(PlayResult.group_id == group.id)
+    if filters.player is not None:
+        plays = plays.where(PlayResult.group_player_id == filters.player)
+    else:
+        plays = plays.where(PlayResult.seat == FIRST_SEAT)
     if filters.game:
         plays = plays.where(PlayResult.game == filters.game)
     if filters.since:
@@ -223,11 +226,7 @@ def history(group: Group, filters: Filters, *, limit: int = HISTORY_LIMIT) -> li
     if filters.until:
         end = datetime.combine(filters.until + timedelta(days=1), time.min)
         plays = plays.where(PlayResult.finished_at < end)
-    if filters.player is not None:
-        plays = plays.having(
-            func.sum(case((PlayResult.group_player_id == filters.player, 1), else_=0)) > 0
-        )
-    chosen = plays.order_by(func.max(PlayResult.finished_at).desc(), PlayResult.play_id.desc())
+    chosen = plays.order_by(PlayResult.finished_at.desc(), PlayResult.play_id.desc())
     ids = [row[0] for row in db.session.execute(chosen.limit(limit))]
     return _past_plays(ids)
 
@@ -344,8 +343,8 @@ def score_distribution(group: Group, game: str) -> list[Bar]:
 
 
 def plays_count(group: Group) -> int:
-    """How many finished plays the group has."""
-    query = select(func.count(func.distinct(PlayResult.play_id))).where(
-        PlayResult.group_id == group.id
+    """How many finished plays the group has (one first-seat row each)."""
+    query = select(func.count()).where(
+        PlayResult.group_id == group.id, PlayResult.seat == FIRST_SEAT
     )
     return int(db.session.scalar(query) or 0)

@@ -87,17 +87,31 @@ def upgrade() -> None:
         sa.UniqueConstraint("play_id", "seat"),
     )
     op.create_index("ix_play_results_play_id", "play_results", ["play_id"])
+    # Covering indexes: each statistics query reads its index alone (see models.py).
     op.create_index(
-        "ix_play_results_group_game_player",
+        "ix_play_results_board",
         "play_results",
-        ["group_id", "game", "group_player_id"],
+        [
+            "group_id",
+            "game",
+            "group_player_id",
+            "winner",
+            "shared",
+            "score",
+            "month",
+            "finished_at",
+        ],
     )
     op.create_index(
-        "ix_play_results_group_player_time",
+        "ix_play_results_player_time",
         "play_results",
-        ["group_id", "group_player_id", "finished_at"],
+        ["group_id", "group_player_id", "finished_at", "play_id", "rank"],
     )
-    op.create_index("ix_play_results_group_time", "play_results", ["group_id", "finished_at"])
+    op.create_index(
+        "ix_play_results_plays",
+        "play_results",
+        ["group_id", "seat", "finished_at", "play_id", "game"],
+    )
 
 
 def downgrade() -> None:
