@@ -41,12 +41,12 @@ def _export(group_token: str | None, table_token: str | None) -> dict[str, Any]:
         if found_group is None:
             raise click.BadParameter("No group has this link.", param_hint="--group")
         with click.progressbar(length=len(found_group.group.tables), label="Tables") as bar:
-            return transfer.export_group(found_group.group, bar.update)
+            return transfer.export_group(found_group.group, bar.update, complete=True)
     if table_token:
         found_table = tables.find(table_token)
         if found_table is None:
             raise click.BadParameter("No table has this link.", param_hint="--table")
-        return transfer.export_table(found_table.table)
+        return transfer.export_table(found_table.table, complete=True)
     with click.progressbar(length=transfer.everything_count(), label="Tables") as bar:
         return transfer.export_everything(bar.update)
 

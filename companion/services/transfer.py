@@ -21,6 +21,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.games import GAMES
+from companion.games.base import parse_path
 from companion.models import (
     Edit,
     Group,
@@ -77,13 +78,63 @@ def _required_when(value: Any) -> datetime:
 # --- export ----------------------------------------------------------------------------------
 
 
-def _edit_json(edit: Edit) -> dict[str, Any]:
+def _emptied(value: Any) -> Any:
+    """A value of the same kind with nothing in it."""
+    if isinstance(value, dict):
+        return {}
+    if isinstance(value, list):
+        return []
+    return None
+
+
+def shared_value(value: Any, private: frozenset[str]) -> Any:
+    """A JSON value with the contents of every private key emptied (a hand of cards):
+    what the whole table may see.
+
+    >>> shared_value({"rounds": [{"hands": {"Ann": ["2"]}, "lead": "Ann"}]}, frozenset({"hands"}))
+    {'rounds': [{'hands': {}, 'lead': 'Ann'}]}
+    """
+    if not private:
+        return value
+    if isinstance(value, dict):
+        return {
+            key: _emptied(item) if key in private else shared_value(item, private)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [shared_value(item, private) for item in value]
+    return value
+
+
+def _shared_change(path: str | None, value: Any, private: frozenset[str]) -> Any:
+    """An edit's value as the table may see it: emptied when the path is inside a
+    private key, else with the private keys in it emptied."""
+    parts = parse_path(path) if path else None
+    if parts is not None and any(part in private for part in parts):
+        return _emptied(value)
+    return shared_value(value, private)
+
+
+def _edit_json(edit: Edit, private: frozenset[str]) -> dict[str, Any]:
+    value, previous = edit.value, edit.previous
+    if private and edit.path is not None:
+        value = _shared_change(edit.path, value, private)
+        previous = _shared_change(edit.path, previous, private)
+    elif private and isinstance(value, list):
+        value = [
+            {
+                **change,
+                "value": _shared_change(change.get("path"), change.get("value"), private),
+                "previous": _shared_change(change.get("path"), change.get("previous"), private),
+            }
+            for change in value
+        ]
     return {
         "number": edit.number,
         "kind": edit.kind,
         "path": edit.path,
-        "value": edit.value,
-        "previous": edit.previous,
+        "value": value,
+        "previous": previous,
         "undoes": edit.undoes,
         "device": edit.device,
         "author": edit.author,
@@ -92,8 +143,15 @@ def _edit_json(edit: Edit) -> dict[str, Any]:
 
 
 def _play_json(
-    play: Play, *, seats: Mapping[int, int], series: Mapping[int, int], members: Mapping[int, int]
+    play: Play,
+    *,
+    seats: Mapping[int, int],
+    series: Mapping[int, int],
+    members: Mapping[int, int],
+    complete: bool,
 ) -> dict[str, Any]:
+    game = GAMES.get(play.game)
+    private = frozenset() if complete or game is None else game.private_keys
     results = db.session.scalars(
         select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
     )
@@ -105,16 +163,16 @@ def _play_json(
             if play.player_ids is None
             else {name: seats.get(pid) for name, pid in play.player_ids.items()}
         ),
-        "state": play.state,
+        "state": shared_value(play.state, private),
         "version": play.version,
         "status": play.status,
-        "result": play.result,
+        "result": shared_value(play.result, private),
         "engine_version": play.engine_version,
         "created_at": _when(play.created_at),
         "finished_at": _when(play.finished_at),
         "series": series.get(play.series_id) if play.series_id is not None else None,
         "series_index": play.series_index,
-        "edits": [_edit_json(edit) for edit in play.edits],
+        "edits": [_edit_json(edit, private) for edit in play.edits],
         "results": [
             {
                 "member": members.get(row.group_player_id),
@@ -134,7 +192,7 @@ def _play_json(
 
 
 def _table_json(
-    table: Table, *, members: Mapping[int, int], only: Play | None = None
+    table: Table, *, members: Mapping[int, int], complete: bool, only: Play | None = None
 ) -> dict[str, Any]:
     seats = {player.id: player.seat for player in table.players}
     chosen = [only] if only is not None else list(table.plays)
@@ -166,16 +224,17 @@ def _table_json(
             for d in species
         ],
         "plays": [
-            _play_json(play, seats=seats, series=series, members=members) for play in chosen
+            _play_json(play, seats=seats, series=series, members=members, complete=complete)
+            for play in chosen
         ],
     }
 
 
-def _group_json(group: Group, progress: Progress | None = None) -> dict[str, Any]:
+def _group_json(group: Group, *, complete: bool, progress: Progress | None) -> dict[str, Any]:
     members = {player.id: n for n, player in enumerate(group.players)}
     exported = []
     for table in group.tables:
-        exported.append(_table_json(table, members=members))
+        exported.append(_table_json(table, members=members, complete=complete))
         if progress is not None:
             progress(1)
     return {
@@ -193,19 +252,27 @@ def _document(kind: str, body: Mapping[str, Any]) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "kind": kind, **body}
 
 
-def export_play(play: Play) -> dict[str, Any]:
-    """One play with its table's players (and its series' entry, if in one)."""
-    return _document("play", {"table": _table_json(play.table, members={}, only=play)})
+def export_play(play: Play, *, complete: bool = False) -> dict[str, Any]:
+    """One play with its table's players (and its series' entry, if in one).
+
+    Exports shared through a link leave out what only one player's phone may see (the
+    game's ``private_keys``, such as a hand of cards); ``complete`` keeps everything (the
+    command-line backup).
+    """
+    table = _table_json(play.table, members={}, complete=complete, only=play)
+    return _document("play", {"table": table})
 
 
-def export_table(table: Table) -> dict[str, Any]:
+def export_table(table: Table, *, complete: bool = False) -> dict[str, Any]:
     """A table with every play, edit log and cached result (not its group)."""
-    return _document("table", {"table": _table_json(table, members={})})
+    return _document("table", {"table": _table_json(table, members={}, complete=complete)})
 
 
-def export_group(group: Group, progress: Progress | None = None) -> dict[str, Any]:
+def export_group(
+    group: Group, progress: Progress | None = None, *, complete: bool = False
+) -> dict[str, Any]:
     """A group: roster, every table started from it, every play and result."""
-    return _document("group", {"group": _group_json(group, progress)})
+    return _document("group", {"group": _group_json(group, complete=complete, progress=progress)})
 
 
 def everything_count() -> int:
@@ -214,17 +281,20 @@ def everything_count() -> int:
 
 
 def export_everything(progress: Progress | None = None) -> dict[str, Any]:
-    """Every group and every table that belongs to none: a backup."""
+    """Every group and every table that belongs to none, complete: a backup."""
     all_groups = db.session.scalars(select(Group).order_by(Group.id))
     loose = db.session.scalars(select(Table).where(Table.group_id.is_(None)).order_by(Table.id))
     tables_json = []
     for table in loose:
-        tables_json.append(_table_json(table, members={}))
+        tables_json.append(_table_json(table, members={}, complete=True))
         if progress is not None:
             progress(1)
     return _document(
         "everything",
-        {"groups": [_group_json(g, progress) for g in all_groups], "tables": tables_json},
+        {
+            "groups": [_group_json(g, complete=True, progress=progress) for g in all_groups],
+            "tables": tables_json,
+        },
     )
 
 

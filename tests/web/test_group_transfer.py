@@ -234,3 +234,40 @@ def test_bg_stats_link_carries_the_documented_play(
             assert owl_data["game"]["highestWins"] is False  # the fewest points win
         unfinished = play.table.plays[-1]
         assert unfinished.finished or bgstats.push_link(unfinished) is None
+
+
+def test_shared_exports_leave_hands_out_and_backups_keep_them(
+    app: Flask, client: FlaskClient
+) -> None:
+    from tests.helpers import create_table
+    from tests.web.test_owl_about_pages import (
+        MIU_HAND,
+        TABLE,
+        phone_of,
+        play_url,
+        start_owl,
+        start_round,
+    )
+
+    links = create_table(client, TABLE)
+    miu = phone_of(app, links.edit, "Miu")
+    play_id = start_owl(miu, links.edit)
+    assert start_round(miu, links.edit, play_id, "Miu").status_code == 200
+    url = play_url(links.edit, play_id)
+    data = {"player": "Miu", "hand": MIU_HAND, "csrf_token": csrf(miu, url)}
+    assert miu.post(f"{url}/owl-about/hand", data=data).status_code in (200, 303)
+    cards = MIU_HAND.split()
+    for token in (links.edit, links.view):
+        shared = client.get(f"/t/{token}/plays/{play_id}/export.json").get_data(as_text=True)
+        assert json.dumps(cards) not in shared.replace("\n", "").replace(" ", "")
+        assert '"N6"' not in shared
+    with app.app_context(), app.test_request_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        complete = transfer.export_play(play, complete=True)
+        assert "N6" in json.dumps(complete)
+        ((_, token),) = transfer.import_document(complete)
+        found = tables.find(token)
+        assert found is not None
+        assert transfer.export_play(found.table.plays[0], complete=True) == complete
+        assert found.table.plays[0].state == play.state
