@@ -46,7 +46,10 @@ def play_data(play: Play) -> dict[str, Any] | None:
     table = play.table
     seats = list(play.player_ids or {})
     seats += [s["player"] for s in result["standings"] if s["player"] not in seats]
-    members = {p.name: p.group_player_id for p in table.players}
+    # The group member of each name as played (through the seat, so a rename since then
+    # keeps the same id, and BG Stats matches the same person every time).
+    by_id = {p.id: p.group_player_id for p in table.players}
+    members = {name: by_id.get(pid) for name, pid in (play.player_ids or {}).items()}
     minutes = max(1, round((play.finished_at - play.created_at).total_seconds() / 60))
     players = []
     for standing in sorted(result["standings"], key=lambda s: seats.index(s["player"])):

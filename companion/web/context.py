@@ -114,7 +114,7 @@ def seat_of(found: TableAccess, play: Play) -> int | str:
     which every play starts with."""
     asked = request.values.get("seat", "")
     names = found.table.player_names
-    if asked.isdigit() and int(asked) < len(names):
+    if asked.isascii() and asked.isdigit() and int(asked) < len(names):  # not "²"
         return int(asked)
     if asked == ALL_SEATS:
         return ALL_SEATS

@@ -3,6 +3,7 @@ the history filters. Every field is checked on the server (see ``forms.TextForm`
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from wtforms import DateField, FieldList, IntegerField, StringField
@@ -18,6 +19,8 @@ MAX_ID = 2**31 - 1
 FIRST_PLAYER_ROWS = 6
 NEW_NAME_ROWS = 2
 MEMBER_CHANGES = ("add", "rename", "remove", "merge")
+#: A player id as text: a few ASCII digits (``str.isdigit`` also admits "²").
+ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 
 def _id_field(label: str = "") -> IntegerField:
@@ -81,7 +84,7 @@ class StartTableForm(TextForm):
     def validate_seats(self, field: Any) -> None:
         """A comma-separated list of player ids."""
         parts = [part.strip() for part in (field.data or "").split(",") if part.strip()]
-        if any(not part.isdigit() or int(part) > MAX_ID for part in parts):
+        if any(not ID_TEXT.fullmatch(part) or int(part) > MAX_ID for part in parts):
             raise ValidationError("Pick the players again: this list is not one of ours.")
 
 

@@ -4,6 +4,7 @@ head-to-head, history, and exports (of a group, a table or a play)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -11,12 +12,13 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from companion.extensions import db
+from companion.extensions import db, limiter
 from companion.games import GAMES
 from companion.models import Play
 from companion.services import bgstats, evening, groups, stats, tables, transfer
 from companion.services.groups import GroupAccess, GroupRefused
 from companion.services.tables import Access, TableAccess
+from companion.web import limits
 from companion.web.actions import load_play
 from companion.web.charts import distribution_chart, wins_chart
 from companion.web.context import open_table
@@ -39,6 +41,7 @@ CSV_TYPE = "text/csv"
 #: Exports and other pages under a group's link carry its token: never cached or indexed.
 PRIVATE = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
 GROUP_PREFIX = "/g/"
+ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 
 @bp.after_request
@@ -83,6 +86,7 @@ def new_group() -> Response:
 
 
 @bp.post("/groups")
+@limiter.limit(limits.tables_limit)
 def create_group() -> Response:
     """Create a group and open its page through the edit link."""
     form = NewGroupForm()
@@ -110,7 +114,8 @@ def _picked(found: GroupAccess) -> list[int]:
     known = {p.id for p in found.group.roster}
     picked: list[int] = []
     for part in request.args.get("pick", "").split(","):
-        if part.isdigit() and int(part) in known and int(part) not in picked:
+        # Ids are a few ASCII digits: anything else is no id (and is not converted).
+        if ID_TEXT.fullmatch(part) and int(part) in known and int(part) not in picked:
             picked.append(int(part))
     return picked
 
@@ -200,6 +205,7 @@ def _change_members(found: GroupAccess, form: MemberForm) -> None:
 
 
 @bp.post("/g/<token>/tables")
+@limiter.limit(limits.tables_limit)
 def start_table(token: str) -> Response:
     """Start tonight's table with the picked players (and new names, who join)."""
     found = open_group_for_edit(token)

@@ -74,6 +74,9 @@ def test_starting_tonights_table_with_taps_in_seating_order(
     assert f"pick={ids['Cy']}%2C{ids['Ann']}" in page or f"pick={ids['Cy']},{ids['Ann']}" in page
     page = client.get(f"/g/{links.edit}?pick={ids['Cy']},{ids['Ann']}").get_data(as_text=True)
     assert "1. Cy, 2. Ann" in page
+    odd = client.get(f"/g/{links.edit}?pick=\u00b2,{'9' * 5000},{ids['Ben']},x")
+    assert odd.status_code == 200
+    assert "1. Ben" in odd.get_data(as_text=True)
     table = start_group_table(client, links.edit, [ids["Cy"], ids["Ann"]], new=["Dee"])
     table_page = client.get(f"/t/{table}").get_data(as_text=True)
     assert "Cy, Ann, Dee" in table_page
@@ -94,6 +97,7 @@ def test_starting_a_table_refuses_bad_picks(app: Flask, client: FlaskClient) -> 
         "": "Pick tonight",
         "abc": "not one of ours",
         "99999999999": "not one of ours",
+        "\u00b2": "not one of ours",
         f"{ids['Ann']},{ids['Ann']}": "only once",
         "123456": "not in this group",
     }
