@@ -244,6 +244,15 @@ def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str]
     return table
 
 
+def seat_joins_group(table: Table, seat: Player) -> None:
+    """A player added to a group's table joins the group (or is the member of that name);
+    commits. Nothing happens at a table without a group."""
+    if table.group is None:
+        return
+    seat.group_player_id = _join(table.group, seat.name).id
+    db.session.commit()
+
+
 # --- results ---------------------------------------------------------------------------------
 
 

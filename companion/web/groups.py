@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db, limiter
 from companion.games import GAMES
-from companion.models import Play
+from companion.models import Play, Player, Table
 from companion.services import bgstats, evening, groups, stats, tables, transfer
 from companion.services.groups import GroupAccess, GroupRefused
 from companion.services.tables import Access, TableAccess
@@ -390,6 +390,11 @@ def export_play_csv(token: str, play_id: int) -> Response:
 
 
 # --- what the table page adds ----------------------------------------------------------------
+
+
+def seat_added(table: Table, seat: Player) -> None:
+    """A late friend seated at a group's table joins the group at once."""
+    groups.seat_joins_group(table, seat)
 
 
 def table_extras(found: TableAccess) -> dict[str, Any]:

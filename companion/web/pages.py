@@ -315,7 +315,7 @@ def seats(token: str) -> Response:
 def _change_roster(table: Table, form: SeatForm) -> None:
     action, player, name = form.action.data, form.player.data, form.name.data or ""
     if action == "add":
-        tables.add_player(table, name)
+        groups.seat_added(table, tables.add_player(table, name))
     elif player is None:
         raise tables.RosterRefused("Say which player to change.")
     elif action == "rename":

@@ -206,3 +206,21 @@ def test_new_group_form_refuses_bad_input(client: FlaskClient) -> None:
     ):
         response = client.post("/groups", data={"csrf_token": token, **bad}, headers=HTMX)
         assert response.status_code == 422, bad
+
+
+def test_a_late_friend_at_the_table_joins_the_group(app: Flask, client: FlaskClient) -> None:
+    links = create_group(client, "Thursdays", ["Ann", "Ben"])
+    ids = _members(app, links.edit)
+    table = start_group_table(client, links.edit, [ids["Ann"]])
+    data = {"csrf_token": csrf(client, f"/t/{table}"), "action": "add", "name": "Zoe"}
+    assert client.post(f"/t/{table}/players", data=data).status_code == 303
+    data["name"] = "Ben"  # already in the group: the same person
+    assert client.post(f"/t/{table}/players", data=data).status_code == 303
+    after = _members(app, links.edit)
+    assert set(after) == {"Ann", "Ben", "Zoe"}
+    assert after["Ben"] == ids["Ben"]
+    with app.app_context():
+        from companion.extensions import db
+
+        made = db.session.scalars(db.select(Table)).one()
+        assert [p.group_player_id for p in made.players] == [ids["Ann"], after["Zoe"], ids["Ben"]]
