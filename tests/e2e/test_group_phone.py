@@ -53,7 +53,11 @@ def test_group_to_table_to_leaderboard(phone: Phone, live_server: str) -> None:
     assert_accessible(page)
 
     page.get_by_role("link", name="see its leaderboards").click()
-    page.get_by_role("link", name="Odd World").first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Thursdays")
+    page.get_by_role("link", name="Leaderboards", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("All games: leaderboard")
+    page.get_by_role("link", name="Odd World", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/stats\?game=odd-world$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Odd World: leaderboard")
     chart = page.locator("svg.chart-svg").first
     expect(chart).to_be_visible()
