@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from companion.extensions import db
 from companion.games import GAMES
@@ -370,7 +371,7 @@ def import_document(document: Any, progress: Progress | None = None) -> list[tup
     except ImportRefused:
         db.session.rollback()
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, SQLAlchemyError) as error:
         db.session.rollback()
         raise ImportRefused(f"This is not a complete export ({error!r}).") from None
     db.session.commit()

@@ -144,6 +144,25 @@ def test_import_refuses_what_is_not_an_export(app: Flask) -> None:
         ):
             with pytest.raises(transfer.ImportRefused):
                 transfer.import_document(bad)
+        seat_twice = {
+            "format": "odd-companion",
+            "version": 1,
+            "kind": "table",
+            "table": {
+                "created_at": "2026-01-01T20:00:00",
+                "last_used_at": "2026-01-01T20:00:00",
+                "version": 0,
+                "players": [
+                    {"seat": 0, "name": "Ann", "member": None},
+                    {"seat": 0, "name": "Ben", "member": None},
+                ],
+                "series": [],
+                "species": [],
+                "plays": [{"game": "chess"}],
+            },
+        }
+        with pytest.raises(transfer.ImportRefused):
+            transfer.import_document(seat_twice)
         assert db.session.scalar(select(db.func.count()).select_from(Table)) == 0
 
 
