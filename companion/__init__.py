@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api,
         errors,
         games,
+        groups,
         idempotency,
         operations,
         pages,
@@ -61,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         )
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(groups.bp)
     games.register(app)
     csrf.exempt(api.bp)
     errors.register(app)
@@ -70,4 +72,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.register(app)
     operations.register(app)
     static_files.register(app)
+
+    from companion import cli
+
+    cli.register(app)
     return app

@@ -11,7 +11,7 @@ import enum
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.extensions import db
@@ -20,6 +20,7 @@ TOKEN_HASH_LENGTH = 64
 LOCATION_LENGTH = 2000
 NAME_LENGTH = 40
 GAME_SLUG_LENGTH = 40
+GROUP_NAME_LENGTH = 60
 
 
 def utcnow() -> datetime:
@@ -64,10 +65,15 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The gaming group the table was started from, if any (its results join the group's).
+    group_id: Mapped[int | None] = mapped_column(
+        ForeignKey("groups.id", ondelete="SET NULL"), index=True
+    )
 
     players: Mapped[list[Player]] = relationship(
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan"
     )
+    group: Mapped[Group | None] = relationship(back_populates="tables")
     plays: Mapped[list[Play]] = relationship(
         back_populates="table", order_by="Play.id", cascade="all, delete-orphan"
     )
@@ -91,6 +97,10 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     seat: Mapped[int]
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    # The group member sitting here, for a table started from a group.
+    group_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("group_players.id", ondelete="SET NULL")
+    )
 
     table: Mapped[Table] = relationship(back_populates="players")
 
@@ -218,3 +228,98 @@ class SpeciesDefinition(db.Model):  # type: ignore[name-defined,misc]
     # The side in the engine's rule vocabulary (``games.oddland.species.SideRule`` as JSON).
     rule: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """A gaming group that keeps its roster and results across evenings; reached by
+    capability links like a table (only their hashes are stored)."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uid: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(GROUP_NAME_LENGTH))
+    edit_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    view_token_hash: Mapped[str] = mapped_column(String(TOKEN_HASH_LENGTH), unique=True)
+    edit_generation: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[GroupPlayer]] = relationship(
+        back_populates="group", order_by="GroupPlayer.id", cascade="all, delete-orphan"
+    )
+    tables: Mapped[list[Table]] = relationship(back_populates="group", order_by="Table.id")
+
+    @property
+    def roster(self) -> list[GroupPlayer]:
+        """The players still on the roster (removed ones keep their past results)."""
+        return [p for p in self.players if p.active]
+
+
+class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A member of a group; the id stays the same through renames, so results follow."""
+
+    __tablename__ = "group_players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    # Off the roster: not offered for new tables, but their results stay in the stats.
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    group: Mapped[Group] = relationship(back_populates="players")
+
+
+class PlayResult(db.Model):  # type: ignore[name-defined,misc]
+    """One player's result in one finished play of a group's table: what the statistics
+    aggregate in the database. Written when a play is finished, removed when it is
+    reopened, so it always matches the plays that count."""
+
+    __tablename__ = "play_results"
+    __table_args__ = (
+        UniqueConstraint("play_id", "seat"),
+        # Indexes for the statistics, each holding every column its queries read, so
+        # they are answered from the index alone: leaderboards, wins per month and score
+        # spread (per game or overall); a player's plays newest first (history filter,
+        # head-to-head); and the plays themselves by their first seat's row, newest first
+        # (history, plays per game).
+        Index(
+            "ix_play_results_board",
+            "group_id",
+            "game",
+            "group_player_id",
+            "winner",
+            "shared",
+            "score",
+            "month",
+            "finished_at",
+        ),
+        Index(
+            "ix_play_results_player_time",
+            "group_id",
+            "group_player_id",
+            "finished_at",
+            "play_id",
+            "rank",
+        ),
+        Index("ix_play_results_plays", "group_id", "seat", "finished_at", "play_id", "game"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    play_id: Mapped[int] = mapped_column(ForeignKey("plays.id", ondelete="CASCADE"), index=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    group_player_id: Mapped[int] = mapped_column(
+        ForeignKey("group_players.id", ondelete="CASCADE")
+    )
+    game: Mapped[str] = mapped_column(String(GAME_SLUG_LENGTH))
+    # The name the player had in this play (the group's name may change later).
+    player: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    seat: Mapped[int]
+    score: Mapped[int]
+    rank: Mapped[int]
+    winner: Mapped[bool]
+    # Whether the win (or the loss) was shared: more than one winner in the play.
+    shared: Mapped[bool]
+    finished_at: Mapped[datetime]
+    # "2026-11": the month of the play, stored so both databases group by it alike.
+    month: Mapped[str] = mapped_column(String(7))

@@ -765,6 +765,9 @@ class Game(abc.ABC):
     has_series: ClassVar[bool] = False
     #: Whether the game can be entered move by move with the referee checking each move.
     has_play_along: ClassVar[bool] = False
+    #: Keys of a state whose values only their owner's phone may see (a hand of cards):
+    #: exports shared through a link leave their contents out.
+    private_keys: ClassVar[frozenset[str]] = frozenset()
     #: Card pickers: the deck (card code -> copies) and the cards by code; empty when the
     #: game has no such picker.
     deck: ClassVar[Mapping[str, int]] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -21,7 +21,7 @@ from companion.extensions import db
 from companion.games import GAMES, Game
 from companion.games.base import InvalidStateError, Problem, parse_path
 from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
-from companion.services import explain, tables
+from companion.services import explain, groups, tables
 from companion.services.results import current_result as current_result
 from companion.services.results import game_of as game_of
 from companion.services.results import result_json
@@ -572,16 +572,23 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
         db.session.refresh(play)
         if play.status == status.value:
             raise EditRefused([Problem("status", f"This game is already {status.value}.")])
+        finished_at = utcnow() if finished else None
+
+        def along(at: datetime | None = finished_at) -> None:
+            tables.bump(play.table)
+            # A group's statistics count finished plays only: written or removed together.
+            groups.record_results(play, finished_at=at)
+
         edit = _commit(
             play,
             values={
                 "status": status.value,
-                "finished_at": utcnow() if finished else None,
+                "finished_at": finished_at,
                 "result": result_json(game, play.state),
                 "engine_version": game.engine_version,
             },
             edit=Edit(kind=kind.value, device=author.device, author=author.name),
-            along=lambda: tables.bump(play.table),
+            along=along,
         )
         if edit is not None:
             return edit

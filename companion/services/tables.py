@@ -96,13 +96,20 @@ def _code_hash(code: str) -> str:
 
 def create_table(names: Sequence[str]) -> Table:
     """Create a table with these players in seating order; commits."""
+    table = new_table(names)
+    db.session.commit()
+    return table
+
+
+def new_table(names: Sequence[str]) -> Table:
+    """A new table with these players in seating order, added to the session; the caller
+    commits (a group links its members to the seats first)."""
     table = Table(uid=secrets.token_hex(16), edit_generation=0, join_generation=0)
     table.edit_token_hash = _hash(_token(table, Access.EDIT))
     table.view_token_hash = _hash(_token(table, Access.VIEW))
     _assign_unused_join_code(table)
     table.players = [Player(seat=seat, name=name) for seat, name in enumerate(names)]
     db.session.add(table)
-    db.session.commit()
     return table
 
 

@@ -114,7 +114,8 @@ def seat_of(found: TableAccess, play: Play) -> int | str:
     which every play starts with."""
     asked = request.values.get("seat", "")
     names = found.table.player_names
-    if asked.isdigit() and int(asked) < len(names):
+    # ASCII digits only, and few: "²" is a digit to str.isdigit, and a huge number is slow.
+    if asked.isascii() and asked.isdigit() and len(asked) < 4 and int(asked) < len(names):
         return int(asked)
     if asked == ALL_SEATS:
         return ALL_SEATS

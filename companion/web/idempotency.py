@@ -33,6 +33,8 @@ SEE_OTHER = 303
 FOUND_KEY = "table_access"
 CSRF_INPUT_KEY = "csrf_input"
 TABLE_PATH = "/t/"
+#: A group's link is never stored either (its pages redirect to themselves).
+GROUP_PATH = "/g/"
 
 
 def new_key() -> str:
@@ -137,5 +139,5 @@ def _note_location(key: str, location: str) -> None:
                 key, location=location, table_id=found.table.id, access=found.access.value
             )
             return
-    if TABLE_PATH not in location:
+    if TABLE_PATH not in location and GROUP_PATH not in location:
         submissions.note_location(key, location=location, table_id=None, access=None)

@@ -19,7 +19,7 @@ from companion.games.base import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
-from companion.web import limits, security
+from companion.web import groups, limits, security
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     VISITOR_KEY,
@@ -257,6 +257,8 @@ def _table_context(
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
         "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
+        # The evening's summary, exports, BG Stats links and the group (web/groups.py).
+        **groups.table_extras(found),
     }
 
 
@@ -324,7 +326,7 @@ def seats(token: str) -> Response:
 def _change_roster(table: Table, form: SeatForm) -> None:
     action, player, name = form.action.data, form.player.data, form.name.data or ""
     if action == "add":
-        tables.add_player(table, name)
+        groups.seat_added(table, tables.add_player(table, name))
     elif player is None:
         raise tables.RosterRefused("Say which player to change.")
     elif action == "rename":

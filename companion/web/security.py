@@ -39,6 +39,8 @@ HEADERS = {
 
 # Where capability tokens live in URLs; a redirect there carries one in its Location.
 TOKEN_PREFIX = "/t/"
+#: Where capability links live: tables, and groups across evenings.
+LINK_PREFIXES = (TOKEN_PREFIX, "/g/")
 # Headers that may name a token URL: a plain redirect, and htmx's client-side redirects.
 REDIRECT_HEADERS = ("Location", "HX-Redirect", "HX-Location")
 HTML = "text/html"
@@ -83,14 +85,14 @@ def carries_tokens(path: str, response: Response) -> bool:
     >>> carries_tokens("/static/app.css", Response(mimetype="text/css"))
     False
     """
-    if path.startswith(TOKEN_PREFIX) or response.mimetype == HTML:
+    if path.startswith(LINK_PREFIXES) or response.mimetype == HTML:
         return True
     return _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
 
 
 def _points_at_token(targets: Iterable[str]) -> bool:
     """Whether any redirect target is a table link (absolute or relative)."""
-    return any(TOKEN_PREFIX in target for target in targets if target)
+    return any(prefix in target for target in targets if target for prefix in LINK_PREFIXES)
 
 
 def mark_public() -> None:
@@ -103,7 +105,7 @@ def mark_public() -> None:
 
 def is_public(path: str, response: Response) -> bool:
     """Whether a view marked this page public and it cannot lead to a table's link."""
-    if not g.get("public_page") or path.startswith(TOKEN_PREFIX):
+    if not g.get("public_page") or path.startswith(LINK_PREFIXES):
         return False
     return not _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
 

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from companion.games import GAMES
+from tests.group_helpers import create_group
 from tests.helpers import create_table, csrf, start_play
 from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
@@ -20,6 +21,7 @@ from tests.web.test_oddville_pages import start_oddville
 from tests.web.test_owl_about_pages import start_owl
 
 TOKEN_PREFIX = "/t/"
+GROUP_PREFIX = "/g/"
 API_PREFIX = "/api/"
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_MISSING, READ_ONLY = 400, 403
@@ -43,6 +45,9 @@ class Fixture:
     edit: str
     view: str
     plays: dict[str, int]
+    #: A group's two links (its routes are walked with these).
+    group_edit: str = ""
+    group_view: str = ""
 
 
 @pytest.fixture
@@ -55,7 +60,14 @@ def table_with_every_game(client: FlaskClient) -> Fixture:
     links = create_table(client, PLAYERS)
     assert set(STARTERS) == set(GAMES), "start a play of every game in STARTERS"
     plays = {slug: start(client, links.edit) for slug, start in STARTERS.items()}
-    return Fixture(edit=links.edit, view=links.view, plays=plays)
+    group = create_group(client, "Walkers", PLAYERS)
+    return Fixture(
+        edit=links.edit,
+        view=links.view,
+        plays=plays,
+        group_edit=group.edit,
+        group_view=group.view,
+    )
 
 
 def _game_of(rule: Rule) -> str | None:
@@ -81,6 +93,9 @@ def _values(rule: Rule, token: str, found: Fixture) -> Iterator[dict[str, object
 
 
 def _urls(app: Flask, rule: Rule, token: str, found: Fixture) -> list[str]:
+    if rule.rule.startswith(GROUP_PREFIX):
+        # A group's routes take the group's link of the same access as the table's.
+        token = found.group_edit if token == found.edit else found.group_view
     with app.test_request_context():
         adapter = app.url_map.bind("localhost")
         return [adapter.build(rule.endpoint, values) for values in _values(rule, token, found)]
@@ -101,7 +116,7 @@ def test_every_change_needs_csrf_and_an_edit_link(
         methods = sorted(set(rule.methods or ()) - READ_METHODS)
         if not methods or rule.rule.startswith(API_PREFIX):
             continue  # reads, and the stateless JSON API (CSRF-exempt by design)
-        under_table = rule.rule.startswith(TOKEN_PREFIX)
+        under_table = rule.rule.startswith((TOKEN_PREFIX, GROUP_PREFIX))
         try:
             urls = _urls(app, rule, table.edit, table)
             read_only = _urls(app, rule, table.view, table) if under_table else []
@@ -139,10 +154,11 @@ def test_every_page_with_a_token_is_never_cached(
         for url in dict.fromkeys(urls):
             response = client.get(url)
             html = response.mimetype == "text/html"
-            # Every page holds a CSRF token: never stored. A page that names a table's
-            # link, or lives under one, is never indexed either (public pages may be).
-            shows_link = html and TOKEN_PREFIX in response.get_data(as_text=True)
-            carries = url.startswith(TOKEN_PREFIX) or shows_link
+            # Every page holds a CSRF token: never stored. A page that names a table's or a
+            # group's link, or lives under one, is never indexed either (public pages may be).
+            body = response.get_data(as_text=True) if html else ""
+            shows_link = TOKEN_PREFIX in body or GROUP_PREFIX in body
+            carries = url.startswith((TOKEN_PREFIX, GROUP_PREFIX)) or shows_link
             cache = response.headers.get("Cache-Control", "")
             robots = response.headers.get("X-Robots-Tag", "")
             if (carries or html) and cache != "no-store":

@@ -49,6 +49,8 @@ class OwlAbout(Game):
     engine_version = 2
     score_order = ScoreOrder.LOWEST_FIRST
     has_play_along = True
+    #: A player's hand shows on their phone only.
+    private_keys = frozenset({"hands"})
     #: The deck (card code -> copies) and the cards by code, for the card pickers.
     deck = DECK
 

@@ -1,0 +1,325 @@
+"""Groups: a roster kept across evenings, its capability links, tables started from it,
+and the per-player results its statistics read.
+
+A group's links are derived like a table's (HMAC-SHA256 of its random ``uid`` and a
+generation with the secret key, 128 bits) under their own prefix, so a group token never
+opens a table nor the other way round. Only their hashes are stored; rotating the edit
+link bumps its generation and the old link stops working.
+
+Results: when a play of a group's table is finished, one :class:`PlayResult` row per
+player is written in the same transaction (its current result, from the engine); when it
+is reopened the rows go. Rows point at the group member by id, so renames and merges keep
+every result where it belongs.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import current_app
+from sqlalchemy import delete, select, update
+
+from companion.extensions import db
+from companion.games.base import MAX_NAME_LENGTH, hidden_character, hidden_character_message
+from companion.models import GROUP_NAME_LENGTH, Group, GroupPlayer, Play, Player, PlayResult, Table
+from companion.services import tables
+from companion.services.results import current_result
+from companion.services.tables import MAX_PLAYERS_AT_TABLE, Access
+
+TOKEN_BYTES = 16
+MONTH = "%Y-%m"
+
+
+class GroupRefused(Exception):  # noqa: N818 - raised as "the group change is refused"
+    """A change that would break the group's rules; nothing stored."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class GroupAccess:
+    """A group reached through a link, and whether that link may change anything."""
+
+    group: Group
+    access: Access
+
+    @property
+    def can_edit(self) -> bool:
+        """Only the edit link changes things; the read-only link never does."""
+        return self.access is Access.EDIT
+
+
+# --- links ---------------------------------------------------------------------------------
+
+
+def _token(group: Group, access: Access) -> str:
+    generation = group.edit_generation if access is Access.EDIT else 0
+    key = current_app.config["SECRET_KEY"].encode()
+    message = f"group-{access.value}.{generation}:{group.uid}".encode()
+    digest = hmac.new(key, message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:TOKEN_BYTES]).decode().rstrip("=")
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_for(group: Group, access: Access) -> str:
+    """The capability token of a group for edit or read-only access."""
+    return _token(group, access)
+
+
+def find(token: str) -> GroupAccess | None:
+    """The group a capability token opens, with the access it grants; ``None`` if none."""
+    hashed = _hash(token)
+    for access, column in (
+        (Access.EDIT, Group.edit_token_hash),
+        (Access.VIEW, Group.view_token_hash),
+    ):
+        group = db.session.scalar(select(Group).where(column == hashed))
+        if group is not None:
+            return GroupAccess(group, access)
+    return None
+
+
+def rotate_edit_link(group: Group) -> str:
+    """Give the group a new edit link; the old one stops working at once. Commits and
+    returns the new token (the read-only link stays)."""
+    group.edit_generation += 1
+    group.edit_token_hash = _hash(_token(group, Access.EDIT))
+    db.session.commit()
+    return _token(group, Access.EDIT)
+
+
+# --- the group and its roster ----------------------------------------------------------------
+
+
+def checked_name(text: str, *, most: int = MAX_NAME_LENGTH, what: str = "A name") -> str:
+    """A trimmed name, or :class:`GroupRefused` saying what is wrong with it."""
+    cleaned = text.strip()
+    if not cleaned:
+        raise GroupRefused(f"{what} cannot be empty.")
+    if len(cleaned) > most:
+        raise GroupRefused(f"{what} has at most {most} characters.")
+    hidden = hidden_character(cleaned)
+    if hidden is not None:
+        raise GroupRefused(hidden_character_message(hidden, subject=what))
+    return cleaned
+
+
+def create_group(name: str, players: Sequence[str]) -> Group:
+    """Create a group with a name and its first players; commits."""
+    group = Group(
+        uid=secrets.token_hex(16),
+        name=checked_name(name, most=GROUP_NAME_LENGTH, what="The group's name"),
+        edit_generation=0,
+    )
+    group.edit_token_hash = _hash(_token(group, Access.EDIT))
+    group.view_token_hash = _hash(_token(group, Access.VIEW))
+    db.session.add(group)
+    for player in players:
+        if player.strip():
+            _join(group, player)
+    db.session.commit()
+    return group
+
+
+def _by_name(group: Group, name: str) -> GroupPlayer | None:
+    folded = name.casefold()
+    return next((p for p in group.players if p.name.casefold() == folded), None)
+
+
+def _join(group: Group, name: str) -> GroupPlayer:
+    """The member called ``name`` (back on the roster if removed), or a new one."""
+    cleaned = checked_name(name)
+    member = _by_name(group, cleaned)
+    if member is None:
+        member = GroupPlayer(name=cleaned, active=True)
+        group.players.append(member)
+        db.session.flush()
+    member.active = True
+    return member
+
+
+def add_player(group: Group, name: str) -> GroupPlayer:
+    """Put a player on the roster (a removed one with that name comes back); commits."""
+    member = _join(group, name)
+    db.session.commit()
+    return member
+
+
+def member(group: Group, player_id: int) -> GroupPlayer:
+    """A member of this group by id (never another group's)."""
+    found = next((p for p in group.players if p.id == player_id), None)
+    if found is None:
+        raise GroupRefused("That player is not in this group. Refresh the page.")
+    return found
+
+
+def rename_player(group: Group, player_id: int, name: str) -> None:
+    """Rename a member; their results follow (past plays keep the name played with)."""
+    renamed = member(group, player_id)
+    cleaned = checked_name(name)
+    other = _by_name(group, cleaned)
+    if other is not None and other is not renamed:
+        raise GroupRefused(
+            f"{other.name} is already in the group. To make them one player, merge them."
+        )
+    renamed.name = cleaned
+    db.session.commit()
+
+
+def remove_player(group: Group, player_id: int) -> None:
+    """Take a member off the roster; their past results stay in the statistics."""
+    member(group, player_id).active = False
+    db.session.commit()
+
+
+def merge_players(group: Group, *, duplicate_id: int, into_id: int) -> None:
+    """Make a typo duplicate one player with another: every result and seat of the
+    duplicate moves to ``into``, then the duplicate is deleted. Commits.
+
+    Refused when both played in the same game: they are then two people.
+    """
+    duplicate = member(group, duplicate_id)
+    kept = member(group, into_id)
+    if duplicate is kept:
+        raise GroupRefused("Pick two different players to merge.")
+    mine = select(PlayResult.play_id).where(PlayResult.group_player_id == duplicate.id)
+    together = db.session.scalar(
+        select(db.func.count())
+        .select_from(PlayResult)
+        .where(PlayResult.group_player_id == kept.id, PlayResult.play_id.in_(mine))
+    )
+    if together:
+        raise GroupRefused(
+            f"{duplicate.name} and {kept.name} played in the same game: they are two people."
+        )
+    db.session.execute(
+        update(PlayResult)
+        .where(PlayResult.group_player_id == duplicate.id)
+        .values(group_player_id=kept.id)
+    )
+    db.session.execute(
+        update(Player)
+        .where(Player.group_player_id == duplicate.id)
+        .values(group_player_id=kept.id)
+    )
+    kept.active = kept.active or duplicate.active
+    group.players.remove(duplicate)
+    db.session.commit()
+
+
+# --- tables of the group ---------------------------------------------------------------------
+
+
+def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str] = ()) -> Table:
+    """A table from the group: the picked members in this seating order, then any new
+    names (who join the group). Commits."""
+    members = [member(group, player_id) for player_id in seated]
+    if len({m.id for m in members}) != len(members):
+        raise GroupRefused("A player can sit at the table only once.")
+    for name in new_names:
+        if name.strip():
+            members.append(_join(group, name))
+    if not members:
+        raise GroupRefused("Pick tonight's players (tap their names in seating order).")
+    if len(members) > MAX_PLAYERS_AT_TABLE:
+        raise GroupRefused(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
+    if len({m.id for m in members}) != len(members):
+        raise GroupRefused("A new name is already in the group: tap it instead.")
+    table = tables.new_table([m.name for m in members])
+    table.group = group
+    for seat, chosen in zip(table.players, members, strict=True):
+        seat.group_player_id = chosen.id
+    db.session.commit()
+    return table
+
+
+def seat_joins_group(table: Table, seat: Player) -> None:
+    """A player added to a group's table joins the group (or is the member of that name);
+    commits. Nothing happens at a table without a group."""
+    if table.group is None:
+        return
+    seat.group_player_id = _join(table.group, seat.name).id
+    db.session.commit()
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+def record_results(play: Play, *, finished_at: datetime | None) -> None:
+    """Keep the play's rows in the results table as its status is about to be (the
+    caller commits): a play of a group's table finished at ``finished_at`` has one row per
+    player; a reopened one (``None``) has none."""
+    db.session.execute(delete(PlayResult).where(PlayResult.play_id == play.id))
+    table = play.table
+    if table.group_id is None or finished_at is None:
+        return
+    result = current_result(play)
+    if result is None:
+        return
+    group = db.session.get(Group, table.group_id)
+    if group is None:  # pragma: no cover - the foreign key keeps it
+        return
+    finished = finished_at
+    winners = sum(1 for standing in result["standings"] if standing["winner"])
+    seats = {name: seat for seat, name in enumerate(_names_of(play, result))}
+    for standing in result["standings"]:
+        name = standing["player"]
+        db.session.add(
+            PlayResult(
+                play_id=play.id,
+                group_id=group.id,
+                group_player_id=_member_of(play, group, name).id,
+                game=play.game,
+                player=name,
+                seat=seats[name],
+                score=int(standing["score"]),
+                rank=int(standing["rank"]),
+                winner=bool(standing["winner"]),
+                shared=winners > 1,
+                finished_at=finished,
+                month=finished.strftime(MONTH),
+            )
+        )
+
+
+def _names_of(play: Play, result: dict[str, object]) -> list[str]:
+    """The play's players in seating order: as the play started (its ``player_ids`` keep
+    that order), then anyone the result names besides."""
+    standings = result["standings"]
+    assert isinstance(standings, list)
+    playing = [s["player"] for s in standings]
+    names = [name for name in play.player_ids or {} if name in playing]
+    # Seats are 0, 1, 2... over the players of the result: each play has one row at seat
+    # 0, which the statistics count plays by.
+    return names + [name for name in playing if name not in names]
+
+
+def _member_of(play: Play, group: Group, name: str) -> GroupPlayer:
+    """The group member who played as ``name``: through the seat they sat in, else by
+    name; a name the group does not know joins it."""
+    seat_id = (play.player_ids or {}).get(name)
+    seat = db.session.get(Player, seat_id) if seat_id is not None else None
+    if seat is not None and seat.group_player_id is not None:
+        found = db.session.get(GroupPlayer, seat.group_player_id)
+        if found is not None and found.group_id == group.id:
+            return found
+    known = _by_name(group, name)
+    if known is not None:
+        return known
+    joined = GroupPlayer(name=name[:MAX_NAME_LENGTH], active=True)
+    group.players.append(joined)
+    db.session.flush()
+    if seat is not None:
+        seat.group_player_id = joined.id
+    return joined

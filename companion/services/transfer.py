@@ -1,0 +1,537 @@
+"""Export and import: a play, a table, a group, or everything, as JSON (complete) and CSV
+(one row per player per play).
+
+The JSON holds what the database holds, without its ids or any secret: rows refer to
+each other by their position in the export (a table's seat, a group's member number), so
+exporting an import gives the same document again. Importing creates new groups and
+tables with fresh random uids, hence fresh links; nothing from the old links carries
+over. Every state, edit, cached result and engine version is kept as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+
+from companion.extensions import db
+from companion.games import GAMES
+from companion.games.base import parse_path
+from companion.models import (
+    Edit,
+    Group,
+    GroupPlayer,
+    Play,
+    PlayResult,
+    Series,
+    SpeciesDefinition,
+    Table,
+)
+from companion.services import groups, tables
+from companion.services.tables import Access
+
+FORMAT = "odd-companion"
+VERSION = 1
+KINDS = ("play", "table", "group", "everything")
+CSV_COLUMNS = (
+    "group",
+    "table",
+    "play",
+    "game",
+    "status",
+    "finished_at",
+    "seat",
+    "player",
+    "score",
+    "rank",
+    "winner",
+)
+
+Progress = Callable[[int], None]
+
+
+class ImportRefused(Exception):  # noqa: N818 - raised as "the import is refused"
+    """The document is not an export this app can recreate; nothing stored."""
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _parse_when(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    return _required_when(value)
+
+
+def _required_when(value: Any) -> datetime:
+    if not isinstance(value, str):
+        raise ImportRefused(f"{value!r} is not a date and time.")
+    return datetime.fromisoformat(value)
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+def _emptied(value: Any) -> Any:
+    """A value of the same kind with nothing in it."""
+    if isinstance(value, dict):
+        return {}
+    if isinstance(value, list):
+        return []
+    return None
+
+
+def shared_value(value: Any, private: frozenset[str]) -> Any:
+    """A JSON value with the contents of every private key emptied (a hand of cards):
+    what the whole table may see.
+
+    >>> shared_value({"rounds": [{"hands": {"Ann": ["2"]}, "lead": "Ann"}]}, frozenset({"hands"}))
+    {'rounds': [{'hands': {}, 'lead': 'Ann'}]}
+    """
+    if not private:
+        return value
+    if isinstance(value, dict):
+        return {
+            key: _emptied(item) if key in private else shared_value(item, private)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [shared_value(item, private) for item in value]
+    return value
+
+
+def _shared_change(path: str | None, value: Any, private: frozenset[str]) -> Any:
+    """An edit's value as the table may see it: emptied when the path is inside a
+    private key, else with the private keys in it emptied."""
+    parts = parse_path(path) if path else None
+    if parts is not None and any(part in private for part in parts):
+        return _emptied(value)
+    return shared_value(value, private)
+
+
+def _edit_json(edit: Edit, private: frozenset[str]) -> dict[str, Any]:
+    value, previous = edit.value, edit.previous
+    if private and edit.path is not None:
+        value = _shared_change(edit.path, value, private)
+        previous = _shared_change(edit.path, previous, private)
+    elif private and isinstance(value, list):
+        value = [
+            {
+                **change,
+                "value": _shared_change(change.get("path"), change.get("value"), private),
+                "previous": _shared_change(change.get("path"), change.get("previous"), private),
+            }
+            for change in value
+        ]
+    return {
+        "number": edit.number,
+        "kind": edit.kind,
+        "path": edit.path,
+        "value": value,
+        "previous": previous,
+        "undoes": edit.undoes,
+        "device": edit.device,
+        "author": edit.author,
+        "created_at": _when(edit.created_at),
+    }
+
+
+def _play_json(
+    play: Play,
+    *,
+    seats: Mapping[int, int],
+    series: Mapping[int, int],
+    members: Mapping[int, int],
+    complete: bool,
+) -> dict[str, Any]:
+    game = GAMES.get(play.game)
+    private = frozenset() if complete or game is None else game.private_keys
+    results = db.session.scalars(
+        select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
+    )
+    return {
+        "game": play.game,
+        "options": play.options,
+        "player_ids": (
+            None
+            if play.player_ids is None
+            else {name: seats.get(pid) for name, pid in play.player_ids.items()}
+        ),
+        "state": shared_value(play.state, private),
+        "version": play.version,
+        "status": play.status,
+        "result": shared_value(play.result, private),
+        "engine_version": play.engine_version,
+        "created_at": _when(play.created_at),
+        "finished_at": _when(play.finished_at),
+        "series": series.get(play.series_id) if play.series_id is not None else None,
+        "series_index": play.series_index,
+        "edits": [_edit_json(edit, private) for edit in play.edits],
+        "results": [
+            {
+                "member": members.get(row.group_player_id),
+                "player": row.player,
+                "seat": row.seat,
+                "score": row.score,
+                "rank": row.rank,
+                "winner": row.winner,
+                "shared": row.shared,
+                "finished_at": _when(row.finished_at),
+                "month": row.month,
+            }
+            for row in results
+            if members
+        ],
+    }
+
+
+def _table_json(
+    table: Table, *, members: Mapping[int, int], complete: bool, only: Play | None = None
+) -> dict[str, Any]:
+    seats = {player.id: player.seat for player in table.players}
+    chosen = [only] if only is not None else list(table.plays)
+    wanted = [s for s in table.series if any(p.series_id == s.id for p in chosen)]
+    series = {s.id: n for n, s in enumerate(wanted)}
+    species = db.session.scalars(
+        select(SpeciesDefinition)
+        .where(SpeciesDefinition.table_id == table.id)
+        .order_by(SpeciesDefinition.id)
+    )
+    return {
+        "created_at": _when(table.created_at),
+        "last_used_at": _when(table.last_used_at),
+        "version": table.version,
+        "players": [
+            {"seat": p.seat, "name": p.name, "member": members.get(p.group_player_id or 0)}
+            for p in table.players
+        ],
+        "series": [
+            {"game": s.game, "length": s.length, "created_at": _when(s.created_at)} for s in wanted
+        ],
+        "species": [
+            {
+                "species": d.species,
+                "side": d.side,
+                "rule": d.rule,
+                "created_at": _when(d.created_at),
+            }
+            for d in species
+        ],
+        "plays": [
+            _play_json(play, seats=seats, series=series, members=members, complete=complete)
+            for play in chosen
+        ],
+    }
+
+
+def _group_json(group: Group, *, complete: bool, progress: Progress | None) -> dict[str, Any]:
+    members = {player.id: n for n, player in enumerate(group.players)}
+    exported = []
+    for table in group.tables:
+        exported.append(_table_json(table, members=members, complete=complete))
+        if progress is not None:
+            progress(1)
+    return {
+        "name": group.name,
+        "created_at": _when(group.created_at),
+        "players": [
+            {"name": p.name, "active": p.active, "created_at": _when(p.created_at)}
+            for p in group.players
+        ],
+        "tables": exported,
+    }
+
+
+def _document(kind: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "kind": kind, **body}
+
+
+def export_play(play: Play, *, complete: bool = False) -> dict[str, Any]:
+    """One play with its table's players (and its series' entry, if in one).
+
+    Exports shared through a link leave out what only one player's phone may see (the
+    game's ``private_keys``, such as a hand of cards); ``complete`` keeps everything (the
+    command-line backup).
+    """
+    table = _table_json(play.table, members={}, complete=complete, only=play)
+    return _document("play", {"table": table})
+
+
+def export_table(table: Table, *, complete: bool = False) -> dict[str, Any]:
+    """A table with every play, edit log and cached result (not its group)."""
+    return _document("table", {"table": _table_json(table, members={}, complete=complete)})
+
+
+def export_group(
+    group: Group, progress: Progress | None = None, *, complete: bool = False
+) -> dict[str, Any]:
+    """A group: roster, every table started from it, every play and result."""
+    return _document("group", {"group": _group_json(group, complete=complete, progress=progress)})
+
+
+def everything_count() -> int:
+    """How many tables a full export walks (for a progress bar)."""
+    return int(db.session.scalar(select(db.func.count()).select_from(Table)) or 0)
+
+
+def export_everything(progress: Progress | None = None) -> dict[str, Any]:
+    """Every group and every table that belongs to none, complete: a backup."""
+    all_groups = db.session.scalars(select(Group).order_by(Group.id))
+    loose = db.session.scalars(select(Table).where(Table.group_id.is_(None)).order_by(Table.id))
+    tables_json = []
+    for table in loose:
+        tables_json.append(_table_json(table, members={}, complete=True))
+        if progress is not None:
+            progress(1)
+    return _document(
+        "everything",
+        {
+            "groups": [_group_json(g, complete=True, progress=progress) for g in all_groups],
+            "tables": tables_json,
+        },
+    )
+
+
+# --- CSV -------------------------------------------------------------------------------------
+
+
+def csv_rows(document: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
+    """One row per player per play of an export (its stored result: the scores the
+    engine gave when the play was last changed)."""
+    kind = document["kind"]
+    if kind == "group":
+        found = [(document["group"]["name"], document["group"]["tables"])]
+    elif kind == "everything":
+        found = [(g["name"], g["tables"]) for g in document["groups"]]
+        found.append(("", document["tables"]))
+    else:
+        found = [("", [document["table"]])]
+    for group_name, table_list in found:
+        for table_number, table in enumerate(table_list, 1):
+            for play_number, play in enumerate(table["plays"], 1):
+                yield from _play_rows(group_name, table_number, play_number, play)
+
+
+def _play_rows(
+    group: str, table: int, number: int, play: Mapping[str, Any]
+) -> Iterable[dict[str, Any]]:
+    result = play["result"]
+    if not result:
+        return
+    seats = list(play["player_ids"] or {})
+    for standing in result["standings"]:
+        name = standing["player"]
+        yield {
+            "group": group,
+            "table": table,
+            "play": number,
+            "game": play["game"],
+            "status": play["status"],
+            "finished_at": play["finished_at"] or "",
+            "seat": seats.index(name) + 1 if name in seats else "",
+            "player": name,
+            "score": standing["score"],
+            "rank": standing["rank"],
+            "winner": "yes" if standing["winner"] else "no",
+        }
+
+
+def to_csv(document: Mapping[str, Any]) -> str:
+    """An export as CSV text (a header, then one row per player per play)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in csv_rows(document):
+        writer.writerow({k: _safe_cell(v) for k, v in row.items()})
+    return out.getvalue()
+
+
+def _safe_cell(value: Any) -> Any:
+    """A typed name starting with = + - @ is not run as a formula by spreadsheets."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value
+
+
+# --- import ----------------------------------------------------------------------------------
+
+
+def import_document(document: Any, progress: Progress | None = None) -> list[tuple[str, str]]:
+    """Recreate an export; commits once, or stores nothing. Returns what was created as
+    ``(kind, edit token)`` pairs (fresh links: kind ``"group"`` or ``"table"``)."""
+    try:
+        created = _import(document, progress)
+    except ImportRefused:
+        db.session.rollback()
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, SQLAlchemyError) as error:
+        db.session.rollback()
+        raise ImportRefused(f"This is not a complete export ({error!r}).") from None
+    db.session.commit()
+    return [
+        ("group", groups.token_for(item, Access.EDIT))
+        if isinstance(item, Group)
+        else ("table", tables.token_for(item, Access.EDIT))
+        for item in created
+    ]
+
+
+def _import(document: Any, progress: Progress | None) -> list[Group | Table]:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ImportRefused("This is not an Odd Companion export.")
+    if document.get("version") != VERSION:
+        raise ImportRefused(f"This export has version {document.get('version')!r}; expected 1.")
+    kind = document.get("kind")
+    if kind in ("play", "table"):
+        return [_import_table(document["table"], group=None, members=[], progress=progress)]
+    if kind == "group":
+        return [_import_group(document["group"], progress)]
+    if kind == "everything":
+        made: list[Group | Table] = [_import_group(g, progress) for g in document["groups"]]
+        made += [
+            _import_table(t, group=None, members=[], progress=progress) for t in document["tables"]
+        ]
+        return made
+    raise ImportRefused(f"Unknown kind of export: {kind!r}.")
+
+
+def _import_group(data: Mapping[str, Any], progress: Progress | None) -> Group:
+    group = Group(
+        uid=secrets.token_hex(16),
+        name=str(data["name"]),
+        edit_generation=0,
+        created_at=_parse_when(data["created_at"]),
+    )
+    group.edit_token_hash = groups._hash(groups.token_for(group, Access.EDIT))
+    group.view_token_hash = groups._hash(groups.token_for(group, Access.VIEW))
+    db.session.add(group)
+    members = [
+        GroupPlayer(
+            name=str(p["name"]), active=bool(p["active"]), created_at=_parse_when(p["created_at"])
+        )
+        for p in data["players"]
+    ]
+    group.players = members
+    db.session.flush()
+    for table in data["tables"]:
+        _import_table(table, group=group, members=members, progress=progress)
+    return group
+
+
+def _import_table(
+    data: Mapping[str, Any],
+    *,
+    group: Group | None,
+    members: Sequence[GroupPlayer],
+    progress: Progress | None,
+) -> Table:
+    names = [str(p["name"]) for p in sorted(data["players"], key=lambda p: p["seat"])]
+    table = tables.new_table(names)
+    table.created_at = _required_when(data["created_at"])
+    table.last_used_at = _required_when(data["last_used_at"])
+    table.version = int(data["version"])
+    table.group = group
+    for seat, player in zip(
+        table.players, sorted(data["players"], key=lambda p: p["seat"]), strict=True
+    ):
+        if player["member"] is not None and group is not None:
+            seat.group_player_id = members[player["member"]].id
+    table.series = [
+        Series(
+            game=_known(s["game"]),
+            length=int(s["length"]),
+            created_at=_parse_when(s["created_at"]),
+        )
+        for s in data["series"]
+    ]
+    for d in data["species"]:
+        db.session.add(
+            SpeciesDefinition(
+                table=table,
+                species=d["species"],
+                side=d["side"],
+                rule=d["rule"],
+                created_at=_parse_when(d["created_at"]),
+            )
+        )
+    db.session.flush()
+    for play in data["plays"]:
+        _import_play(play, table=table, group=group, members=members)
+    if progress is not None:
+        progress(1)
+    return table
+
+
+def _known(slug: Any) -> str:
+    if slug not in GAMES:
+        raise ImportRefused(f"This app does not know the game {slug!r}.")
+    return str(slug)
+
+
+def _import_play(
+    data: Mapping[str, Any], *, table: Table, group: Group | None, members: Sequence[GroupPlayer]
+) -> None:
+    seats = {p.seat: p.id for p in table.players}
+    player_ids = data["player_ids"]
+    series = table.series[data["series"]] if data["series"] is not None else None
+    play = Play(
+        table=table,
+        game=_known(data["game"]),
+        options=data["options"],
+        state=data["state"],
+        version=int(data["version"]),
+        status=str(data["status"]),
+        result=data["result"],
+        engine_version=data["engine_version"],
+        created_at=_parse_when(data["created_at"]),
+        finished_at=_parse_when(data["finished_at"]),
+        series=series,
+        series_index=data["series_index"],
+        player_ids=(
+            None
+            if player_ids is None
+            else {str(name): seats.get(seat) for name, seat in player_ids.items()}
+        ),
+    )
+    play.edits = [
+        Edit(
+            number=int(e["number"]),
+            kind=str(e["kind"]),
+            path=e["path"],
+            value=e["value"],
+            previous=e["previous"],
+            undoes=e["undoes"],
+            device=str(e["device"]),
+            author=e["author"],
+            created_at=_parse_when(e["created_at"]),
+        )
+        for e in data["edits"]
+    ]
+    db.session.add(play)
+    db.session.flush()
+    if group is None:
+        return
+    for row in data["results"]:
+        db.session.add(
+            PlayResult(
+                play_id=play.id,
+                group_id=group.id,
+                group_player_id=members[row["member"]].id,
+                game=play.game,
+                player=str(row["player"]),
+                seat=int(row["seat"]),
+                score=int(row["score"]),
+                rank=int(row["rank"]),
+                winner=bool(row["winner"]),
+                shared=bool(row["shared"]),
+                finished_at=_parse_when(row["finished_at"]),
+                month=str(row["month"]),
+            )
+        )

@@ -1,0 +1,412 @@
+"""A group's pages: its roster and links, starting a table from it, leaderboards, charts,
+head-to-head, history, and exports (of a group, a table or a play)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+from werkzeug.wrappers import Response
+
+from companion.extensions import db, limiter
+from companion.games import GAMES
+from companion.models import Play, Player, Table
+from companion.services import bgstats, evening, groups, stats, tables, transfer
+from companion.services.groups import GroupAccess, GroupRefused
+from companion.services.tables import Access, TableAccess
+from companion.web import limits
+from companion.web.actions import load_play
+from companion.web.charts import distribution_chart, wins_chart
+from companion.web.context import open_table
+from companion.web.group_forms import (
+    HistoryFilterForm,
+    MemberForm,
+    NewGroupForm,
+    StartTableForm,
+    VersusForm,
+)
+from companion.web.idempotency import note_table
+from companion.web.render import page_or_fragment
+
+bp = Blueprint("groups", __name__)
+
+UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
+READ_ONLY_MESSAGE = "This is the group's read-only link: it cannot change anything."
+JSON_TYPE = "application/json"
+CSV_TYPE = "text/csv"
+#: Exports and other pages under a group's link carry its token: never cached or indexed.
+PRIVATE = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+GROUP_PREFIX = "/g/"
+ID_TEXT = re.compile(r"[0-9]{1,10}")
+
+
+@bp.after_request
+def keep_private(response: Response) -> Response:
+    """Pages and files under a capability link stay out of caches and search engines."""
+    if request.path.startswith(GROUP_PREFIX):
+        response.headers.update(PRIVATE)
+    return response
+
+
+# --- loaders -------------------------------------------------------------------------------
+
+
+def open_group(token: str) -> GroupAccess:
+    """The group a capability link opens (edit or read-only), else 404."""
+    found = groups.find(token)
+    if found is None:
+        abort(404)
+    return found
+
+
+def open_group_for_edit(token: str) -> GroupAccess:
+    """The group of an edit link; a read-only link gets 403, whatever it asks for."""
+    found = open_group(token)
+    if not found.can_edit:
+        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
+    return found
+
+
+def group_token(found: GroupAccess) -> str:
+    """The token of the link this request came through."""
+    return groups.token_for(found.group, found.access)
+
+
+# --- creating a group ----------------------------------------------------------------------
+
+
+@bp.get("/groups/new")
+def new_group() -> Response:
+    """The form that creates a group."""
+    return page_or_fragment("groups/new.html", "groups/_new.html", form=NewGroupForm())
+
+
+@bp.post("/groups")
+@limiter.limit(limits.tables_limit)
+def create_group() -> Response:
+    """Create a group and open its page through the edit link."""
+    form = NewGroupForm()
+    if not form.validate():
+        return page_or_fragment(
+            "groups/new.html", "groups/_new.html", status=UNPROCESSABLE, form=form
+        )
+    try:
+        group = groups.create_group(form.name.data or "", form.names)
+    except GroupRefused as refused:
+        db.session.rollback()
+        form.players.errors = [refused.message]
+        return page_or_fragment(
+            "groups/new.html", "groups/_new.html", status=UNPROCESSABLE, form=form
+        )
+    return redirect(url_for("groups.group", token=groups.token_for(group, Access.EDIT)), 303)
+
+
+# --- the group's page ----------------------------------------------------------------------
+
+
+def _picked(found: GroupAccess) -> list[int]:
+    """The members tapped so far for tonight's table, in order (``?pick=3,1``); unknown
+    or repeated ids are ignored (the list is only a link, nothing is stored)."""
+    known = {p.id for p in found.group.roster}
+    picked: list[int] = []
+    for part in request.args.get("pick", "").split(","):
+        # Ids are a few ASCII digits: anything else is no id (and is not converted).
+        if ID_TEXT.fullmatch(part) and int(part) in known and int(part) not in picked:
+            picked.append(int(part))
+    return picked
+
+
+def _group_context(
+    found: GroupAccess,
+    *,
+    members: MemberForm | None = None,
+    start: StartTableForm | None = None,
+) -> dict[str, Any]:
+    group = found.group
+    token = group_token(found)
+    picked = _picked(found)
+    roster = {p.id: p for p in group.roster}
+    links = {
+        "view": url_for("groups.group", token=groups.token_for(group, Access.VIEW), _external=True)
+    }
+    if found.can_edit:
+        edit = groups.token_for(group, Access.EDIT)
+        links["edit"] = url_for("groups.group", token=edit, _external=True)
+    return {
+        "found": found,
+        "group": group,
+        "token": token,
+        "links": links,
+        "picked": [roster[i] for i in picked],
+        "pick_links": {p.id: _pick_link(token, picked, p.id) for p in group.roster},
+        "members": members or MemberForm(formdata=None),
+        "start": start or StartTableForm(formdata=None, seats=",".join(map(str, picked))),
+        "board": stats.leaderboard(group),
+        "games_played": stats.games_played(group),
+        "plays_count": stats.plays_count(group),
+        "recent": stats.history(group, stats.Filters(), limit=5),
+        "games": GAMES,
+    }
+
+
+def _pick_link(token: str, picked: list[int], player_id: int) -> str:
+    """Tapping a name adds them to the seating order, or takes them out again."""
+    chosen = [i for i in picked if i != player_id]
+    if player_id not in picked:
+        chosen.append(player_id)
+    pick = ",".join(map(str, chosen)) or None
+    return url_for("groups.group", token=token, pick=pick, _anchor="tonight")
+
+
+@bp.get("/g/<token>")
+def group(token: str) -> Response:
+    """A group: tonight's table, its roster, its links and its leaderboard."""
+    found = open_group(token)
+    return page_or_fragment("groups/group.html", "groups/_group.html", **_group_context(found))
+
+
+@bp.post("/g/<token>/players")
+def members(token: str) -> Response:
+    """Change the roster: add, rename, remove, or merge a typo duplicate."""
+    found = open_group_for_edit(token)
+    form = MemberForm()
+    if form.validate():
+        try:
+            _change_members(found, form)
+        except GroupRefused as refused:
+            db.session.rollback()
+            form.name.errors = [refused.message]
+        else:
+            return redirect(url_for("groups.group", token=token, _anchor="roster"), 303)
+    context = _group_context(found, members=form)
+    return page_or_fragment(
+        "groups/group.html", "groups/_group.html", status=UNPROCESSABLE, **context
+    )
+
+
+def _change_members(found: GroupAccess, form: MemberForm) -> None:
+    group, action, player = found.group, form.action.data, form.player.data
+    if action == "add":
+        groups.add_player(group, form.name.data or "")
+    elif player is None:
+        raise GroupRefused("Say which player to change.")
+    elif action == "rename":
+        groups.rename_player(group, player, form.name.data or "")
+    elif action == "remove":
+        groups.remove_player(group, player)
+    elif form.into.data is None:
+        raise GroupRefused("Say which player to merge them into.")
+    else:
+        groups.merge_players(group, duplicate_id=player, into_id=form.into.data)
+
+
+@bp.post("/g/<token>/tables")
+@limiter.limit(limits.tables_limit)
+def start_table(token: str) -> Response:
+    """Start tonight's table with the picked players (and new names, who join)."""
+    found = open_group_for_edit(token)
+    form = StartTableForm()
+    if form.validate():
+        try:
+            table = groups.start_table(
+                found.group, seated=form.seated, new_names=[n for n in form.new.data if n]
+            )
+        except GroupRefused as refused:
+            db.session.rollback()
+            form.seats.errors = [refused.message]
+        else:
+            note_table(TableAccess(table, Access.EDIT))
+            target = url_for("pages.table", token=tables.token_for(table, Access.EDIT))
+            return redirect(target, 303)
+    context = _group_context(found, start=form)
+    return page_or_fragment(
+        "groups/group.html", "groups/_group.html", status=UNPROCESSABLE, **context
+    )
+
+
+@bp.post("/g/<token>/rotate-link")
+def rotate_link(token: str) -> Response:
+    """Replace the group's edit link (the old one stops working; read-only stays)."""
+    found = open_group_for_edit(token)
+    fresh = groups.rotate_edit_link(found.group)
+    flash("New edit link made for the group: the old one no longer works.")
+    return redirect(url_for("groups.group", token=fresh), 303)
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+
+@bp.get("/g/<token>/stats")
+def leaderboard(token: str) -> Response:
+    """Leaderboard of one game (or all), with wins over time and the score spread."""
+    found = open_group(token)
+    slug = request.args.get("game") or None
+    if slug is not None and slug not in GAMES:
+        abort(404)
+    group = found.group
+    wins_data = stats.wins_over_time(group, slug)
+    bars = stats.score_distribution(group, slug) if slug else []
+    context: dict[str, Any] = {
+        "found": found,
+        "group": group,
+        "token": group_token(found),
+        "slug": slug,
+        "game": GAMES[slug] if slug else None,
+        "lowest": stats.lowest_wins(slug) if slug else False,
+        "board": stats.leaderboard(group, slug),
+        "games_played": stats.games_played(group),
+        "wins_data": wins_data,
+        "wins": wins_chart(wins_data),
+        "bars": bars,
+        "spread": distribution_chart(bars),
+        "games": GAMES,
+    }
+    return page_or_fragment("groups/stats.html", "groups/_stats.html", **context)
+
+
+@bp.get("/g/<token>/versus")
+def versus(token: str) -> Response:
+    """Head-to-head: how two players did in the games they played together."""
+    found = open_group(token)
+    form = VersusForm(formdata=request.args)
+    valid = form.validate()
+    status = 200 if valid else UNPROCESSABLE
+    rows: list[stats.Versus] = []
+    names = {p.id: p.name for p in found.group.players}
+    first, second = form.a.data, form.b.data
+    if valid and first is not None and second is not None:
+        if first not in names or second not in names:
+            form.a.errors = ["Pick two players of this group."]
+            status = UNPROCESSABLE
+        elif first == second:
+            form.b.errors = ["Pick two different players."]
+            status = UNPROCESSABLE
+        else:
+            rows = stats.head_to_head(found.group, first, second)
+    return page_or_fragment(
+        "groups/versus.html",
+        "groups/_versus.html",
+        status=status,
+        found=found,
+        group=found.group,
+        token=group_token(found),
+        form=form,
+        rows=rows,
+        first=names.get(first or 0),
+        second=names.get(second or 0),
+        games=GAMES,
+    )
+
+
+@bp.get("/g/<token>/history")
+def history(token: str) -> Response:
+    """Every finished play of the group, newest first, with filters."""
+    found = open_group(token)
+    form = HistoryFilterForm(formdata=request.args)
+    valid = form.validate()
+    if valid and form.game.data and form.game.data not in GAMES:
+        form.game.errors = ["Pick one of the games."]
+        valid = False
+    if valid and form.player.data and form.player.data not in {p.id for p in found.group.players}:
+        form.player.errors = ["Pick a player of this group."]
+        valid = False
+    past = []
+    if valid:
+        filters = stats.Filters(
+            game=form.game.data or None,
+            player=form.player.data,
+            since=form.since.data,
+            until=form.until.data,
+        )
+        past = stats.history(found.group, filters)
+    return page_or_fragment(
+        "groups/history.html",
+        "groups/_history.html",
+        status=200 if valid else UNPROCESSABLE,
+        found=found,
+        group=found.group,
+        token=group_token(found),
+        form=form,
+        past=past,
+        limit=stats.HISTORY_LIMIT,
+        games=GAMES,
+    )
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def _download(document: Mapping[str, Any], name: str, kind: str) -> Response:
+    """A JSON or CSV export as a file to save."""
+    if kind == "csv":
+        body, mimetype = transfer.to_csv(document), CSV_TYPE
+    else:
+        body, mimetype = json.dumps(document, ensure_ascii=False, indent=1), JSON_TYPE
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
+    return response
+
+
+@bp.get("/g/<token>/export.json")
+def export_group_json(token: str) -> Response:
+    """The whole group as JSON: roster, tables, plays, edit logs, results."""
+    return _download(transfer.export_group(open_group(token).group), "group", "json")
+
+
+@bp.get("/g/<token>/export.csv")
+def export_group_csv(token: str) -> Response:
+    """The whole group as CSV: one row per player per play."""
+    return _download(transfer.export_group(open_group(token).group), "group", "csv")
+
+
+@bp.get("/t/<token>/export.json")
+def export_table_json(token: str) -> Response:
+    """A table and all its plays as JSON."""
+    return _download(transfer.export_table(open_table(token).table), "table", "json")
+
+
+@bp.get("/t/<token>/export.csv")
+def export_table_csv(token: str) -> Response:
+    """A table's plays as CSV: one row per player per play."""
+    return _download(transfer.export_table(open_table(token).table), "table", "csv")
+
+
+@bp.get("/t/<token>/plays/<int:play_id>/export.json")
+def export_play_json(token: str, play_id: int) -> Response:
+    """One play as JSON (with its table's players)."""
+    play = load_play(token, play_id).play
+    return _download(transfer.export_play(play), f"play-{play_id}", "json")
+
+
+@bp.get("/t/<token>/plays/<int:play_id>/export.csv")
+def export_play_csv(token: str, play_id: int) -> Response:
+    """One play as CSV: one row per player."""
+    play = load_play(token, play_id).play
+    return _download(transfer.export_play(play), f"play-{play_id}", "csv")
+
+
+# --- what the table page adds ----------------------------------------------------------------
+
+
+def seat_added(table: Table, seat: Player) -> None:
+    """A late friend seated at a group's table joins the group at once."""
+    groups.seat_joins_group(table, seat)
+
+
+def table_extras(found: TableAccess) -> dict[str, Any]:
+    """What a table's page shows of the evening and the group: the summary, each finished
+    play's exports and BG Stats link, and (for editors) the group's read-only link."""
+    table = found.table
+    finished: list[Play] = [p for p in table.plays if p.finished]
+    group_link = None
+    if table.group is not None and found.can_edit:
+        group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
+    return {
+        "evening": evening.summary(table),
+        "finished_plays": [(p, bgstats.push_link(p)) for p in finished],
+        "group_link": group_link,
+    }
