@@ -31,7 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from companion import database
     from companion.extensions import csrf, db, htmx, limiter, migrate
-    from companion.web import api, errors, games, idempotency, pages, security
+    from companion.web import api, errors, games, idempotency, pages, rules, security
 
     db.init_app(app)
     csrf.init_app(app)
@@ -51,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     games.register(app)
+    rules.init_app(app)
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)

@@ -1,0 +1,85 @@
+/*
+ * Odd Companion's service worker: keeps the rules pages (and the static files they need)
+ * once visited, so a table without a network can still settle a rule. Only /rules pages
+ * and /static files are ever stored; table pages (their links are keys) never are.
+ * Served from /sw.js so that its scope is the whole site; it is a file, not inline code,
+ * so the Content-Security-Policy allows it.
+ */
+"use strict";
+
+var CACHE = "odd-companion-rules-v1";
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(
+        names
+          .filter(function (name) {
+            return name.indexOf("odd-companion-") === 0 && name !== CACHE;
+          })
+          .map(function (name) {
+            return caches.delete(name);
+          })
+      ).then(function () {
+        return self.clients.claim();
+      });
+    })
+  );
+});
+
+function isRulesPage(url) {
+  return url.pathname === "/rules" || url.pathname.indexOf("/rules/") === 0;
+}
+
+function isStatic(url) {
+  return url.pathname.indexOf("/static/") === 0;
+}
+
+/* The key a rules page is kept under: its path and query, without the way back to a
+   table (a "back" link names a table's private address, which must not be stored). */
+function keyOf(url) {
+  var key = new URL(url.href);
+  key.searchParams.delete("back");
+  key.hash = "";
+  return key.href;
+}
+
+function fromNetwork(request, key) {
+  return fetch(request).then(function (response) {
+    if (response.ok && !new URL(request.url).searchParams.has("back")) {
+      var copy = response.clone();
+      caches.open(CACHE).then(function (cache) {
+        cache.put(key, copy);
+      });
+    }
+    return response;
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") {
+    return;
+  }
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin || !(isRulesPage(url) || isStatic(url))) {
+    return;
+  }
+  var key = keyOf(url);
+  // htmx asks for fragments of the same address: keep them apart from whole pages.
+  if (request.headers.get("HX-Request") && !request.headers.get("HX-Boosted")) {
+    key += (key.indexOf("?") === -1 ? "?" : "&") + "_fragment=1";
+  }
+  // The network first (rules and styles stay fresh), the kept copy when it fails.
+  event.respondWith(
+    fromNetwork(request, key).catch(function () {
+      return caches.match(key).then(function (kept) {
+        return kept || Response.error();
+      });
+    })
+  );
+});
