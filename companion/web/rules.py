@@ -54,6 +54,8 @@ def init_app(app: Flask) -> None:
     app.add_template_global(rule_panel_url)
     app.add_template_global(rule_back)
     app.add_template_global(rule_exists)
+    app.add_template_global(rule_title)
+    app.add_template_global(has_rules)
     app.add_template_filter(to_html, "rules_markdown")
 
 
@@ -80,6 +82,17 @@ def rule_exists(rule_id: str | None) -> bool:
     return bool(rule_id) and library().entry(rule_id or "") is not None
 
 
+def rule_title(rule_id: str) -> str:
+    """The question an entry answers ("" for an id the rules do not have)."""
+    found = library().entry(rule_id)
+    return found.title if found is not None else ""
+
+
+def has_rules(slug: str) -> bool:
+    """Whether a game's rules are in the reference."""
+    return slug in library().games
+
+
 def rule_url(rule_id: str, *, back: str | None = None) -> str:
     """The address of an entry on its game's rules page: ``/rules/<slug>#<entry id>``
     (``back``: the page its "Back to the game" link returns to)."""
@@ -90,7 +103,7 @@ def rule_url(rule_id: str, *, back: str | None = None) -> str:
 def rule_panel_url(rule_id: str) -> str:
     """The address of one entry alone (the panel htmx loads over the play)."""
     slug, _, entry_id = rule_id.partition("/")
-    return url_for("rules.entry", slug=slug, entry_id=entry_id)
+    return url_for("rules.entry", slug=slug, id=entry_id)
 
 
 def rule_back(at: str | None = None) -> str | None:
@@ -168,9 +181,11 @@ def game(slug: str) -> str:
     )
 
 
-@bp.get("/rules/<slug>/entry/<path:entry_id>")
-def entry(slug: str, entry_id: str) -> Response:
-    """One entry: the panel over the play for htmx, else its place on the rules page."""
+@bp.get("/rules/<slug>/entry")
+def entry(slug: str) -> Response:
+    """One entry (``?id=``): the panel over the play for htmx, else its place on the
+    game's rules page."""
+    entry_id = request.args.get("id", "")
     found = library().entry(f"{slug}/{entry_id}")
     if found is None:
         abort(HTTPStatus.NOT_FOUND)
