@@ -53,7 +53,6 @@ SYNONYMS = {
     "neighbor": "neighbour",
     "neighbors": "neighbours",
     "neighboring": "neighbouring",
-    "victory points": "vp",
 }
 #: Words that only glue a question together; dropped unless nothing else is left.
 _STOP_TEXT = """
