@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from companion.rules import load
 from tests.helpers import HTMX, TableLinks, create_table, csrf, start_play
+from tests.web.test_oddland_pages import post, start_oddland, turn_form
 from tests.web.test_owl_about_pages import TABLE, act, page, start_owl, start_round, tap_all
 
 LIBRARY = load()
@@ -223,8 +224,25 @@ def test_odd_world_breakdown_and_tiebreaks_link_their_rules(
 
 
 def test_the_read_only_link_reaches_the_rules(client: FlaskClient, links: TableLinks) -> None:
-    play_id = start_play(client, links.view.replace(links.view, links.edit))
+    play_id = start_play(client, links.edit)
     body = html(client, f"/t/{links.view}/plays/{play_id}")
     assert 'href="/rules"' in body
     assert 'class="rules-nav" href="/rules/odd-world?back=' in body
     assert links.edit not in body
+
+
+def test_an_oddland_placement_refusal_links_to_the_rule_it_broke(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    card = turn_form(0, 0, "FSWM", player="Miu")
+    first = post(client, links.edit, play, "turn", action="place", laid="0", **card)
+    assert first.status_code == 200
+    far = post(
+        client, links.edit, play, "turn", action="check", laid="1",
+        **turn_form(5, 5, "FFFF", player="Carol", species="flora"),
+    )  # fmt: skip
+    assert far.status_code == 422
+    body = far.get_data(as_text=True)
+    assert "oddland/placement/edge" in rule_links(body)
+    assert "Where may I lay a map card?" in body
