@@ -39,22 +39,47 @@ function isStatic(url) {
   return url.pathname.indexOf("/static/") === 0;
 }
 
-/* The key a rules page is kept under: its path and query, without the way back to a
-   table (a "back" link names a table's private address, which must not be stored). */
+/* The key a page is kept under: its address without the place on the page. */
 function keyOf(url) {
   var key = new URL(url.href);
-  key.searchParams.delete("back");
   key.hash = "";
   return key.href;
 }
 
+/* A rules page opened from a table's page links back to it, and a table's address is
+   its key: what is kept is fetched again without the referrer, so it has no such link. */
+function fromTable(request) {
+  if (!request.referrer) {
+    return false;
+  }
+  var from = new URL(request.referrer);
+  return from.origin === self.location.origin && !isRulesPage(from) && !isStatic(from);
+}
+
+function keep(key, response) {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.put(key, response);
+  });
+}
+
 function fromNetwork(request, key) {
   return fetch(request).then(function (response) {
-    if (response.ok && !new URL(request.url).searchParams.has("back")) {
-      var copy = response.clone();
-      caches.open(CACHE).then(function (cache) {
-        cache.put(key, copy);
-      });
+    if (response.ok && isStatic(new URL(request.url))) {
+      keep(key, response.clone());
+    } else if (response.ok && !fromTable(request)) {
+      keep(key, response.clone());
+    } else if (response.ok) {
+      var headers = new Headers();
+      if (request.headers.get("HX-Request")) {
+        headers.set("HX-Request", request.headers.get("HX-Request"));
+      }
+      fetch(request.url, { headers: headers, referrerPolicy: "no-referrer", credentials: "omit" })
+        .then(function (plain) {
+          return plain.ok ? keep(key, plain) : null;
+        })
+        .catch(function () {
+          // Offline again already: the next visit keeps it.
+        });
     }
     return response;
   });

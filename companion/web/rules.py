@@ -4,7 +4,8 @@ The rules content is loaded and checked once, when the app starts (a broken file
 it), and its search index is built then (in memory). Templates link to an entry with
 ``rule_url(rule_id)`` or the ``rule_link`` macro: the link opens the entry in a panel
 over the play with htmx, and without JavaScript opens the game's rules page at the
-entry, with a link back to where it was tapped.
+entry, with a link back to the page it came from (read from the Referer header, so that
+no table address ever sits in a rules address) and to the place named by ``?at=``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ LIBRARY_KEY = "companion.rules"
 INDEX_KEY = "companion.rules_index"
 #: Where a "back to the play" link may lead: a path of this site (never another host).
 SAFE_BACK = re.compile(r"/(?![/\\])[^\s\\]{0,300}")
+#: The place on that page to return to: an element id.
+SAFE_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 SERVICE_WORKER = "sw.js"
 
 
@@ -52,7 +55,6 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.add_template_global(rule_url)
     app.add_template_global(rule_panel_url)
-    app.add_template_global(rule_back)
     app.add_template_global(rule_exists)
     app.add_template_global(rule_title)
     app.add_template_global(has_rules)
@@ -93,11 +95,11 @@ def has_rules(slug: str) -> bool:
     return slug in library().games
 
 
-def rule_url(rule_id: str, *, back: str | None = None) -> str:
+def rule_url(rule_id: str, *, at: str | None = None) -> str:
     """The address of an entry on its game's rules page: ``/rules/<slug>#<entry id>``
-    (``back``: the page its "Back to the game" link returns to)."""
+    (``at``: the element of the page the link sits in, for the way back to it)."""
     slug, _, entry_id = rule_id.partition("/")
-    return url_for("rules.game", slug=slug, back=back, _anchor=entry_id or None)
+    return url_for("rules.game", slug=slug, at=at, _anchor=entry_id or None)
 
 
 def rule_panel_url(rule_id: str) -> str:
@@ -106,25 +108,22 @@ def rule_panel_url(rule_id: str) -> str:
     return url_for("rules.entry", slug=slug, id=entry_id)
 
 
-def rule_back(at: str | None = None) -> str | None:
-    """Where a rules page opened from this page should lead back to (the page the user is
-    on, htmx's current URL for a fragment; ``at`` adds the anchor of the place)."""
-    if htmx:
-        current = request.headers.get("HX-Current-URL", "")
-        parts = urlsplit(current)
-        path = parts.path + (f"?{parts.query}" if parts.query else "")
-    elif request.method == "GET":
-        path = request.full_path.rstrip("?")
-    else:
-        return None
-    if not SAFE_BACK.fullmatch(path) or path.startswith("/rules"):
-        return None
-    return f"{path}#{at}" if at else path
-
-
 def _back_link() -> str | None:
-    back = request.args.get("back", "")
-    return back if SAFE_BACK.fullmatch(back) else None
+    """The way back to the page a rules page was opened from: the referring page of this
+    site (never the rules themselves), at the place named by ``at``.
+
+    The page comes from the Referer header, never from the address: a rules address is
+    shared and kept (the service worker stores rules pages), and a table page's address
+    is a key to the table.
+    """
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc != request.host or referrer.path.startswith("/rules"):
+        return None
+    path = referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    if not SAFE_BACK.fullmatch(path):
+        return None
+    at = request.args.get("at", "")
+    return f"{path}#{at}" if SAFE_ANCHOR.fullmatch(at) else path
 
 
 def _games() -> list[dict[str, Any]]:
@@ -190,8 +189,8 @@ def entry(slug: str) -> Response:
     if found is None:
         abort(HTTPStatus.NOT_FOUND)
     if not htmx:
-        back = _back_link()
-        return redirect(url_for("rules.game", slug=slug, back=back, _anchor=entry_id))
+        at = request.args.get("at") if SAFE_ANCHOR.fullmatch(request.args.get("at", "")) else None
+        return redirect(url_for("rules.game", slug=slug, at=at, _anchor=entry_id))
     return page_or_fragment(
         "rules/_panel.html", "rules/_panel.html", entry=found, name=game_name(slug)
     )

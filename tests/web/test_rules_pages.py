@@ -15,6 +15,7 @@ from tests.web.test_oddland_pages import post, start_oddland, turn_form
 from tests.web.test_owl_about_pages import TABLE, act, page, start_owl, start_round, tap_all
 
 LIBRARY = load()
+SITE = "http://companion.test"
 
 
 def html(client: FlaskClient, url: str, **headers: str) -> str:
@@ -106,31 +107,53 @@ def test_the_panel_shows_one_entry_for_htmx(client: FlaskClient) -> None:
 
 
 def test_the_panel_without_javascript_opens_the_page_at_the_entry(client: FlaskClient) -> None:
-    response = client.get("/rules/oddland/entry?id=placement/edge&back=/t/abc/plays/1%23trick")
+    response = client.get("/rules/oddland/entry?id=placement/edge&at=trick")
     assert response.status_code == 302
     target = urlsplit(response.headers["Location"])
     assert target.path == "/rules/oddland"
     assert target.fragment == "placement/edge"
-    assert parse_qs(target.query)["back"] == ["/t/abc/plays/1#trick"]
+    assert parse_qs(target.query) == {"at": ["trick"]}
 
 
 @pytest.mark.parametrize(
-    ("back", "shown"),
+    ("referrer", "at", "back"),
     [
-        ("/t/abc/plays/1?seat=all#trick", True),
-        ("//evil.example/x", False),
-        ("https://evil.example/", False),
-        ("javascript:alert(1)", False),
-        ("/\\evil.example", False),
+        ("http://companion.test/t/abc/plays/1?seat=all", "trick", "/t/abc/plays/1?seat=all#trick"),
+        ("http://companion.test/t/abc/plays/1", "", "/t/abc/plays/1"),
+        ("http://companion.test/t/abc/plays/1", 'x"><b>', "/t/abc/plays/1"),
+        (
+            "http://companion.test/owl-about/check?cards=6",
+            "checker",
+            "/owl-about/check?cards=6#checker",
+        ),
+        ("http://evil.example/t/abc", "trick", None),
+        ("http://companion.test/rules/oddland", "", None),
+        ("", "trick", None),
     ],
 )
-def test_the_way_back_leads_only_into_this_site(
-    client: FlaskClient, back: str, shown: bool
+def test_the_way_back_is_the_referring_page_of_this_site(
+    client: FlaskClient, referrer: str, at: str, back: str | None
 ) -> None:
-    body = html(client, f"/rules/owl-about?back={back.replace('#', '%23').replace('?', '%3F')}")
-    assert ("Back to the game" in body) is shown
-    if shown:
-        assert 'href="/t/abc/plays/1?seat=all#trick"' in body
+    headers = {"Referer": referrer} if referrer else {}
+    response = client.get(f"/rules/owl-about?at={at}", headers=headers)
+    body = response.get_data(as_text=True)
+    assert ("Back to the game" in body) is (back is not None)
+    if back:
+        assert f'href="{back}"' in body
+
+
+def test_no_rules_address_ever_carries_a_table_address(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play_id = start_play(client, links.edit)
+    body = html(client, f"/t/{links.edit}/plays/{play_id}")
+    rules_links = re.findall(r'href="(/rules[^"]*)"', body) + re.findall(
+        r'hx-get="(/rules[^"]*)"', body
+    )
+    assert rules_links
+    for link in rules_links:
+        assert links.edit not in link
+        assert "/t/" not in link
 
 
 def test_rules_are_linked_from_home_and_every_page(client: FlaskClient) -> None:
@@ -146,7 +169,7 @@ def test_the_service_worker_is_served_from_the_root(client: FlaskClient) -> None
     script = response.get_data(as_text=True)
     response.close()
     assert '"/rules"' in script
-    assert 'searchParams.delete("back")' in script
+    assert 'referrerPolicy: "no-referrer"' in script
     registered = html(client, "/static/companion.js")
     assert 'navigator.serviceWorker.register("/sw.js")' in registered
 
@@ -185,25 +208,14 @@ def test_an_owl_about_follow_problem_links_to_the_follow_rule(
     fragment = tap_all(client, links.edit, play_id, ["6", "2", "3", "N6"]).get_data(as_text=True)
     assert {"owl-about/follow", "owl-about/night"} <= set(rule_links(fragment))
     found = rule_links(page(client, links.edit, play_id))
-    # Without JavaScript the link opens the rules page at the entry, with the way back to
-    # the play page the tap came from.
+    # Without JavaScript the link opens the rules page at the entry, which leads back to
+    # the play page it was opened from, at the trick.
     href = found["owl-about/follow"].replace("&amp;", "&")
-    assert href.startswith("/rules/owl-about?back=")
-    assert href.endswith("#follow")
-    back = parse_qs(urlsplit(href).query)["back"][0]
-    assert back.startswith(f"/t/{links.edit}/plays/{play_id}")
-    rules_page = html(client, href.split("#")[0])
-    assert f'href="{back.replace("&", "&amp;")}"' in rules_page
-    # A fragment answering htmx leads back to the page htmx says it is on.
-    current = f"https://companion.test/t/{links.edit}/plays/{play_id}?seat=2"
-    data = {"player": "Romi", "hand": "3 8", "seat": "2"}
-    body = {"csrf_token": csrf(client, f"/t/{links.edit}/plays/{play_id}"), **data}
-    response = client.post(
-        f"/t/{links.edit}/plays/{play_id}/owl-about/hand",
-        data=body,
-        headers={**HTMX, "HX-Current-URL": current},
-    )
-    assert "/rules/owl-about?back=/t/" in response.get_data(as_text=True)
+    assert href == "/rules/owl-about?at=tricks-title#follow"
+    play_page = f"http://companion.test/t/{links.edit}/plays/{play_id}?seat=all"
+    rules_page = client.get(href.split("#")[0], headers={"Referer": play_page})
+    back = f"/t/{links.edit}/plays/{play_id}?seat=all#tricks-title"
+    assert f'href="{back}"' in rules_page.get_data(as_text=True)
 
 
 def test_odd_world_breakdown_and_tiebreaks_link_their_rules(
@@ -227,7 +239,7 @@ def test_the_read_only_link_reaches_the_rules(client: FlaskClient, links: TableL
     play_id = start_play(client, links.edit)
     body = html(client, f"/t/{links.view}/plays/{play_id}")
     assert 'href="/rules"' in body
-    assert 'class="rules-nav" href="/rules/odd-world?back=' in body
+    assert 'class="rules-nav" href="/rules/odd-world?at=play"' in body
     assert links.edit not in body
 
 
