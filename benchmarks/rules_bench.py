@@ -6,9 +6,12 @@ Run: .venv/bin/python benchmarks/rules_bench.py
 
 from __future__ import annotations
 
+import random
 import statistics
+import string
 import sys
 import tempfile
+import time
 import timeit
 from pathlib import Path
 
@@ -30,6 +33,21 @@ def per_call_ms(function: object, number: int = REPEAT) -> float:
     return statistics.median(runs) / number * 1000
 
 
+def worst_random_ms(index: RulesIndex, count: int = 200) -> float:
+    """The slowest of ``count`` 100-character queries of made-up words (every word a typo
+    to mend, none seen before): the worst case of a search."""
+    rng = random.Random(1)
+    worst = 0.0
+    for _ in range(count):
+        words: list[str] = []
+        while len(" ".join(words)) < 100:
+            words.append("".join(rng.choices(string.ascii_lowercase, k=rng.randint(4, 12))))
+        start = time.perf_counter()
+        index.search(" ".join(words)[:100])
+        worst = max(worst, time.perf_counter() - start)
+    return worst * 1000
+
+
 def main() -> None:
     """Print each figure on its own line."""
     library = load()
@@ -43,6 +61,7 @@ def main() -> None:
     )
     for query in HARD:
         print(f"search {query!r}: {per_call_ms(lambda q=query: index.search(q)):.3f} ms")
+    print(f"search, worst of 200 queries of 100 random letters: {worst_random_ms(index):.2f} ms")
 
     app = create_app(
         {"INSTANCE_PATH": Path(tempfile.mkdtemp()), "SECRET_KEY": "bench", "SERVER_NAME": "b.test"}

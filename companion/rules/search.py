@@ -40,6 +40,14 @@ WEIGHTS = {"title": 6.0, "keywords": 3.0, "body": 1.0}
 CLOSE_ENOUGH = 0.75
 #: Words shorter than this are never corrected (too many near neighbours).
 MIN_CORRECTED_LENGTH = 4
+#: A mended word differs in length by at most this much (closer words are never longer
+#: or shorter by more at the ratio above, for words of the entries' lengths).
+LENGTH_SLACK = 2
+#: The most words of a query searched for (a question never needs more; it keeps any
+#: query, however long, well under the time a search may take).
+MAX_WORDS = 6
+#: How many mended words are remembered (typing resends the words typed before).
+MENDED_CACHE = 4096
 
 #: Spellings and splits people type, mapped to the words the entries use.
 SYNONYMS = {
@@ -107,6 +115,10 @@ class RulesIndex:
         )
         self._vocabulary = sorted(_words_of(self._entries))
         self._known = frozenset(self._vocabulary)
+        self._by_length: dict[int, list[str]] = {}
+        for word in self._vocabulary:
+            self._by_length.setdefault(len(word), []).append(word)
+        self._mended: dict[str, str] = {}
 
     def understand(self, text: str) -> Query:
         """The words to search for ``text``: synonyms mapped, typos mended, glue dropped.
@@ -119,7 +131,7 @@ class RulesIndex:
         for said, meant in SYNONYMS.items():
             text = re.sub(rf"\b{re.escape(said)}\b", meant, text)
         words = list(TOKEN_WORD.findall(text))
-        content = [w for w in words if w not in STOP_WORDS] or words
+        content = ([w for w in words if w not in STOP_WORDS] or words)[:MAX_WORDS]
         mended = [self._mend(w, last=n == len(content) - 1) for n, w in enumerate(content)]
         return Query(tuple(mended), corrected=mended != content)
 
@@ -130,7 +142,21 @@ class RulesIndex:
             return word
         if last and any(w.startswith(word) for w in self._vocabulary):
             return word  # still being typed: the prefix query finds it
-        close = difflib.get_close_matches(word, self._vocabulary, n=1, cutoff=CLOSE_ENOUGH)
+        if word not in self._mended:
+            if len(self._mended) >= MENDED_CACHE:
+                self._mended.clear()
+            self._mended[word] = self._closest(word)
+        return self._mended[word]
+
+    def _closest(self, word: str) -> str:
+        """The word of the entries closest to ``word`` (itself when none is close)."""
+        size = len(word)
+        candidates = [
+            w
+            for length in range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
+            for w in self._by_length.get(length, ())
+        ]
+        close = difflib.get_close_matches(word, candidates, n=1, cutoff=CLOSE_ENOUGH)
         return close[0] if close else word
 
     def search(self, text: str, *, game: str | None = None) -> list[Hit]:

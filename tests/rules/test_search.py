@@ -167,11 +167,20 @@ def test_any_text_is_a_query(text: str) -> None:
     assert len(hits) <= 12
 
 
-@pytest.mark.parametrize("query", ["cassowery", "a", "the tiebreaker of the whalephants"])
-def test_a_search_answers_in_well_under_50_ms(query: str) -> None:
-    """Not a benchmark (see benchmarks/rules_bench.py): a generous bound that still fails
-    if a search ever scans or rebuilds something it should not."""
+@pytest.mark.parametrize(
+    "query",
+    [
+        "cassowery",
+        "a",
+        "the tiebreaker of the whalephants",
+        "qwertyu asdfghjk zxcvbnm poiuytr lkjhgfd mnbvcxz qazwsxe edcrfvt tgbyhnu",
+    ],
+)
+def test_a_search_answers_under_50_ms(query: str) -> None:
+    """Not a benchmark (see benchmarks/rules_bench.py): a bound that fails if a search
+    ever scans or rebuilds something it should not. A fresh index, so no word is mended
+    from memory."""
+    index = RulesIndex(load())
     start = time.perf_counter()
-    for _ in range(10):
-        INDEX.search(query)
-    assert (time.perf_counter() - start) / 10 < 0.05
+    index.search(query)
+    assert time.perf_counter() - start < 0.05
