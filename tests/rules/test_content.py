@@ -51,7 +51,7 @@ def test_every_registered_game_has_rules() -> None:
 def test_each_game_covers_set_up_turns_scoring_end_and_ties(slug: str) -> None:
     rules = load().games[slug]
     words = " ".join(f"{t.id} {t.title} " for t in rules.topics).casefold()
-    words += " ".join(e.id for e in rules.entries)
+    words += " ".join(f"{e.id} {e.title}" for e in rules.entries).casefold()
     for needed in REQUIRED_TOPICS:
         assert re.search(needed, words), f"{slug}: nothing about {needed}"
     assert any(e.clarification for e in rules.entries), f"{slug}: no clarification"
