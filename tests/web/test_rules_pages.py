@@ -258,3 +258,25 @@ def test_an_oddland_placement_refusal_links_to_the_rule_it_broke(
     body = far.get_data(as_text=True)
     assert "oddland/placement/edge" in rule_links(body)
     assert "Where may I lay a map card?" in body
+
+
+def test_the_trick_checker_links_the_rule_a_card_broke(client: FlaskClient) -> None:
+    body = html(client, "/owl-about/check?players=4&cards=6+2&card=3&hand-2=8+3")
+    found = rule_links(body)
+    assert "owl-about/follow" in found
+    assert found["owl-about/follow"] == "/rules/owl-about?at=checker#follow"
+    assert {"owl-about/trick-winner", "owl-about/fighting-power"} <= set(found)
+
+
+def test_owl_about_options_link_each_mode_and_variant(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    response = client.post(
+        f"/t/{links.edit}/plays",
+        data={"game": "owl-about", "csrf_token": csrf(client, f"/t/{links.edit}")},
+    )
+    found = rule_links(html(client, response.headers["Location"]))
+    for entry in ("mode/basic", "mode/quick", "mode/advanced", "players"):
+        assert f"owl-about/{entry}" in found
+    for variant in ("same-speed", "night-collection-3", "night-collection-4"):
+        assert f"owl-about/variant/{variant}" in found
