@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e
 def test_search_as_you_type_and_open_the_result(browser: Browser, live_server: str) -> None:
     page = browser.new_context().new_page()
     page.goto(live_server)
-    page.get_by_role("link", name="Rules", exact=True).click()
+    page.get_by_role("contentinfo").get_by_role("link", name="Rules").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Rules")
     page.get_by_label("Search the rules").press_sequentially("cassowery", delay=30)
     first = page.locator("#rule-results .rule-hits a").first
