@@ -92,5 +92,5 @@ def test_rules_pages_stay_readable_offline(browser: Browser, live_server: str) -
     context.set_offline(True)
     phone.reload()
     expect(phone.get_by_role("heading", level=1)).to_contain_text("Oddland")
-    expect(phone.locator("article#placement\\/edge")).to_contain_text("share an edge")
+    expect(phone.locator("article#placement\\/edge")).to_contain_text("touch the map")
     context.close()
