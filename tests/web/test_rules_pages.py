@@ -280,3 +280,19 @@ def test_owl_about_options_link_each_mode_and_variant(
         assert f"owl-about/{entry}" in found
     for variant in ("same-speed", "night-collection-3", "night-collection-4"):
         assert f"owl-about/variant/{variant}" in found
+
+
+def test_a_refused_edit_links_the_rule_it_would_break(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play_id = start_play(client, links.edit)
+    url = f"/t/{links.edit}/plays/{play_id}/edit"
+    token = csrf(client, f"/t/{links.edit}/plays/{play_id}")
+    for seat, count in ((0, "8"), (1, "1")):
+        path = f"players[{seat}].display.hoopoe"
+        data = {"csrf_token": token, "path": path, "value": count, "base": "0"}
+        response = client.post(url, data=data, headers=HTMX)
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    assert "Only 8 Hoopoe cards exist, but 9 were entered." in body
+    assert "odd-world/components" in rule_links(body)
