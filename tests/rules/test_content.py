@@ -131,13 +131,8 @@ def _source_ids() -> set[str]:
 
 
 def _slug_of(path: Path) -> str | None:
-    """The ``SLUG`` a module (or its package) defines."""
-    for candidate in (
-        path,
-        path.parent / "cards.py",
-        path.parent / "map.py",
-        path.parent / "__init__.py",
-    ):
+    """The ``SLUG`` a module defines, else the first one found in its package."""
+    for candidate in (path, *sorted(path.parent.glob("*.py"))):
         if candidate.exists():
             tree = ast.parse(candidate.read_text(encoding="utf-8"))
             for node in tree.body:
