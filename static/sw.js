@@ -62,6 +62,26 @@ function keep(key, response) {
   });
 }
 
+/* Keep the page as it is without a referrer (no way back to a table), unless a copy is
+   kept already: rules change only with a new version of the app. */
+function keepPlain(request, key) {
+  caches.match(key).then(function (kept) {
+    if (kept) {
+      return null;
+    }
+    var headers = new Headers();
+    if (request.headers.get("HX-Request")) {
+      headers.set("HX-Request", request.headers.get("HX-Request"));
+    }
+    var plain = { headers: headers, referrerPolicy: "no-referrer", credentials: "omit" };
+    return fetch(request.url, plain).then(function (answer) {
+      return answer.ok ? keep(key, answer) : null;
+    });
+  }).catch(function () {
+    // Offline again already: a later visit keeps it.
+  });
+}
+
 function fromNetwork(request, key) {
   return fetch(request).then(function (response) {
     if (response.ok && isStatic(new URL(request.url))) {
@@ -69,17 +89,7 @@ function fromNetwork(request, key) {
     } else if (response.ok && !fromTable(request)) {
       keep(key, response.clone());
     } else if (response.ok) {
-      var headers = new Headers();
-      if (request.headers.get("HX-Request")) {
-        headers.set("HX-Request", request.headers.get("HX-Request"));
-      }
-      fetch(request.url, { headers: headers, referrerPolicy: "no-referrer", credentials: "omit" })
-        .then(function (plain) {
-          return plain.ok ? keep(key, plain) : null;
-        })
-        .catch(function () {
-          // Offline again already: the next visit keeps it.
-        });
+      keepPlain(request, key);
     }
     return response;
   });
