@@ -39,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         idempotency,
         operations,
         pages,
+        rules,
         security,
         static_files,
     )
@@ -64,6 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(groups.bp)
     games.register(app)
+    rules.init_app(app)
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)

@@ -323,3 +323,65 @@
     opened = [];
   });
 })();
+
+/*
+ * The rules panel: a rule link (see the rule_link macro) loads its entry into #rule-panel
+ * over the page with htmx, so the play stays where it was. Focus moves into the panel and
+ * back to the link when it is closed (its Close button or Escape). The service worker
+ * keeps the rules pages once visited, for reading them offline.
+ */
+(function () {
+  "use strict";
+
+  var PANEL = "rule-panel";
+  var opener = null;
+
+  function panel() {
+    return document.getElementById(PANEL);
+  }
+
+  function close() {
+    var box = panel();
+    if (!box || !box.firstElementChild) {
+      return;
+    }
+    box.textContent = "";
+    if (opener && document.body.contains(opener)) {
+      opener.focus();
+    }
+    opener = null;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.getAttribute && elt.getAttribute("hx-target") === "#" + PANEL) {
+      opener = elt;
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail && event.detail.target && event.detail.target.id === PANEL) {
+      var sheet = panel().querySelector("[tabindex='-1']");
+      if (sheet) {
+        sheet.focus({ preventScroll: true });
+      }
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-close-rule-panel]")) {
+      close();
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") {
+      close();
+    }
+  });
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register("/sw.js").catch(function () {
+        // Offline reading is a bonus: the app works the same without it.
+      });
+    });
+  }
+})();

@@ -74,6 +74,14 @@ TIEBREAKS = (
 )
 #: The rules entry of a bird's points (odd counts score, even ones do not).
 SCORING_RULE = "odd-world/scoring"
+#: The rules entry of the deck: 8 cards of each bird.
+COMPONENTS_RULE = "odd-world/components"
+#: The rules entries of the three-game variant's lines, of a victory still shared after
+#: both tiebreakers, and of the end of the game.
+SERIES_RULE = "odd-world/series"
+SERIES_TIES_RULE = "odd-world/series/ties"
+SHARED_RULE = "odd-world/tiebreak/shared"
+END_RULE = "odd-world/end-check"
 
 
 class PlayerModel(pydantic.BaseModel):
@@ -152,7 +160,11 @@ def _display_problems(index: int, player: PlayerModel) -> list[Problem]:
             problems.append(Problem(path, "A card count cannot be negative."))
         elif count > CARDS_PER_BIRD:
             problems.append(
-                Problem(path, f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, not {count}.")
+                Problem(
+                    path,
+                    f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, not {count}.",
+                    rule=COMPONENTS_RULE,
+                )
             )
     if player.face_down is not None and player.face_down not in BIRDS:
         problems.append(
@@ -178,6 +190,7 @@ def _deck_problems(players: Sequence[PlayerModel]) -> list[Problem]:
         Problem(
             last_path[bird],
             f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, but {total} were entered.",
+            rule=COMPONENTS_RULE,
         )
         for bird, total in totals.items()
         if total > CARDS_PER_BIRD
@@ -272,7 +285,8 @@ def score_series(data: object) -> Result:
                 player=name,
                 score=sum(per_game),
                 breakdown=tuple(
-                    BreakdownLine(f"Game {n}", points) for n, points in enumerate(per_game, 1)
+                    BreakdownLine(f"Game {n}", points, rule=SERIES_RULE)
+                    for n, points in enumerate(per_game, 1)
                 ),
             )
         )
@@ -326,6 +340,10 @@ class OddWorld(Game):
     tiebreaks = TIEBREAKS
     has_series = True
     birds = BIRDS
+    #: Rules entries the pages link to: a shared victory, and the end of the game.
+    tie_rule = SHARED_RULE
+    end_rule = END_RULE
+    series_tie_rule = SERIES_TIES_RULE
 
     def over_words(self, result: Mapping[str, Any]) -> str:
         """Who holds all nine birds.

@@ -494,7 +494,7 @@ def _edit_of(
 
 def _at_edited_field(path: str, problems: Sequence[Problem]) -> list[Problem]:
     """Problems an edit would cause, shown at the field that was edited."""
-    return [Problem(path, p.message) for p in problems]
+    return [Problem(path, p.message, rule=p.rule) for p in problems]
 
 
 def _commit(

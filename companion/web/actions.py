@@ -9,7 +9,7 @@ fresh value. :func:`act` is both for an action with a form to check first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -17,7 +17,7 @@ from flask import abort
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from companion.games.base import problem_messages
+from companion.games.base import Problem, problem_messages
 from companion.services import plays
 from companion.web.context import (
     PLAY_FRAGMENT,
@@ -64,13 +64,15 @@ def run(
     ``extra`` goes to the game's view hook (what the action entered, a verdict...).
     """
     conflict: plays.EditConflict | None = None
+    errors: dict[str, str]
     try:
         action()
     except plays.EditRefused as refused:
         if at_problem_paths:
-            errors = {p.path: p.message for p in refused.problems}
+            errors = {p.path: RuledMessage.of(p.message, [p]) for p in refused.problems}
         else:
-            errors = {key: " ".join(problem_messages(refused.problems))}
+            message = " ".join(problem_messages(refused.problems))
+            errors = {key: RuledMessage.of(message, refused.problems)}
         status = UNPROCESSABLE
     except plays.EditConflict as clash:
         errors = {clash.path if at_problem_paths else key: clash.message}
@@ -83,6 +85,23 @@ def run(
     return play_response(
         opened, status=status, errors=errors, fragment=fragment, extra=extra, **shown
     )
+
+
+class RuledMessage(str):
+    """A refusal's sentence that knows the rules entry it applies (``rule``): the error
+    macro links it (see ``error_for`` in macros.html)."""
+
+    rule: str | None = None
+
+    @classmethod
+    def of(cls, message: str, problems: Sequence[Problem]) -> str:
+        """The message, with the rule of the first problem that names one."""
+        rule = next((p.rule for p in problems if p.rule), None)
+        if rule is None:
+            return message
+        ruled = cls(message)
+        ruled.rule = rule
+        return ruled
 
 
 def refuse(

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Play
-from companion.services import plays, tables
+from companion.services import plays, rule_refs, tables
 from companion.services.tables import TableAccess
 from companion.web.finish import ending
 from companion.web.forms import ActionForm, EditForm
@@ -176,6 +176,8 @@ def play_context(
         "ending": ending(view.game, view.result),
         "confirm_finish": False,
         "games": GAMES,
+        # Which rules entry each breakdown line, tiebreak and verdict links to.
+        "rule_refs": rule_refs.result_rules(view.game, play.state, view.result),
         **shown,
     }
     pages = game_pages(play.game)

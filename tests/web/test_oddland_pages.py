@@ -647,7 +647,8 @@ def test_read_only_link_shows_no_controls_and_changes_nothing(
     paint_rows(client, links.edit, play_id, ["FW"])
     page = text(client.get(f"/t/{links.view}/plays/{play_id}"))
     assert "<svg" in page
-    assert "/oddland/" not in page.replace("/oddland/facts", "")
+    # Action routes only: the map's own page and the rules reference are for reading.
+    assert "/oddland/" not in page.replace("/oddland/facts", "").replace("/rules/oddland", "")
     assert 'name="cell"' not in page
     token = csrf(client, f"/t/{links.view}")
     for route in ("map", "tool", "points", "side", "definition", "turn", "turn/undo"):

@@ -20,6 +20,7 @@ from companion.games.base import (
 )
 from companion.games.oddland.map import (
     EMPTY,
+    END_RULE,
     FALSE_WORDS,
     MAX_PLAYERS,
     MAX_SPECIES_POINTS,
@@ -29,6 +30,7 @@ from companion.games.oddland.map import (
     SIDE_LETTERS,
     SLUG,
     TERRITORY_TIEBREAK,
+    TIEBREAK_RULE,
     TRUE_WORDS,
     Token,
 )
@@ -125,6 +127,9 @@ class Oddland(Game):
     engine_version = 1
     tiebreaks = (TERRITORY_TIEBREAK,)
     has_play_along = True
+    #: Rules entries the pages link to: a tie, and the end of the game.
+    tie_rule = TIEBREAK_RULE
+    end_rule = END_RULE
 
     def over_words(self, result: Mapping[str, Any]) -> str:
         """Every token is on the map.

@@ -116,7 +116,8 @@ def territory_words(value: int | tuple[int, ...]) -> str:
     return sizes[0] if len(sizes) == 1 else f"{', '.join(sizes[:-1])} and {sizes[-1]}"
 
 
-TERRITORY_TIEBREAK = Tiebreak(TIEBREAK, words=territory_words, rule="oddland/tiebreak/territories")
+TIEBREAK_RULE = "oddland/tiebreak/territories"
+TERRITORY_TIEBREAK = Tiebreak(TIEBREAK, words=territory_words, rule=TIEBREAK_RULE)
 
 
 #: The rules entries the placement referee applies.
@@ -133,6 +134,12 @@ TOKEN_RULE = "oddland/placement/token"
 
 
 TERRITORY_RULE = "oddland/placement/territory"
+
+
+#: How many tokens (and Flora) each player has; how a two-space token lies; game end.
+TOKENS_RULE = "oddland/tokens"
+WHALEPHANT_RULE = "oddland/species/whalephant"
+END_RULE = "oddland/end"
 
 
 TRUE_WORDS = frozenset({"true", "on", "yes", "1"})

@@ -31,6 +31,7 @@ from companion.games.oddland.map import (
     TERRAIN_LETTERS,
     TERRITORY_RULE,
     TOKEN_RULE,
+    TOKENS_RULE,
     MapAnalysis,
     Token,
     _analyse,
@@ -273,9 +274,10 @@ def _supply_for(token: Token, tokens: Sequence[Token], players: Sequence[str]) -
     limit = token_limit(token.species, player_count=count)
     if same >= limit:
         placed = Token(owner, token.species, token.cells)
-        return [Problem("token.species", _limit_message(placed, limit, count))]
+        return [Problem("token.species", _limit_message(placed, limit, count), rule=TOKENS_RULE)]
     if len(mine) >= tokens_per_player(count):
-        return [Problem("token", f"{owner} has already placed all {len(mine)} tokens.")]
+        message = f"{owner} has already placed all {len(mine)} tokens."
+        return [Problem("token", message, rule=TOKENS_RULE)]
     return []
 
 

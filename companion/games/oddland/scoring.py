@@ -160,6 +160,24 @@ def side_scoring(table: Table, species: str) -> tuple[Side | None, SideScoring |
     return side, None, f"the app does not know how {name} {side.value} scores"
 
 
+#: The rules entries of the breakdown lines: a built-in side, a side the table defined, a
+#: side the app cannot score, points typed on the scoreboard, a solo modifier.
+SPECIES_RULES = {BEGATOR: f"{SLUG}/species/begator", FLORA: f"{SLUG}/species/flora"}
+DEFINED_RULE = f"{SLUG}/species/defined"
+UNKNOWN_RULE = f"{SLUG}/species/unknown"
+SCOREBOARD_RULE = f"{SLUG}/scoreboard"
+SOLO_RULE = f"{SLUG}/solo"
+
+
+def _line_rule(table: Table, species: str, side: Side | None) -> str:
+    """The entry that explains how a species' tokens scored."""
+    if side is not None and (species, side) in table.definitions:
+        return DEFINED_RULE
+    if side is not None and (species, side) in BUILT_IN:
+        return SPECIES_RULES.get(species, UNKNOWN_RULE)
+    return UNKNOWN_RULE
+
+
 @dataclass(frozen=True)
 class PlayerScore:
     """A player's breakdown lines and the warnings their tokens raised."""
@@ -181,7 +199,11 @@ def score_player(table: Table, player: str) -> PlayerScore:
         manual = table.points.get((player, species))
         if manual is not None:
             lines.append(
-                BreakdownLine(f"{species_name(species)}: entered on the scoreboard", manual)
+                BreakdownLine(
+                    f"{species_name(species)}: entered on the scoreboard",
+                    manual,
+                    rule=SCOREBOARD_RULE,
+                )
             )
             continue
         more, warned = _species_lines(table, player, species, by_species[species])
@@ -197,19 +219,23 @@ def _species_lines(
     name = species_name(species)
     title = f"{name} ({side.value})" if side is not None else name
     lines, warnings = [], []
+    rule = _line_rule(table, species, side)
     for index in indexes:
         where = describe_cells(table.analysis.tokens[index].cells)
         if scoring is None:
-            lines.append(BreakdownLine(f"{title} at {where}: not scored", 0))
+            lines.append(BreakdownLine(f"{title} at {where}: not scored", 0, rule=UNKNOWN_RULE))
             warnings.append(
                 f"{player}'s {name} at {where} scored 0: {reason}; "
                 f"enter {player}'s {name} points instead."
             )
             continue
         scored = scoring.scorer(table.analysis, index)
-        lines.append(BreakdownLine(f"{title} at {where}: {scored.detail}", scored.points))
+        label = f"{title} at {where}: {scored.detail}"
+        lines.append(BreakdownLine(label, scored.points, rule=rule))
     if table.solo and scoring is not None and scoring.solo_modifier:
-        lines.append(BreakdownLine(f"{title}: solo modifier", scoring.solo_modifier))
+        lines.append(
+            BreakdownLine(f"{title}: solo modifier", scoring.solo_modifier, rule=SOLO_RULE)
+        )
     return lines, warnings
 
 

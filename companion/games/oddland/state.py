@@ -39,6 +39,8 @@ from companion.games.oddland.map import (
     POSITION_LENGTH,
     SIDE_LETTERS,
     TERRAIN_LETTERS,
+    TOKENS_RULE,
+    WHALEPHANT_RULE,
     MapAnalysis,
     Token,
     _analyse,
@@ -324,11 +326,15 @@ def shape_problems(token: Token, *, path: str) -> list[Problem]:
     need = spaces_of(token.species)
     if len(token.cells) != need:
         noun = "space" if need == 1 else "spaces"
-        return [Problem(path, f"A {name} covers exactly {need} {noun}, not {len(token.cells)}.")]
+        rule = WHALEPHANT_RULE if token.species in TWO_SPACE_SPECIES else None
+        message = f"A {name} covers exactly {need} {noun}, not {len(token.cells)}."
+        return [Problem(path, message, rule=rule)]
     if token.species in TWO_SPACE_SPECIES:
         (r1, c1), (r2, c2) = token.cells
         if abs(r1 - r2) + abs(c1 - c2) != 1:
-            return [Problem(path, f"A {name}'s two spaces must share an edge.")]
+            return [
+                Problem(path, f"A {name}'s two spaces must share an edge.", rule=WHALEPHANT_RULE)
+            ]
     return []
 
 
@@ -409,7 +415,11 @@ def supply_problems(
         limit = token_limit(token.species, player_count=player_count)
         if per_species[token.player, token.species] > limit:
             problems.append(
-                Problem(f"{path}[{index}].species", _limit_message(token, limit, player_count))
+                Problem(
+                    f"{path}[{index}].species",
+                    _limit_message(token, limit, player_count),
+                    rule=TOKENS_RULE,
+                )
             )
         elif per_player[token.player] > total:
             problems.append(

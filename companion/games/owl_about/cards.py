@@ -67,6 +67,19 @@ class RuleBreak(StrEnum):
         return f"{SLUG}/{self.value}"
 
 
+#: Rules entries (``owl-about/<entry>``) the engine and the pages name.
+PENALTY_RULE = f"{SLUG}/penalty"
+PLAYERS_RULE = f"{SLUG}/players"
+ROUND_VP_RULE = f"{SLUG}/round-vp"
+GAME_END_RULE = f"{SLUG}/game-end"
+FEWEST_VP_RULE = f"{SLUG}/fewest-vp"
+TRICK_WINNER_RULE = f"{SLUG}/trick-winner"
+TROPHY_TOTALS_RULE = f"{SLUG}/trophy-totals"
+ADVANCED_RULE = f"{SLUG}/mode/advanced"
+COMPONENTS_RULE = f"{SLUG}/components"
+NIGHT_COLLECTION_4_RULE = f"{SLUG}/variant/night-collection-4"
+
+
 class NightCollection(StrEnum):
     """What the night-collection variant did to a player in a round."""
 

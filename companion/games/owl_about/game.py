@@ -19,6 +19,8 @@ from companion.games.base import (
 from companion.games.owl_about.cards import (
     CARDS,
     DECK,
+    FEWEST_VP_RULE,
+    GAME_END_RULE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PLAYER_CHART,
@@ -51,6 +53,9 @@ class OwlAbout(Game):
     has_play_along = True
     #: A player's hand shows on their phone only.
     private_keys = frozenset({"hands"})
+    #: Rules entries the pages link to: tied totals, and the end of the game.
+    tie_rule = FEWEST_VP_RULE
+    end_rule = GAME_END_RULE
     #: The deck (card code -> copies) and the cards by code, for the card pickers.
     deck = DECK
 

@@ -25,12 +25,14 @@ from companion.games.owl_about.state import GameInput, TrickInput, parse
 
 @dataclass(frozen=True)
 class CardPlay:
-    """One card down in a trick: who played it, its FP, and the rules it broke (sentences)."""
+    """One card down in a trick: who played it, its FP, and the rules it broke (sentences,
+    and in ``rules`` the rules entry of each)."""
 
     player: str
     code: str
     fp: int
     broken: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -128,13 +130,15 @@ def _view_trick(
     for index, (seat, code) in enumerate(zip(progress.seats, trick.cards, strict=False)):
         before = trick.cards[:index]
         hand = hands.get(seat)
-        broken: list[str] = []
+        broken = []
         if hand is not None and check:
-            broken = [
-                _rule_break_message(rule, player=seat, code=code, fastest=_fastest(before))
-                for rule in rule_breaks(code, hand=hand, played_before=before, mode=game.mode)
-            ]
-        plays.append(CardPlay(seat, code, progress.fp[index], tuple(broken)))
+            broken = rule_breaks(code, hand=hand, played_before=before, mode=game.mode)
+        messages = tuple(
+            _rule_break_message(rule, player=seat, code=code, fastest=_fastest(before))
+            for rule in broken
+        )
+        rules = tuple(rule.rule for rule in broken)
+        plays.append(CardPlay(seat, code, progress.fp[index], messages, rules))
     taker = trick.winner if trick.winner is not None and progress.complete else progress.winner
     return TrickView(
         number=number,

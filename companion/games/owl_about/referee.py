@@ -103,14 +103,15 @@ def _all_hands_copies_problems(
     return _copies_problems(places, "were entered in the hands and the trick")
 
 
-def check_trick(data: object) -> dict[str, Any]:
+def check_trick(data: object, *, with_rules: bool = False) -> dict[str, Any]:
     """The ``owl-about/trick`` referee check: winner, FP and trophies, and broken rules.
 
     ``cards`` may hold fewer cards than there are players (a trick being played); the
     answer then names the player winning so far, ``"complete": false`` and the
     ``"next"`` player. When ``hands`` are given (each hand as held before the trick,
     the played card included), ``problems`` lists the follow and night rules broken,
-    and ``"playable"`` the cards the next player may play (else ``null``).
+    and ``"playable"`` the cards the next player may play (else ``null``). The pages ask
+    ``with_rules`` to get each problem's rules entry too (``"rule"``, never in the API).
 
     >>> answer = check_trick({
     ...     "mode": "basic", "lead": "Miu", "players": ["Miu", "Carol", "Romi", "Tom"],
@@ -138,7 +139,10 @@ def check_trick(data: object) -> dict[str, Any]:
         before = progress.cards[:index]
         for rule in rule_breaks(code, hand=hand, played_before=before, mode=request.mode):
             message = _rule_break_message(rule, player=seat, code=code, fastest=_fastest(before))
-            broken.append(Problem(f"cards[{index}]", message, rule=rule.rule).to_json())
+            problem = Problem(f"cards[{index}]", message, rule=rule.rule)
+            broken.append(
+                {**problem.to_json(), "rule": rule.rule} if with_rules else problem.to_json()
+            )
     next_hand = hands.get(progress.next_player) if progress.next_player else None
     return {
         "winner": progress.winner,

@@ -16,9 +16,12 @@ from companion.games.base import (
     rank,
 )
 from companion.games.owl_about.cards import (
+    GAME_END_RULE,
+    NIGHT_COLLECTION_4_RULE,
     NIGHT_COLLECTION_RESET,
     NIGHT_COLLECTION_VOID,
     NIGHT_SPEEDS,
+    ROUND_VP_RULE,
     SAME_SPEED_VP,
     SLUG,
     ChartRow,
@@ -248,6 +251,7 @@ def _after_end_problems(rounds: Sequence[RoundScore], *, end: int, target: int) 
             f"rounds[{scored.number - 1}]",
             f"The game ended after round {end}, when {who} reached the target of "
             f"{target} VP, so no further round is played.",
+            rule=GAME_END_RULE,
         )
         for scored in rounds[end:]
     ]
@@ -257,12 +261,13 @@ def _breakdown(name: str, rounds: Sequence[RoundScore]) -> tuple[BreakdownLine, 
     lines = []
     before = 0
     for scored in rounds:
-        lines.append(BreakdownLine(f"Round {scored.number}", scored.vp[name]))
+        lines.append(BreakdownLine(f"Round {scored.number}", scored.vp[name], rule=ROUND_VP_RULE))
         if scored.night_collection.get(name) is NightCollection.TOTAL_RESET:
             lines.append(
                 BreakdownLine(
                     f"Round {scored.number}: night collection reset",
                     -(before + scored.vp[name]),
+                    rule=NIGHT_COLLECTION_4_RULE,
                 )
             )
         before = scored.totals[name]

@@ -27,13 +27,19 @@ from companion.games.base import (
 )
 from companion.games.base import Roster as BaseRoster
 from companion.games.owl_about.cards import (
+    ADVANCED_RULE,
+    COMPONENTS_RULE,
     DECK,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
     MIN_TARGET,
     NIGHT_SPEEDS,
+    PENALTY_RULE,
     PLAYER_CHART,
+    PLAYERS_RULE,
+    TRICK_WINNER_RULE,
+    TROPHY_TOTALS_RULE,
     ChartRow,
     Mode,
     Variant,
@@ -218,7 +224,9 @@ def _options_problems(model: StateModel) -> list[Problem]:
                 Problem(f"variants[{index}]", f'There is no variant "{variant}"; use {names}.')
             )
     if model.variants and model.mode != Mode.ADVANCED:
-        problems.append(Problem("variants", "Variants are only played in advanced mode."))
+        problems.append(
+            Problem("variants", "Variants are only played in advanced mode.", rule=ADVANCED_RULE)
+        )
     if model.target is not None and not MIN_TARGET <= model.target <= MAX_TARGET:
         problems.append(
             Problem("target", f"The target must be from {MIN_TARGET} to {MAX_TARGET} VP.")
@@ -246,7 +254,11 @@ def _copies_problems(
             if seen[code] > DECK[code]:
                 first_extra.setdefault(code, location)
     return [
-        Problem(path_of(location), _too_many_copies(code, count=seen[code], where=where))
+        Problem(
+            path_of(location),
+            _too_many_copies(code, count=seen[code], where=where),
+            rule=COMPONENTS_RULE,
+        )
         for code, location in first_extra.items()
     ]
 
@@ -331,6 +343,7 @@ def _trophies_problems(
                     f"A player can win at most {limit} trophies in a round with "
                     f"{chart.players} players ({chart.tricks} tricks, plus 2 for each "
                     f"of the {len(NIGHT_SPEEDS)} night cards).",
+                    rule=TROPHY_TOTALS_RULE,
                 )
             )
     return problems
@@ -353,6 +366,7 @@ def _penalties_problems(
                     f"A penalty is at most {chart.hand_cards} VP in a round with "
                     f"{chart.players} players (1 VP per wrong card, and each player plays "
                     f"{chart.hand_cards} cards), but {value} was entered.",
+                    rule=PENALTY_RULE,
                 )
             )
     return problems
@@ -423,6 +437,7 @@ def _tricks_problems(
                 path_of([*location, "tricks"]),
                 f"A round with {chart.players} players has {chart.tricks} tricks, "
                 f"but {len(tricks)} were entered.",
+                rule=PLAYERS_RULE,
             )
         )
     previous_taker: str | None = None
@@ -438,6 +453,7 @@ def _tricks_problems(
                     path_of([*here, "lead"]),
                     f"The previous trick went to {previous_taker}, so {previous_taker} "
                     f"leads this one, not {lead}.",
+                    rule=TRICK_WINNER_RULE,
                 )
             )
         previous_taker = _taker(trick, context)
@@ -524,6 +540,7 @@ def _hand_size_problems(
                 path_of(where),
                 f"With {chart.players} players a hand holds at most {chart.hand_cards} "
                 f"cards, but {len(hand)} were entered.",
+                rule=PLAYERS_RULE,
             )
         )
     return problems

@@ -13,7 +13,7 @@ from flask import Blueprint, request
 from werkzeug.wrappers import Response
 
 from companion.games import oddland as engine
-from companion.games.base import InvalidStateError, Problem, problem_messages
+from companion.games.base import InvalidStateError, Problem, listed_problems, problem_messages
 from companion.games.oddland.species import (
     TWO_SPACE_SPECIES,
     SideRule,
@@ -343,9 +343,16 @@ def _card_space_at(values: Mapping[str, str], tapped: tuple[int, int]) -> str | 
 
 
 def _verdict(problems: Sequence[Problem]) -> dict[str, Any]:
+    """The referee's answer for the page: legal, or each broken rule's sentence and its
+    rules entry (``rules``, one per listed problem; the count of the rest has none)."""
     if not problems:
         return {"legal": True, "messages": ["Legal: this card and token follow every rule."]}
-    return {"legal": False, "messages": problem_messages(problems)}
+    shown, _more = listed_problems(problems)
+    return {
+        "legal": False,
+        "messages": problem_messages(problems),
+        "rules": [problem.rule for problem in shown],
+    }
 
 
 @bp.post("/turn/undo")

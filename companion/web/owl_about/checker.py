@@ -85,7 +85,7 @@ def _check(query: CheckerInput) -> dict[str, Any] | None:
             for name, text in query.hands.items()
         },
     }
-    return oa.check_trick(body)
+    return oa.check_trick(body, with_rules=True)
 
 
 def _checker_errors(invalid: InvalidStateError, names: Sequence[str]) -> dict[str, str]:

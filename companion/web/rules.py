@@ -1,0 +1,205 @@
+"""The rules reference pages: every game's rules, one entry panel, search as you type.
+
+The rules content is loaded and checked once, when the app starts (a broken file stops
+it), and its search index is built then (in memory). Templates link to an entry with
+``rule_url(rule_id)`` or the ``rule_link`` macro: the link opens the entry in a panel
+over the play with htmx, and without JavaScript opens the game's rules page at the
+entry, with a link back to the page it came from (read from the Referer header, so that
+no table address ever sits in a rules address) and to the place named by ``?at=``.
+"""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from companion.extensions import htmx
+from companion.games import GAMES
+from companion.rules import Library, load
+from companion.rules.markdown import to_html
+from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
+from companion.web.render import page_or_fragment
+
+bp = Blueprint("rules", __name__)
+
+LIBRARY_KEY = "companion.rules"
+INDEX_KEY = "companion.rules_index"
+#: Where a "back to the play" link may lead: a path of this site (never another host).
+SAFE_BACK = re.compile(r"/(?![/\\])[^\s\\]{0,300}")
+#: The place on that page to return to: an element id.
+SAFE_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+SERVICE_WORKER = "sw.js"
+
+
+def init_app(app: Flask) -> None:
+    """Load and check the rules content, build its index, register the pages and globals."""
+    library = load()
+    app.extensions[LIBRARY_KEY] = library
+    app.extensions[INDEX_KEY] = RulesIndex(library)
+    app.register_blueprint(bp)
+    app.add_template_global(rule_url)
+    app.add_template_global(rule_panel_url)
+    app.add_template_global(rule_exists)
+    app.add_template_global(rule_title)
+    app.add_template_global(has_rules)
+    app.add_template_filter(to_html, "rules_markdown")
+
+
+def library() -> Library:
+    """The rules content the app loaded at start-up."""
+    found: Library = current_app.extensions[LIBRARY_KEY]
+    return found
+
+
+def index() -> RulesIndex:
+    """The search index built at start-up."""
+    found: RulesIndex = current_app.extensions[INDEX_KEY]
+    return found
+
+
+def game_name(slug: str) -> str:
+    """A game's name as players know it (its slug when the engine is not registered)."""
+    game = GAMES.get(slug)
+    return game.name if game is not None else slug.replace("-", " ").title()
+
+
+def rule_exists(rule_id: str | None) -> bool:
+    """Whether the rules have the entry ``rule_id`` names."""
+    return bool(rule_id) and library().entry(rule_id or "") is not None
+
+
+def rule_title(rule_id: str) -> str:
+    """The question an entry answers ("" for an id the rules do not have)."""
+    found = library().entry(rule_id)
+    return found.title if found is not None else ""
+
+
+def has_rules(slug: str) -> bool:
+    """Whether a game's rules are in the reference."""
+    return slug in library().games
+
+
+def rule_url(rule_id: str, *, at: str | None = None) -> str:
+    """The address of an entry on its game's rules page: ``/rules/<slug>#<entry id>``
+    (``at``: the element of the page the link sits in, for the way back to it)."""
+    slug, _, entry_id = rule_id.partition("/")
+    return url_for("rules.game", slug=slug, at=at, _anchor=entry_id or None)
+
+
+def rule_panel_url(rule_id: str) -> str:
+    """The address of one entry alone (the panel htmx loads over the play)."""
+    slug, _, entry_id = rule_id.partition("/")
+    return url_for("rules.entry", slug=slug, id=entry_id)
+
+
+def _back_link() -> str | None:
+    """The way back to the page a rules page was opened from: the referring page of this
+    site (never the rules themselves), at the place named by ``at``.
+
+    The page comes from the Referer header, never from the address: a rules address is
+    shared and kept (the service worker stores rules pages), and a table page's address
+    is a key to the table.
+    """
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc != request.host or referrer.path.startswith("/rules"):
+        return None
+    path = referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    if not SAFE_BACK.fullmatch(path):
+        return None
+    at = request.args.get("at", "")
+    return f"{path}#{at}" if SAFE_ANCHOR.fullmatch(at) else path
+
+
+def _games() -> list[dict[str, Any]]:
+    return [
+        {"slug": slug, "name": game_name(slug), "rules": rules}
+        for slug, rules in library().games.items()
+    ]
+
+
+@bp.get("/rules")
+def home() -> str:
+    """Every game's rules, and a search across all of them."""
+    return render_template(
+        "rules/index.html", games=_games(), query="", game=None, back=_back_link()
+    )
+
+
+@bp.get("/rules/search")
+def search() -> Response:
+    """Search as you type: the results list for htmx, the whole page without JavaScript."""
+    query = request.args.get("q", "")[:MAX_QUERY_LENGTH]
+    game = request.args.get("game") or None
+    if game is not None and game not in library().games:
+        game = None
+    hits = index().search(query, game=game)
+    understood = index().understand(query)
+    return page_or_fragment(
+        "rules/search.html",
+        "rules/_results.html",
+        query=query,
+        game=game,
+        hits=hits,
+        understood=understood,
+        games=_games(),
+        game_name=game_name,
+        back=_back_link(),
+    )
+
+
+@bp.get("/rules/<slug>")
+def game(slug: str) -> str:
+    """One game's rules, grouped by topic, each entry at its own anchor."""
+    rules = library().games.get(slug)
+    if rules is None:
+        abort(HTTPStatus.NOT_FOUND)
+    return render_template(
+        "rules/game.html",
+        rules=rules,
+        slug=slug,
+        name=game_name(slug),
+        query="",
+        game=slug,
+        back=_back_link(),
+    )
+
+
+@bp.get("/rules/<slug>/entry")
+def entry(slug: str) -> Response:
+    """One entry (``?id=``): the panel over the play for htmx, else its place on the
+    game's rules page."""
+    entry_id = request.args.get("id", "")
+    found = library().entry(f"{slug}/{entry_id}")
+    if found is None:
+        abort(HTTPStatus.NOT_FOUND)
+    if not htmx:
+        at = request.args.get("at") if SAFE_ANCHOR.fullmatch(request.args.get("at", "")) else None
+        return redirect(url_for("rules.game", slug=slug, at=at, _anchor=entry_id))
+    return page_or_fragment(
+        "rules/_panel.html", "rules/_panel.html", entry=found, name=game_name(slug)
+    )
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the root so that its scope is the whole site."""
+    path = Path(current_app.static_folder or "") / SERVICE_WORKER
+    response = send_file(path, mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response

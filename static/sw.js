@@ -1,0 +1,120 @@
+/*
+ * Odd Companion's service worker: keeps the rules pages (and the static files they need)
+ * once visited, so a table without a network can still settle a rule. Only /rules pages
+ * and /static files are ever stored; table pages (their links are keys) never are.
+ * Served from /sw.js so that its scope is the whole site; it is a file, not inline code,
+ * so the Content-Security-Policy allows it.
+ */
+"use strict";
+
+var CACHE = "odd-companion-rules-v1";
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(
+        names
+          .filter(function (name) {
+            return name.indexOf("odd-companion-") === 0 && name !== CACHE;
+          })
+          .map(function (name) {
+            return caches.delete(name);
+          })
+      ).then(function () {
+        return self.clients.claim();
+      });
+    })
+  );
+});
+
+function isRulesPage(url) {
+  return url.pathname === "/rules" || url.pathname.indexOf("/rules/") === 0;
+}
+
+function isStatic(url) {
+  return url.pathname.indexOf("/static/") === 0;
+}
+
+/* The key a page is kept under: its address without the place on the page. */
+function keyOf(url) {
+  var key = new URL(url.href);
+  key.hash = "";
+  return key.href;
+}
+
+/* A rules page opened from a table's page links back to it, and a table's address is
+   its key: what is kept is fetched again without the referrer, so it has no such link. */
+function fromTable(request) {
+  if (!request.referrer) {
+    return false;
+  }
+  var from = new URL(request.referrer);
+  return from.origin === self.location.origin && !isRulesPage(from) && !isStatic(from);
+}
+
+function keep(key, response) {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.put(key, response);
+  });
+}
+
+/* Keep the page as it is without a referrer (no way back to a table), unless a copy is
+   kept already: rules change only with a new version of the app. */
+function keepPlain(request, key) {
+  caches.match(key).then(function (kept) {
+    if (kept) {
+      return null;
+    }
+    var headers = new Headers();
+    if (request.headers.get("HX-Request")) {
+      headers.set("HX-Request", request.headers.get("HX-Request"));
+    }
+    var plain = { headers: headers, referrerPolicy: "no-referrer", credentials: "omit" };
+    return fetch(request.url, plain).then(function (answer) {
+      return answer.ok ? keep(key, answer) : null;
+    });
+  }).catch(function () {
+    // Offline again already: a later visit keeps it.
+  });
+}
+
+function fromNetwork(request, key) {
+  return fetch(request).then(function (response) {
+    if (response.ok && isStatic(new URL(request.url))) {
+      keep(key, response.clone());
+    } else if (response.ok && !fromTable(request)) {
+      keep(key, response.clone());
+    } else if (response.ok) {
+      keepPlain(request, key);
+    }
+    return response;
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") {
+    return;
+  }
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin || !(isRulesPage(url) || isStatic(url))) {
+    return;
+  }
+  var key = keyOf(url);
+  // htmx asks for fragments of the same address: keep them apart from whole pages.
+  if (request.headers.get("HX-Request") && !request.headers.get("HX-Boosted")) {
+    key += (key.indexOf("?") === -1 ? "?" : "&") + "_fragment=1";
+  }
+  // The network first (rules and styles stay fresh), the kept copy when it fails.
+  event.respondWith(
+    fromNetwork(request, key).catch(function () {
+      return caches.match(key).then(function (kept) {
+        return kept || Response.error();
+      });
+    })
+  );
+});

@@ -1,0 +1,186 @@
+"""Search as you type: a fixed set of queries people type at a table (typos, synonyms,
+word forms, every game), each with the entry that must come first; highlighting is
+escaped; a query never breaks the search, whatever it contains."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.rules import RULES_DIR, load
+from companion.rules.search import RulesIndex
+
+INDEX = RulesIndex(load())
+
+
+def _when_present(slug: str) -> pytest.MarkDecorator:
+    """OddVille's and Lucky's rules arrive with their branches: their queries run once
+    their files are in ``companion/rules/``."""
+    return pytest.mark.skipif(
+        not (RULES_DIR / f"{slug}.toml").exists(), reason=f"{slug}.toml not merged yet"
+    )
+
+
+#: (query, game or None for all games, the entry that must come first)
+QUERIES = [
+    # Odd World
+    ("cassowery", None, "odd-world/components"),
+    ("cassowary", "odd-world", "odd-world/components"),
+    ("cass", None, "odd-world/components"),
+    ("hoopoe", None, "odd-world/components"),
+    ("tie break", "odd-world", "odd-world/tiebreak/species"),
+    ("tiebreaker", "odd-world", "odd-world/tiebreak/species"),
+    ("odd even", None, "odd-world/scoring"),
+    ("scoring", "odd-world", "odd-world/scoring"),
+    ("face down card", None, "odd-world/face-down"),
+    ("facedown", None, "odd-world/face-down"),
+    ("three games", None, "odd-world/series"),
+    ("draw pile empty", None, "odd-world/empty-pile"),
+    ("all nine birds", None, "odd-world/end"),
+    ("keep or give", None, "odd-world/turn"),
+    # Owl About
+    ("nite card", None, "owl-about/night"),
+    ("night cards", "owl-about", "owl-about/night"),
+    ("follow", None, "owl-about/follow"),
+    ("folow rule", None, "owl-about/follow"),
+    ("must play faster", None, "owl-about/follow"),
+    ("fighting power", None, "owl-about/fighting-power"),
+    ("fightin powr", None, "owl-about/fighting-power"),
+    ("1 beats 10", None, "owl-about/small-owls"),
+    ("who takes the trick", None, "owl-about/trick-winner"),
+    ("trophies", None, "owl-about/trophies"),
+    ("trophys", "owl-about", "owl-about/trophies"),
+    ("night collection 3", None, "owl-about/variant/night-collection-3"),
+    ("nite collection 4", None, "owl-about/variant/night-collection-4"),
+    ("same speed", None, "owl-about/variant/same-speed"),
+    ("quick mode", None, "owl-about/mode/quick"),
+    ("wrong card", None, "owl-about/penalty"),
+    ("penalties", None, "owl-about/penalty"),
+    ("fewest vp", None, "owl-about/fewest-vp"),
+    ("who wins", "owl-about", "owl-about/fewest-vp"),
+    ("tiebr", "owl-about", "owl-about/fewest-vp"),
+    ("player chart", None, "owl-about/players"),
+    ("passing cards", None, "owl-about/round-setup"),
+    ("victory points", None, "owl-about/round-vp"),
+    # Oddland
+    ("tiebreakers", "oddland", "oddland/tiebreak/territories"),
+    ("tie-break", "oddland", "oddland/tiebreak/territories"),
+    ("largest territory", None, "oddland/tiebreak/territories"),
+    ("whalefant", None, "oddland/species/whalephant"),
+    ("whalephants", None, "oddland/species/whalephant"),
+    ("begator", None, "oddland/species/begator"),
+    ("alligator", None, "oddland/species/begator"),
+    ("flora tokens", None, "oddland/tokens"),
+    ("how many tokens", None, "oddland/tokens"),
+    ("neighbor territories", None, "oddland/terrain"),
+    ("cover spaces", None, "oddland/placement/cover"),
+    ("corner", None, "oddland/placement/edge"),
+    ("share a territory", None, "oddland/placement/territory"),
+    ("solo", None, "oddland/solo"),
+    ("surounding spaces", None, "oddland/surrounding"),
+    ("unknown species", None, "oddland/species/unknown"),
+    ("game end", "oddland", "oddland/end"),
+    ("scorebord", None, "oddland/scoreboard"),
+]
+
+LUCKYS = "luckys-misadventures"
+#: OddVille and Lucky's: (query, game, a word the first entry's question must contain).
+LATER_QUERIES = [
+    pytest.param("main sqare", "oddville", "main square", marks=_when_present("oddville")),
+    pytest.param("tie break", "oddville", "tie", marks=_when_present("oddville")),
+    pytest.param("caracters", "oddville", "character", marks=_when_present("oddville")),
+    pytest.param(
+        "feed the tode",
+        "luckys-misadventures",
+        "toad",
+        marks=_when_present("luckys-misadventures"),
+    ),
+    pytest.param(
+        "escapes", "luckys-misadventures", "escape", marks=_when_present("luckys-misadventures")
+    ),
+    pytest.param("tie in a challenge", LUCKYS, "challenge", marks=_when_present(LUCKYS)),
+]
+
+
+def test_the_query_set_is_large_and_covers_every_game() -> None:
+    assert len(QUERIES) + len(LATER_QUERIES) >= 40
+    games = {expected.split("/")[0] for _, _, expected in QUERIES}
+    assert games == {"odd-world", "owl-about", "oddland"}
+
+
+@pytest.mark.parametrize(("query", "game", "expected"), QUERIES)
+def test_the_relevant_entry_comes_first(query: str, game: str | None, expected: str) -> None:
+    hits = INDEX.search(query, game=game)
+    assert hits, f"nothing found for {query!r}"
+    assert hits[0].entry.rule_id == expected, [h.entry.rule_id for h in hits[:3]]
+
+
+@pytest.mark.parametrize(("query", "game", "word"), LATER_QUERIES)
+def test_oddville_and_luckys_queries(query: str, game: str, word: str) -> None:
+    hits = INDEX.search(query, game=game)
+    assert hits, f"nothing found for {query!r}"
+    assert hits[0].entry.game == game
+    assert word in hits[0].entry.title.casefold() + " " + hits[0].entry.body.casefold()
+
+
+def test_one_game_only_when_asked() -> None:
+    assert {h.entry.game for h in INDEX.search("tie", game="oddland")} == {"oddland"}
+    assert len({h.entry.game for h in INDEX.search("tie")}) >= 3
+
+
+def test_matching_words_are_highlighted() -> None:
+    hit = INDEX.search("whalephant")[0]
+    assert "<mark>Whalephant</mark>" in hit.title
+    assert "<mark>" in INDEX.search("tiebreak", game="oddland")[0].title
+
+
+def test_word_forms_are_highlighted_too() -> None:
+    hits = INDEX.search("territories", game="oddland")
+    assert any("<mark>territory</mark>" in hit.title for hit in hits)
+
+
+def test_highlights_never_let_markup_through() -> None:
+    hits = INDEX.search("player's tokens")
+    assert hits
+    for hit in hits:
+        assert "<" not in str(hit.title).replace("<mark>", "").replace("</mark>", "")
+        assert "&#39;" in hit.snippet or "'" not in hit.snippet
+
+
+def test_typos_are_mended_and_said() -> None:
+    query = INDEX.understand("Cassowery nite Tie-Break")
+    assert query.words == ("cassowary", "night", "tiebreak")
+    assert query.corrected
+
+
+def test_no_words_no_results() -> None:
+    assert INDEX.search("") == []
+    assert INDEX.search("  ?! ") == []
+
+
+@given(st.text(max_size=120))
+def test_any_text_is_a_query(text: str) -> None:
+    hits = INDEX.search(text)
+    assert len(hits) <= 12
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "cassowery",
+        "a",
+        "the tiebreaker of the whalephants",
+        "qwertyu asdfghjk zxcvbnm poiuytr lkjhgfd mnbvcxz qazwsxe edcrfvt tgbyhnu",
+    ],
+)
+def test_a_search_answers_under_50_ms(query: str) -> None:
+    """Not a benchmark (see benchmarks/rules_bench.py): a bound that fails if a search
+    ever scans or rebuilds something it should not. A fresh index, so no word is mended
+    from memory."""
+    index = RulesIndex(load())
+    start = time.perf_counter()
+    index.search(query)
+    assert time.perf_counter() - start < 0.05
