@@ -22,6 +22,7 @@ import difflib
 import re
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -30,6 +31,8 @@ from markupsafe import Markup, escape
 from companion.rules.content import Entry, Library
 from companion.rules.markdown import to_text
 
+#: How many close words a typo is weighed against.
+CLOSE_CHOICES = 5
 #: The most results one search answers with.
 MAX_RESULTS = 12
 #: The longest query read (longer ones are cut: nobody types more at a table).
@@ -113,7 +116,8 @@ class RulesIndex:
                 for n, e in enumerate(self._entries)
             ],
         )
-        self._vocabulary = sorted(_words_of(self._entries))
+        self._entries_using = _entries_using(self._entries)
+        self._vocabulary = sorted(self._entries_using)
         self._known = frozenset(self._vocabulary)
         self._by_length: dict[int, list[str]] = {}
         for word in self._vocabulary:
@@ -156,8 +160,13 @@ class RulesIndex:
             for length in range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
             for w in self._by_length.get(length, ())
         ]
-        close = difflib.get_close_matches(word, candidates, n=1, cutoff=CLOSE_ENOUGH)
-        return close[0] if close else word
+        close = difflib.get_close_matches(word, candidates, n=CLOSE_CHOICES, cutoff=CLOSE_ENOUGH)
+        if not close:
+            return word
+        # Equally close words (tode: toad, told): the one more entries use is the one meant.
+        best = difflib.SequenceMatcher(None, word, close[0]).ratio()
+        tied = [w for w in close if difflib.SequenceMatcher(None, word, w).ratio() == best]
+        return max(tied, key=lambda w: (self._entries_using[w], w == close[0]))
 
     def search(self, text: str, *, game: str | None = None) -> list[Hit]:
         """The entries matching ``text`` (in one game, or all), best first.
@@ -206,10 +215,11 @@ def _searchable_body(entry: Entry) -> str:
     return f"{text} {to_text(entry.why)}" if entry.why else text
 
 
-def _words_of(entries: Iterable[Entry]) -> set[str]:
-    """Every word the entries use, folded: what a typed word may be corrected to."""
-    words: set[str] = set()
+def _entries_using(entries: Iterable[Entry]) -> Counter[str]:
+    """Every word the entries use, folded (what a typed word may be corrected to), with
+    how many entries use it."""
+    using: Counter[str] = Counter()
     for entry in entries:
         text = " ".join([entry.title, entry.body, entry.why, *entry.keywords]).casefold()
-        words.update(TOKEN_WORD.findall(text))
-    return words
+        using.update(set(TOKEN_WORD.findall(text)))
+    return using

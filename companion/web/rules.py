@@ -34,6 +34,7 @@ from companion.games import GAMES
 from companion.rules import Library, load
 from companion.rules.markdown import to_html
 from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
+from companion.web import security
 from companion.web.render import page_or_fragment
 
 bp = Blueprint("rules", __name__)
@@ -126,6 +127,15 @@ def _back_link() -> str | None:
     return f"{path}#{at}" if SAFE_ANCHOR.fullmatch(at) else path
 
 
+def _back_or_public() -> str | None:
+    """The way back (see ``_back_link``); a page without one names no table's link, so
+    search engines may index it."""
+    back = _back_link()
+    if back is None:
+        security.mark_public()
+    return back
+
+
 def _games() -> list[dict[str, Any]]:
     return [
         {"slug": slug, "name": game_name(slug), "rules": rules}
@@ -137,7 +147,7 @@ def _games() -> list[dict[str, Any]]:
 def home() -> str:
     """Every game's rules, and a search across all of them."""
     return render_template(
-        "rules/index.html", games=_games(), query="", game=None, back=_back_link()
+        "rules/index.html", games=_games(), query="", game=None, back=_back_or_public()
     )
 
 
@@ -159,7 +169,7 @@ def search() -> Response:
         understood=understood,
         games=_games(),
         game_name=game_name,
-        back=_back_link(),
+        back=_back_or_public(),
     )
 
 
@@ -176,7 +186,7 @@ def game(slug: str) -> str:
         name=game_name(slug),
         query="",
         game=slug,
-        back=_back_link(),
+        back=_back_or_public(),
     )
 
 

@@ -166,3 +166,15 @@ def test_pages_with_a_table_link_never_are(client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     for url in ("/", f"/t/{links.edit}", f"/t/{links.view}"):
         assert client.get(url).headers["X-Robots-Tag"] == "noindex", url
+
+
+def test_rules_pages_may_be_indexed_unless_they_lead_back_to_a_table(
+    client: FlaskClient,
+) -> None:
+    for url in ("/rules", "/rules/owl-about", "/rules/search?q=tie"):
+        assert "X-Robots-Tag" not in client.get(url).headers, url
+    links = create_table(client, ["Ann", "Ben"])
+    back = {"Referer": f"http://companion.test/t/{links.edit}"}
+    answer = client.get("/rules/owl-about", headers=back)
+    assert f"/t/{links.edit}" in answer.get_data(as_text=True)
+    assert answer.headers["X-Robots-Tag"] == "noindex"
