@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import oddville as engine
@@ -23,6 +23,8 @@ from companion.models import Edit, Play
 from companion.services import plays
 
 CITY = "city"
+#: What a legal building links to: how building works, and what it earns.
+LEGAL_RULE = "oddville/turn/building"
 
 
 def card_at(city: Sequence[Mapping[str, Any]], cell: Cell) -> int | None:
@@ -160,6 +162,8 @@ class BuildVerdict:
     messages: list[str]
     gains: list[str]
     warnings: list[str]
+    #: The rules entry each message applies (``None`` where none does), for the links.
+    rules: list[str | None] = field(default_factory=list)
 
 
 def check_build(
@@ -170,15 +174,16 @@ def check_build(
     body["card"] = dict(card)
     body["rotated"] = rotated
     try:
-        reply = engine.build_endpoint(body)
+        reply, rules = engine.build_verdict(body)
     except InvalidStateError as invalid:
         messages = [p.message for p in invalid.problems]
-        return BuildVerdict(False, messages, [], []), None
+        return BuildVerdict(False, messages, [], [], [p.rule for p in invalid.problems]), None
     gains = [gain["words"] for gain in reply["bonuses"]]
     messages = [p["message"] for p in reply["problems"]]
     if reply["legal"]:
         messages = ["Legal: this building follows every construction rule."]
-    verdict = BuildVerdict(reply["legal"], messages, gains, reply["warnings"])
+        rules = [LEGAL_RULE]
+    verdict = BuildVerdict(reply["legal"], messages, gains, reply["warnings"], rules)
     city: list[dict[str, Any]] | None = reply["city"]
     return verdict, city
 

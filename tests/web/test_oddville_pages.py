@@ -197,7 +197,7 @@ def test_characters_workers_square_and_the_end(client: FlaskClient) -> None:
     assert "Resources Board: 2 workers" in html
     assert "Traveller" in html
     assert "Human Resources Manager" in html  # the character reference
-    assert "oddville/character/lamplighter" in html
+    assert "/rules/oddville?at=oddville-character-lamplighter#character/lamplighter" in html
 
 
 def test_the_referee_checks_builds_and_takes_back(client: FlaskClient) -> None:

@@ -61,6 +61,7 @@ from companion.games.oddville.game import (
     BuildModel,
     OddVille,
     build_endpoint,
+    build_verdict,
     read_build,
     verdict,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "apply_construction",
     "bonuses",
     "build_endpoint",
+    "build_verdict",
     "building",
     "card_scores",
     "check_construction",

@@ -99,10 +99,24 @@ def build_endpoint(body: object) -> dict[str, Any]:
     >>> reply["legal"], [b["words"] for b in reply["bonuses"]], len(reply["city"])
     (True, ['Your new card: the bonus printed on it (not entered).'], 2)
     """
+    reply, _rules = build_verdict(body)
+    return reply
+
+
+def build_verdict(body: object) -> tuple[dict[str, Any], list[str | None]]:
+    """The ``oddville/build`` answer and, beside it, the rules entry each problem applies
+    (for the pages' links: rule ids are not part of the API)."""
     city, new, rotated, request = read_build(body)
-    return verdict(
-        city, new, rotated=rotated, city_json=request["city"], card_json=request["card"]
+    problems = check_construction(city, new, rotated=rotated)
+    reply = verdict(
+        city,
+        new,
+        rotated=rotated,
+        city_json=request["city"],
+        card_json=request["card"],
+        problems=problems,
     )
+    return reply, [problem.rule for problem in problems]
 
 
 def verdict(
@@ -112,10 +126,13 @@ def verdict(
     rotated: bool,
     city_json: Sequence[Mapping[str, Any]],
     card_json: Mapping[str, Any],
+    problems: Sequence[Problem] | None = None,
 ) -> dict[str, Any]:
     """The referee's answer for one building: legal or not, every problem, the gains and
-    warnings, and the city after it (``null`` when illegal)."""
-    problems = check_construction(city, new, rotated=rotated)
+    warnings, and the city after it (``null`` when illegal). ``problems``: the broken
+    rules when already checked."""
+    if problems is None:
+        problems = check_construction(city, new, rotated=rotated)
     legal = not problems
     listed = list(city_json)
     if not any(card.get("card") == MAIN_SQUARE for card in listed):
