@@ -1,16 +1,43 @@
 /*
- * Odd Companion's service worker: keeps the rules pages (and the static files they need)
- * once visited, so a table without a network can still settle a rule. Only /rules pages
- * and /static files are ever stored; table pages (their links are keys) never are.
+ * Odd Companion's service worker: keeps the rules pages and the referee tools (and the
+ * static files they need) once visited, so a table without a network can still settle a
+ * rule. Only /rules pages, the tools, /offline and /static files are ever stored; table
+ * and group pages (their links are keys) never are. A page that needs the server and
+ * cannot reach it gets the kept /offline page instead of the browser's error.
  * Served from /sw.js so that its scope is the whole site; it is a file, not inline code,
  * so the Content-Security-Policy allows it.
  */
 "use strict";
 
-var CACHE = "odd-companion-rules-v1";
+var CACHE = "odd-companion-v2";
+var OFFLINE = "/offline";
+/* Referee tools that need no table: kept like the rules once visited. */
+var TOOLS = ["/owl-about/check", "/luckys-misadventures/referee"];
 
-self.addEventListener("install", function () {
+/* The offline page and the static files it names, kept at once. */
+function keepOfflinePage() {
+  return caches.open(CACHE).then(function (cache) {
+    return fetch(OFFLINE, { credentials: "omit" }).then(function (answer) {
+      if (!answer.ok) {
+        return null;
+      }
+      return answer.clone().text().then(function (html) {
+        var assets = html.match(/\/static\/[^"?]+\?v=[0-9a-f]+/g) || [];
+        return Promise.all(
+          [cache.put(OFFLINE, answer)].concat(
+            assets.map(function (asset) {
+              return cache.add(asset.replace(/&amp;/g, "&"));
+            })
+          )
+        );
+      });
+    });
+  });
+}
+
+self.addEventListener("install", function (event) {
   self.skipWaiting();
+  event.waitUntil(keepOfflinePage().catch(function () {}));
 });
 
 self.addEventListener("activate", function (event) {
@@ -32,7 +59,11 @@ self.addEventListener("activate", function (event) {
 });
 
 function isRulesPage(url) {
-  return url.pathname === "/rules" || url.pathname.indexOf("/rules/") === 0;
+  return (
+    url.pathname === "/rules" ||
+    url.pathname.indexOf("/rules/") === 0 ||
+    TOOLS.indexOf(url.pathname) !== -1
+  );
 }
 
 function isStatic(url) {
@@ -101,7 +132,20 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   var url = new URL(request.url);
-  if (url.origin !== self.location.origin || !(isRulesPage(url) || isStatic(url))) {
+  if (url.origin !== self.location.origin) {
+    return;
+  }
+  if (!(isRulesPage(url) || isStatic(url))) {
+    if (request.mode === "navigate") {
+      // Never kept; when the server cannot be reached, say so plainly.
+      event.respondWith(
+        fetch(request).catch(function () {
+          return caches.match(OFFLINE).then(function (page) {
+            return page || Response.error();
+          });
+        })
+      );
+    }
     return;
   }
   var key = keyOf(url);

@@ -1,5 +1,7 @@
 """Running the app for real: a health check, request ids, error logs and a friendly 500.
 
+- ``GET /offline`` is the page the service worker keeps and shows when a page needs the
+  server and the phone cannot reach it.
 - ``GET /healthz`` answers 200 when the app can reach its database and 503 when it
   cannot, for load balancers and uptime checks (never rate limited, never cached).
 - Every response carries ``X-Request-ID``: the proxy's id when it sent a sane one (so the
@@ -23,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import InternalServerError
 
 from companion.extensions import db, limiter
+from companion.web import security
 
 bp = Blueprint("operations", __name__)
 
@@ -58,6 +61,14 @@ def healthz() -> tuple[Response, int]:
         db.session.rollback()
         return _uncached(jsonify(status="unavailable", database="unreachable")), UNAVAILABLE
     return _uncached(jsonify(status="ok", database="ok")), 200
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """What the service worker shows when a page needs the server and the phone has no
+    connection (it keeps this page when it is installed)."""
+    security.mark_public()
+    return render_template("offline.html")
 
 
 def request_id() -> str:

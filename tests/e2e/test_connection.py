@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.axe import assert_accessible
 from tests.e2e.test_live_table import Phone, new_table, phone, start_game
 
 pytestmark = pytest.mark.e2e
@@ -34,3 +35,23 @@ def test_a_tap_made_offline_says_it_was_not_saved(phone: Phone, live_server: str
     expect(count).to_have_value("1")
     ann.reload()
     expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
+
+
+def test_a_page_that_needs_the_server_says_so_when_offline(
+    browser: Browser, live_server: str
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    new_table(page, live_server, ["Ann", "Ben"])
+    table = page.url
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => caches.match('/offline').then(Boolean)")
+    context.set_offline(True)
+    page.goto(table)
+    expect(page.get_by_role("heading", level=1)).to_have_text("No connection")
+    expect(page.get_by_text("Nothing was changed.")).to_be_visible()
+    assert_accessible(page)
+    context.set_offline(False)
+    page.goto(table)
+    expect(page.get_by_role("heading", level=1)).not_to_have_text("No connection")
+    context.close()

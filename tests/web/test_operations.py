@@ -178,3 +178,27 @@ def test_rules_pages_may_be_indexed_unless_they_lead_back_to_a_table(
     answer = client.get("/rules/owl-about", headers=back)
     assert f"/t/{links.edit}" in answer.get_data(as_text=True)
     assert answer.headers["X-Robots-Tag"] == "noindex"
+
+
+def test_the_manifest_names_icons_that_exist_at_their_sizes(client: FlaskClient) -> None:
+    with client.get("/static/manifest.webmanifest") as answer:
+        manifest = json.loads(answer.get_data())
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    sizes = set()
+    for icon in manifest["icons"]:
+        with client.get(icon["src"]) as image:
+            assert image.status_code == 200, icon["src"]
+            data = image.get_data()
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(data[16:20]), int.from_bytes(data[20:24])
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes.add(width)
+    assert {192, 512} <= sizes
+
+
+def test_the_offline_page_is_public_and_plain(client: FlaskClient) -> None:
+    answer = client.get("/offline")
+    assert answer.status_code == 200
+    assert "No connection" in answer.get_data(as_text=True)
+    assert "X-Robots-Tag" not in answer.headers
