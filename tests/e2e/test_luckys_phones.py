@@ -93,5 +93,5 @@ def test_two_phones_tally_two_decks_and_run_a_round(browser: Browser, live_serve
     carol.get_by_role("button", name="Finish the game").click()
     carol.get_by_role("button", name="Finish anyway").click()
     expect(carol.get_by_role("heading", name="Final standings")).to_be_visible()
-    expect(carol.locator(".decision")).to_have_text(re.compile(r"Carol wins\.$"))
+    expect(carol.locator(".decision")).to_have_text(re.compile(r"Carol wins\. Tiebreaker 4"))
     assert_accessible(carol)

@@ -1,0 +1,56 @@
+"""Phone screenshots of every page type, for the README (so they stay current).
+
+Starts the app under gunicorn on 127.0.0.1 with a fresh SQLite database holding a table
+and one play of every registered game (started through the pages, as the route walk
+does), then opens each page in Debian's Chromium at a phone's size (390 by 844 CSS px,
+pixel ratio 1) and saves ``docs/screenshots/<page>.png``.
+
+Run: .venv/bin/python scripts/screenshots.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from benchmarks.lighthouse import prepare  # noqa: E402
+from benchmarks.servers import app_env, free_port, gunicorn  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+OUT = ROOT / "docs" / "screenshots"
+#: The whole page (a tall image) with --full, else what the phone shows first.
+FULL_PAGE = "--full" in sys.argv
+SECRET = "lighthouse"  # the secret prepare() made the table's links with
+
+
+def main() -> None:
+    """Save one screenshot per page."""
+    folder = Path(tempfile.mkdtemp(prefix="screens-"))
+    pages = prepare(folder)
+    pages["rules"] = "/rules/owl-about"
+    port = free_port()
+    env = app_env(f"sqlite:///{folder / 'companion.sqlite'}", SECRET)
+    OUT.mkdir(parents=True, exist_ok=True)
+    with gunicorn(port, env, folder / "gunicorn.log"), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+        )
+        page = context.new_page()
+        for name, path in pages.items():
+            page.goto(f"http://127.0.0.1:{port}{path}")
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=str(OUT / f"{name}.png"), full_page=FULL_PAGE)
+            print(f"docs/screenshots/{name}.png", flush=True)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
