@@ -47,6 +47,9 @@ DEFAULTS: dict[str, Any] = {
     # Where the rate limits count: memory for one process; give every worker the same
     # Redis or Memcached (e.g. "redis://localhost:6379") when there are several.
     "RATELIMIT_STORAGE_URI": "memory://",
+    # Said per app on purpose: Flask-Limiter keeps the last app's setting as the default
+    # for the next app made in the same process (the tests and benchmarks make many).
+    "RATELIMIT_ENABLED": True,
     # How many reverse proxies in front of the app set X-Forwarded-* headers (0: none).
     # The join-code rate limit and the links in QR codes need the real client and host.
     "TRUSTED_PROXIES": 0,
