@@ -80,7 +80,7 @@ def prepare(folder: Path) -> dict[str, str]:
 
 def score(command: str, url: str, report: Path) -> dict[str, object]:
     """One Lighthouse run: the category scores (0-100) and the audits that cost points."""
-    subprocess.run(
+    run = subprocess.run(
         [
             command,
             url,
@@ -90,10 +90,14 @@ def score(command: str, url: str, report: Path) -> dict[str, object]:
             "--chrome-flags=--headless=new --no-sandbox",
             f"--only-categories={','.join(CATEGORIES)}",
         ],
-        check=True,
+        check=False,
         env=dict(os.environ, CHROME_PATH=CHROMIUM),
         capture_output=True,
+        text=True,
     )
+    if run.returncode != 0 or not report.exists():
+        # Say what went wrong for this page and go on with the others.
+        return {"scores": None, "lost": [f"lighthouse failed: {run.stderr.strip()[-500:]}"]}
     result = json.loads(report.read_text())
     scores = {name: round(result["categories"][name]["score"] * 100) for name in CATEGORIES}
     lost = sorted(
@@ -118,8 +122,10 @@ def main() -> None:
         for name, path in pages.items():
             found = score(command, f"http://127.0.0.1:{port}{path}", folder / f"{name}.json")
             scores = found["scores"]
-            assert isinstance(scores, dict)
-            print(f"{name}: " + " / ".join(str(scores[c]) for c in CATEGORIES), flush=True)
+            if isinstance(scores, dict):
+                print(f"{name}: " + " / ".join(str(scores[c]) for c in CATEGORIES), flush=True)
+            else:
+                print(f"{name}: no scores", flush=True)
             for line in found["lost"]:  # type: ignore[attr-defined]
                 print(f"    {line}", flush=True)
 
