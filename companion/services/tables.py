@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 
 from companion.extensions import db
 from companion.games.base import name_problems
@@ -158,27 +158,37 @@ def find(token: str) -> TableAccess | None:
     return None
 
 
+# Built once: the polls run these on every phone every two seconds, and building the
+# statement cost more than running it. Executed on the connection (Core), no ORM objects.
+_TABLE_VERSION = select(Table.version).where(
+    or_(Table.edit_token_hash == bindparam("hashed"), Table.view_token_hash == bindparam("hashed"))
+)
+_PLAY_VERSIONS = (
+    select(Play.version, Table.version)
+    .join(Table, Play.table_id == Table.id)
+    .where(
+        Play.id == bindparam("play_id"),
+        or_(
+            Table.edit_token_hash == bindparam("hashed"),
+            Table.view_token_hash == bindparam("hashed"),
+        ),
+    )
+)
+
+
 def table_version(token: str) -> int | None:
     """The version of the table a link opens, read without loading it (the table poll's
     cheap check); ``None`` when the link opens no table."""
-    return db.session.scalar(select(Table.version).where(_opened_by(token)))
+    row = db.session.connection().execute(_TABLE_VERSION, {"hashed": _hash(token)}).first()
+    return None if row is None else int(row[0])
 
 
 def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
     """The versions of a play and of its table, when the link opens that play's table:
     one indexed query and no objects loaded, so an unchanged play's poll costs little."""
-    row = db.session.execute(
-        select(Play.version, Table.version)
-        .join(Table, Play.table_id == Table.id)
-        .where(Play.id == play_id, _opened_by(token))
-    ).first()
-    return None if row is None else (row[0], row[1])
-
-
-def _opened_by(token: str) -> Any:
-    """The condition "this table is the one the link opens" (edit or read-only)."""
-    hashed = _hash(token)
-    return or_(Table.edit_token_hash == hashed, Table.view_token_hash == hashed)
+    found = {"play_id": play_id, "hashed": _hash(token)}
+    row = db.session.connection().execute(_PLAY_VERSIONS, found).first()
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def normalise_code(code: str) -> str:
