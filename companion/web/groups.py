@@ -38,18 +38,7 @@ UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 READ_ONLY_MESSAGE = "This is the group's read-only link: it cannot change anything."
 JSON_TYPE = "application/json"
 CSV_TYPE = "text/csv"
-#: Exports and other pages under a group's link carry its token: never cached or indexed.
-PRIVATE = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
-GROUP_PREFIX = "/g/"
 ID_TEXT = re.compile(r"[0-9]{1,10}")
-
-
-@bp.after_request
-def keep_private(response: Response) -> Response:
-    """Pages and files under a capability link stay out of caches and search engines."""
-    if request.path.startswith(GROUP_PREFIX):
-        response.headers.update(PRIVATE)
-    return response
 
 
 # --- loaders -------------------------------------------------------------------------------

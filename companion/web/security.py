@@ -1,6 +1,7 @@
 """Security headers on every response: CSP without inline code, no framing, no sniffing.
 
-Pages that carry capability tokens (everything under ``/t/<token>/``, and any HTML page,
+Pages that carry capability tokens (everything under a table's ``/t/<token>/`` or a
+group's ``/g/<token>/``, exports included, and any HTML page,
 since the home page lists this phone's recent table links) are neither stored by caches
 nor indexed: a token in a shared cache or a search result is a key handed to strangers.
 A view may mark its page public (``mark_public``: no table's link on it) so it can be
