@@ -30,9 +30,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from companion import database
-    from companion.extensions import compress, csrf, db, htmx, limiter, migrate
+    from companion.extensions import csrf, db, htmx, limiter, migrate
     from companion.web import (
         api,
+        compression,
         errors,
         games,
         groups,
@@ -41,11 +42,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pages,
         rules,
         security,
+        sessions,
         static_files,
     )
 
     # First, so its after-request hook runs last: it compresses the finished response.
-    compress.init_app(app)
+    compression.register(app)
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
@@ -53,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"))
     database.configure(app)
 
+    sessions.register(app)
     security.wrap(app)  # before ProxyFix, so the HTTPS setting has the last word
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:

@@ -92,3 +92,14 @@ def spend_join_attempt(code: str) -> Refusal | None:
 def _minutes_until_reset(item: RateLimitItem, *identifiers: str) -> int:
     reset_at, _remaining = limiter.limiter.get_window_stats(item, *identifiers)
     return max(1, math.ceil((reset_at - time.time()) / SECONDS_PER_MINUTE))
+
+
+#: Endpoints no limit applies to, which a table calls most: the live poll (every phone,
+#: every few seconds). Flask-Limiter would otherwise work out, on each of them, that no
+#: limit applies.
+UNLIMITED_ENDPOINTS = frozenset({"pages.poll"})
+
+
+@limiter.request_filter
+def _never_limited() -> bool:
+    return request.endpoint in UNLIMITED_ENDPOINTS
