@@ -51,9 +51,11 @@ def test_a_lazy_session_reads_its_cookie_on_first_use() -> None:
         return {"visitor": "v1", "names": ["Ann"]}
 
     session = LazySession(load)
-    assert not session.loaded and reads == []
+    assert not session.loaded
+    assert reads == []
     assert session["visitor"] == "v1"
-    assert session.loaded and not session.modified
+    assert session.loaded
+    assert not session.modified
     assert dict(session) == {"visitor": "v1", "names": ["Ann"]}
     assert len(reads) == 1
 
