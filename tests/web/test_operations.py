@@ -151,7 +151,7 @@ def test_no_compression_unless_asked_and_none_for_tiny_answers(client: FlaskClie
     url = _play_page(client)
     assert "Content-Encoding" not in client.get(url).headers
     poll = client.get("/healthz", headers={"Accept-Encoding": "gzip"})
-    assert "Content-Encoding" not in poll.headers  # under 500 bytes: not worth it
+    assert "Content-Encoding" not in poll.headers  # fits in one packet: not worth it
 
 
 def test_pages_without_a_table_link_may_be_indexed(client: FlaskClient) -> None:
