@@ -16,8 +16,8 @@ import os
 import re
 import time
 from pathlib import Path
-from urllib.parse import urlencode
 from typing import Any
+from urllib.parse import urlencode
 
 import gevent
 from locust import FastHttpUser, events, task
