@@ -1,6 +1,6 @@
 """The help pages on a phone (390 by 844): reached from the home page and from a play,
-each section one tap away from the list at the top, a rule opened over the page, and axe
-finds nothing."""
+each section one tap away from the list at the top, a rule opened over the page, kept for
+offline use once visited, and axe finds nothing."""
 
 from __future__ import annotations
 
@@ -54,3 +54,15 @@ def test_a_play_links_its_game_help_and_a_rule_opens_over_it(
     expect(page).to_have_url(f"{live_server}/help/owl-about")  # the panel, not a new page
     assert page.evaluate("window.scrollY") == before
     assert_accessible(page)
+
+
+def test_a_help_page_once_visited_opens_offline(phone: Phone, live_server: str) -> None:
+    page = phone()
+    page.goto(f"{live_server}/help/oddland")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.reload()  # now through the worker, which keeps the page
+    page.wait_for_function("() => caches.match(location.href).then(Boolean)")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Oddland: how to")
+    expect(page.locator("#play-along")).to_contain_text("Lay card and token")
