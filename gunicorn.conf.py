@@ -15,7 +15,7 @@ loop keeps accepting, so a slow client holds one thread, not the process.
 What threads cannot do: gunicorn puts no read timeout on a connection, so a dribbling
 client keeps its thread for as long as it dribbles. A few are harmless; ``workers *
 threads`` of them (24 on two cores) stall the server again. Stopping those is the reverse
-proxy's job (see the README): nginx reads the whole request, with its own timeouts, before
+proxy's job (see docs/deploy.md): nginx reads the whole request, with its own timeouts, before
 passing it on, and takes the whole answer before trickling it back, so gunicorn only ever
 talks to a fast local peer.
 """

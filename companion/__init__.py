@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         sessions,
         static_files,
     )
+    from companion.web import help as help_pages
 
     # First, so its after-request hook runs last: it compresses the finished response.
     compression.register(app)
@@ -69,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(groups.bp)
     games.register(app)
     rules.init_app(app)
+    help_pages.init_app(app)
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)

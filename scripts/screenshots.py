@@ -1,4 +1,5 @@
-"""Phone screenshots of every page type, for the README (so they stay current).
+"""Phone screenshots of every page type, for the README (so they stay current): the home
+page, a table, a play of every registered game, the help and a rules page.
 
 Starts the app under gunicorn on 127.0.0.1 with a fresh SQLite database holding a table
 and one play of every registered game (started through the pages, as the route walk
@@ -34,6 +35,7 @@ def main() -> None:
     """Save one screenshot per page."""
     folder = Path(tempfile.mkdtemp(prefix="screens-"))
     pages = prepare(folder)
+    pages["help"] = "/help"
     pages["rules"] = "/rules/owl-about"
     port = free_port()
     env = app_env(f"sqlite:///{folder / 'companion.sqlite'}", SECRET)

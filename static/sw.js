@@ -1,7 +1,7 @@
 /*
  * Odd Companion's service worker: keeps the rules pages and the referee tools (and the
  * static files they need) once visited, so a table without a network can still settle a
- * rule. Only /rules pages, the tools, /offline and /static files are ever stored; table
+ * rule. Only /rules and /help pages, the tools, /offline and /static files are ever stored; table
  * and group pages (their links are keys) never are. A page that needs the server and
  * cannot reach it gets the kept /offline page instead of the browser's error.
  * Served from /sw.js so that its scope is the whole site; it is a file, not inline code,
@@ -62,6 +62,8 @@ function isRulesPage(url) {
   return (
     url.pathname === "/rules" ||
     url.pathname.indexOf("/rules/") === 0 ||
+    url.pathname === "/help" ||
+    url.pathname.indexOf("/help/") === 0 ||
     TOOLS.indexOf(url.pathname) !== -1
   );
 }

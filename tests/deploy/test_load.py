@@ -1,7 +1,7 @@
 """A small load run and a crash run (``benchmarks/load.py``), on SQLite and PostgreSQL.
 
 Bounded: a handful of tables for about ten seconds, gunicorn and locust on 127.0.0.1,
-always stopped. The figures for many tables come from the benchmark itself (README).
+always stopped. The figures for many tables come from the benchmark itself (``docs/deploy.md``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The documented gunicorn set-up keeps answering polls while slow clients dribble.
 
-gunicorn runs as the README deploys it (``-c gunicorn.conf.py 'companion:create_app()'``,
+gunicorn runs as ``docs/deploy.md`` deploys it (``-c gunicorn.conf.py 'companion:create_app()'``,
 only the address changed) on a free port of 127.0.0.1 with a temporary SQLite database.
 Two clients (then twelve) send a request one byte every half second, half of them their
 request line and headers, half a JSON body. Meanwhile eight "phones" poll a play (``204``
 when nothing changed); every poll must succeed and their p95 must stay under a second.
-With sync workers (``-w 2``, the README's old recipe) every poll times out.
+With sync workers (``-w 2``, the documentation's old recipe) every poll times out.
 
 Bounded: every socket has a timeout, the polling stops after ``POLL_PHASE_LIMIT`` seconds
 and gunicorn is always stopped (killed if it does not stop in time).

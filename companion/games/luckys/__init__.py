@@ -16,8 +16,8 @@ checks of a round (Feed the Toad, challenges, buying, Machines, escapes).
 The package is split by concern: :mod:`.facts` (the cards as data), :mod:`.state`
 (request shapes and validation), :mod:`.scoring` (VP and tiebreakers), :mod:`.referee`
 (Feed the Toad, rounds, challenges, buying, Machines, escapes) and :mod:`.game` (the
-registered engine). The request shapes beyond ``API.md`` are in the README's "Lucky's
-Misadventures" section.
+registered engine). The request shapes beyond ``API.md`` are in the "Lucky's
+Misadventures" section of ``docs/api.md``.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ Sentences count rows and columns from 1 (the top-left space is "row 1, col 1"); 
 positions are ``[row, col]`` counted from 0, as everywhere in the API. The request and
 response shapes beyond ``../shared/API.md`` (definitions, sides, points, solo, play-along
 ``cards``, the map and placement endpoints, limits and interpretations) are described in
-the README's "Oddland API" section.
+the "Oddland" section of ``docs/api.md``.
 
 The package is split along its seams: :mod:`.species` (the species cards and their rule
 vocabulary), :mod:`.map` (tokens, territories, regions), :mod:`.facts` (token facts),

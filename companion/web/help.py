@@ -1,0 +1,60 @@
+"""The help pages: how to use the app at a table (``/help``) and each game's how-to
+(``/help/<slug>``), written for players on a phone.
+
+The content is plain Jinja templates under ``templates/help/`` (one per page, short
+sections, each at its own anchor); the rules themselves are never repeated there, the
+pages link to the rules reference instead. Help pages name no table's link, so they are
+public: search engines may index them.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from flask import Blueprint, Flask, abort, current_app, render_template
+from jinja2 import TemplateNotFound
+
+from companion.games import GAMES
+from companion.web import security
+
+bp = Blueprint("help", __name__)
+
+#: Where each game's help page lives, by its slug.
+GAME_TEMPLATE = "help/games/{slug}.html"
+
+
+def init_app(app: Flask) -> None:
+    """Register the help pages."""
+    app.register_blueprint(bp)
+    app.add_template_global(has_help)
+
+
+def has_help(slug: str) -> bool:
+    """Whether a game has a help page (every registered game has; the tests check)."""
+    return slug in GAMES
+
+
+def _games() -> list[dict[str, str]]:
+    """Every registered game's slug and name, in the registry's order."""
+    return [{"slug": slug, "name": game.name} for slug, game in GAMES.items()]
+
+
+@bp.get("/help")
+def home() -> str:
+    """Using the app: tables, links, joining, live sharing, undo, finishing, groups, offline."""
+    security.mark_public()
+    return render_template("help/index.html", games=_games())
+
+
+@bp.get("/help/<slug>")
+def game(slug: str) -> str:
+    """One game's how-to; an unknown game (or one without a page yet) is a 404."""
+    found = GAMES.get(slug)
+    if found is None:
+        abort(HTTPStatus.NOT_FOUND)
+    try:
+        template = current_app.jinja_env.get_template(GAME_TEMPLATE.format(slug=slug))
+    except TemplateNotFound:
+        abort(HTTPStatus.NOT_FOUND)
+    security.mark_public()
+    return render_template(template, slug=slug, name=found.name, games=_games())
