@@ -22,9 +22,11 @@ from typing import Any
 
 import pydantic
 
+from companion.games import schemas
 from companion.games.base import (
     NAME_SIZE,
     STRICT,
+    ApiDescription,
     BreakdownLine,
     Entry,
     Game,
@@ -420,6 +422,17 @@ class OddWorld(Game):
         return {
             "score": lambda body: self.score(body).to_json(),
             "series": lambda body: self.series(body).to_json(),
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        return {
+            "score": ApiDescription("Score one game.", StateModel, schemas.result(SLUG)),
+            "series": ApiDescription(
+                "Score three games in a row by their summed score.",
+                SeriesModel,
+                schemas.result(SLUG, {"games": schemas.array(schemas.result(SLUG))}),
+            ),
         }
 
     def series(self, data: object) -> Result:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.games import schemas
 from companion.games.base import (
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -17,7 +19,7 @@ from companion.games.base import (
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.luckys.scoring import TIEBREAKS, score_table
-from companion.games.luckys.state import Table, parse
+from companion.games.luckys.state import StateModel, Table, parse
 
 REFUSED = "This cannot be changed here."
 
@@ -173,6 +175,55 @@ class Luckys(Game):
             "buy-points": referee.buy_points_endpoint,
             "build-machine": referee.build_machine_endpoint,
             "escape": referee.escape_endpoint,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        s = schemas
+        condition = s.obj({"by": s.STRING, "met": s.BOOLEAN, "missing": s.STRINGS})
+        return {
+            "score": ApiDescription("Score the decks.", StateModel, s.result(self.slug)),
+            "challenge": ApiDescription(
+                "Decide a challenge from each player's power.",
+                referee.ChallengeModel,
+                s.obj(
+                    {
+                        "outcome": {"enum": ["no-winner", "tie", "minor-victory", "crushed-it"]},
+                        "winners": s.STRINGS,
+                        "margin": s.INTEGER,
+                    },
+                    {"words": s.SENTENCE},
+                ),
+            ),
+            "feed-the-toad": ApiDescription(
+                "Who holds the Feed the Toad! card after the Fate cards are revealed.",
+                referee.ToadModel,
+                s.obj(
+                    {"holder": s.STRING, "passes": s.INTEGER},
+                    {"turn_order": s.STRINGS, "suits": s.STRINGS, "effects": s.STRINGS},
+                ),
+            ),
+            "buy-points": ApiDescription(
+                "A player's Buy Points this turn, line by line.",
+                referee.BuyModel,
+                s.obj({"points": s.INTEGER, "lines": s.array(s.LINE)}, {"reminder": s.SENTENCE}),
+            ),
+            "build-machine": ApiDescription(
+                "The Machine two Junk kinds build, and how many are left.",
+                referee.BuildModel,
+                s.obj(
+                    {"left": s.INTEGER, "can_build": s.BOOLEAN, "words": s.SENTENCE},
+                    nullable={"machine": s.STRING, "name": s.STRING, "vp": s.INTEGER},
+                ),
+            ),
+            "escape": ApiDescription(
+                "Which escapes the cards in play allow.",
+                referee.EscapeModel,
+                s.obj(
+                    {"escapes": s.STRINGS, "conditions": s.array(condition)},
+                    {"reminder": s.SENTENCE},
+                ),
+            ),
         }
 
 

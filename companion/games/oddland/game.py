@@ -6,7 +6,9 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.games import schemas
 from companion.games.base import (
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -48,6 +50,7 @@ from companion.games.oddland.state import (
     PLACEMENT_SIZE,
     MapModel,
     PlacementModel,
+    StateModel,
     _seating,
     _token,
     _tokens,
@@ -253,6 +256,39 @@ class Oddland(Game):
             "score": lambda body: self.score(body).to_json(),
             "map": map_endpoint,
             "placement": placement_endpoint,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        territory = schemas.obj(
+            {
+                "id": schemas.INTEGER,
+                "terrain": {"enum": ["F", "S", "W", "M"]},
+                "size": {"type": "integer", "minimum": 1},
+                "cells": schemas.array(schemas.PAIR),
+                "neighbors": schemas.INTEGERS,
+                "tokens": schemas.INTEGERS,
+            }
+        )
+        return {
+            "score": ApiDescription("Score a map.", StateModel, schemas.result(self.slug)),
+            "map": ApiDescription(
+                "The territories of a map.",
+                MapModel,
+                schemas.obj({"territories": schemas.array(territory)}),
+            ),
+            "placement": ApiDescription(
+                "Referee one turn: a card laid and a token placed.",
+                PlacementModel,
+                schemas.obj(
+                    {"legal": schemas.BOOLEAN, "problems": schemas.PROBLEMS},
+                    nullable={
+                        "map": schemas.STRINGS,
+                        "tokens": schemas.array(schemas.ANY_OBJECT),
+                        "shift": schemas.PAIR,
+                    },
+                ),
+            ),
         }
 
 

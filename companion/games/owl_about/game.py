@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.games import schemas
 from companion.games.base import (
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -37,7 +39,7 @@ from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_word
 from companion.games.owl_about.play_along import Board, board
 from companion.games.owl_about.referee import check_trick
 from companion.games.owl_about.scoring import score_game
-from companion.games.owl_about.state import _mode_problem, parse
+from companion.games.owl_about.state import StateModel, TrickRequestModel, _mode_problem, parse
 
 
 class OwlAbout(Game):
@@ -262,6 +264,43 @@ class OwlAbout(Game):
         return {
             "score": lambda body: self.score(body).to_json(),
             "trick": check_trick,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        counts = schemas.COUNTS
+        trick = schemas.obj(
+            {"lead": schemas.STRING, "fp": schemas.INTEGERS, "trophies": schemas.INTEGER},
+            {"same_speed": schemas.BOOLEAN},
+            nullable={"winner": schemas.STRING},
+        )
+        scored_round = schemas.obj(
+            {"trophies": counts, "vp": counts, "tricks": schemas.array(trick)},
+            {"totals": counts, "penalties": counts, "complete": schemas.BOOLEAN},
+        )
+        return {
+            "score": ApiDescription(
+                "Score a game round by round.",
+                StateModel,
+                schemas.result(self.slug, {"rounds": schemas.array(scored_round)}),
+            ),
+            "trick": ApiDescription(
+                "Referee one trick: who wins it, and the play rules broken.",
+                TrickRequestModel,
+                schemas.obj(
+                    {
+                        "fp": schemas.INTEGERS,
+                        "trophies": schemas.INTEGER,
+                        "problems": schemas.PROBLEMS,
+                        "complete": schemas.BOOLEAN,
+                    },
+                    nullable={
+                        "winner": schemas.STRING,
+                        "next": schemas.STRING,
+                        "playable": schemas.STRINGS,
+                    },
+                ),
+            ),
         }
 
 
