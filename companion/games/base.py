@@ -759,12 +759,13 @@ class ApiDescription:
 
     ``request`` is the pydantic model the handler validates its body with (the request
     body's schema is generated from it); ``answer`` is the JSON Schema of a 200 answer
-    (see :mod:`companion.games.schemas`).
+    (see :mod:`companion.games.schemas`); ``example`` a request that gets one.
     """
 
     summary: str
     request: type[pydantic.BaseModel]
     answer: Mapping[str, Any]
+    example: Mapping[str, Any]
 
 
 class Game(abc.ABC):

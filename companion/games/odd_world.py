@@ -96,6 +96,15 @@ class PlayerModel(pydantic.BaseModel):
     face_down: str | None = None
 
 
+#: A request the API description shows (API.md's example).
+API_EXAMPLE: dict[str, Any] = {
+    "players": [
+        {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
+        {"name": "Ben", "display": {"cassowary": 3}, "face_down": None},
+    ]
+}
+
+
 class StateModel(pydantic.BaseModel):
     """A whole Odd World table at scoring time."""
 
@@ -427,11 +436,14 @@ class OddWorld(Game):
     def api_descriptions(self) -> dict[str, ApiDescription]:
         """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
         return {
-            "score": ApiDescription("Score one game.", StateModel, schemas.result(SLUG)),
+            "score": ApiDescription(
+                "Score one game.", StateModel, schemas.result(SLUG), API_EXAMPLE
+            ),
             "series": ApiDescription(
                 "Score three games in a row by their summed score.",
                 SeriesModel,
                 schemas.result(SLUG, {"games": schemas.array(schemas.result(SLUG))}),
+                {"games": [API_EXAMPLE, API_EXAMPLE]},
             ),
         }
 

@@ -159,6 +159,13 @@ def _errors(statuses: tuple[int, ...] | None = None) -> dict[str, Any]:
     }
 
 
+def _media(schema: Mapping[str, Any], described: ApiDescription | None) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": dict(schema)}
+    if described is not None:
+        media["example"] = dict(described.example)
+    return media
+
+
 def _ok(description: str, schema: Mapping[str, Any]) -> dict[str, Any]:
     return {"description": description, "content": {JSON: {"schema": dict(schema)}}}
 
@@ -191,6 +198,6 @@ def _check_operation(
         "operationId": f"{game.slug}-{name}",
         "tags": [game.name],
         "summary": summary,
-        "requestBody": {"required": True, "content": {JSON: {"schema": dict(request)}}},
+        "requestBody": {"required": True, "content": {JSON: _media(request, described)}},
         "responses": {"200": _ok("The answer.", answer), **_errors()},
     }

@@ -182,7 +182,28 @@ class Luckys(Game):
         s = schemas
         condition = s.obj({"by": s.STRING, "met": s.BOOLEAN, "missing": s.STRINGS})
         return {
-            "score": ApiDescription("Score the decks.", StateModel, s.result(self.slug)),
+            "score": ApiDescription(
+                "Score the decks.",
+                StateModel,
+                s.result(self.slug),
+                {
+                    "players": ["Lewis", "Carol"],
+                    "escaped": None,
+                    "final_turn_order": ["Lewis", "Carol"],
+                    "decks": {
+                        "Lewis": {
+                            "lucky": 1,
+                            "hirelings": {"winged-monkey": 1, "white-rabbit": 1},
+                            "mavens": [{"name": "The Collector", "faction": "wicked", "vp": 3}],
+                            "junk": [
+                                {"kind": "clockwork-gizmo"},
+                                {"kind": "reactor-pump", "vp": 2},
+                            ],
+                            "machines": ["tiny-tin"],
+                        }
+                    },
+                },
+            ),
             "challenge": ApiDescription(
                 "Decide a challenge from each player's power.",
                 referee.ChallengeModel,
@@ -194,6 +215,11 @@ class Luckys(Game):
                     },
                     {"words": s.SENTENCE},
                 ),
+                {
+                    "kind": "tinkerer",
+                    "powers": {"Lewis": 2, "Carol": 0},
+                    "turn_order": ["Lewis", "Carol"],
+                },
             ),
             "feed-the-toad": ApiDescription(
                 "Who holds the Feed the Toad! card after the Fate cards are revealed.",
@@ -202,11 +228,17 @@ class Luckys(Game):
                     {"holder": s.STRING, "passes": s.INTEGER},
                     {"turn_order": s.STRINGS, "suits": s.STRINGS, "effects": s.STRINGS},
                 ),
+                {
+                    "players": ["Lewis", "Carol"],
+                    "holder": "Lewis",
+                    "fate": ["cups-4", "wands-5", "death"],
+                },
             ),
             "buy-points": ApiDescription(
                 "A player's Buy Points this turn, line by line.",
                 referee.BuyModel,
                 s.obj({"points": s.INTEGER, "lines": s.array(s.LINE)}, {"reminder": s.SENTENCE}),
+                {"lucky": True, "scarecrows": ["wands"], "white_rabbits": 2, "fate": ["wands-1"]},
             ),
             "build-machine": ApiDescription(
                 "The Machine two Junk kinds build, and how many are left.",
@@ -215,6 +247,7 @@ class Luckys(Game):
                     {"left": s.INTEGER, "can_build": s.BOOLEAN, "words": s.SENTENCE},
                     nullable={"machine": s.STRING, "name": s.STRING, "vp": s.INTEGER},
                 ),
+                {"junk": ["reactor-pump", "luminous-aether"]},
             ),
             "escape": ApiDescription(
                 "Which escapes the cards in play allow.",
@@ -223,6 +256,7 @@ class Luckys(Game):
                     {"escapes": s.STRINGS, "conditions": s.array(condition)},
                     {"reminder": s.SENTENCE},
                 ),
+                {"in_play": ["greed", "despair", "vanity"]},
             ),
         }
 

@@ -120,6 +120,14 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     return reply
 
 
+#: The table of the API description's examples (API.md's).
+EXAMPLE_MAP = ["FFWW", "FSSW", "MM.."]
+EXAMPLE_TOKENS = [
+    {"player": "Ann", "species": "begator", "cells": [[0, 1]]},
+    {"player": "Ben", "species": "flora", "cells": [[2, 0]]},
+]
+
+
 class Oddland(Game):
     """The Oddland engine, registered under ``oddland``."""
 
@@ -271,11 +279,23 @@ class Oddland(Game):
             }
         )
         return {
-            "score": ApiDescription("Score a map.", StateModel, schemas.result(self.slug)),
+            "score": ApiDescription(
+                "Score a map.",
+                StateModel,
+                schemas.result(self.slug),
+                {
+                    "players": ["Ann", "Ben"],
+                    "map": EXAMPLE_MAP,
+                    "tokens": EXAMPLE_TOKENS,
+                    "sides": {"begator": "A", "flora": "A"},
+                    "points": {"Ben": {"pangeroo": 4}},
+                },
+            ),
             "map": ApiDescription(
                 "The territories of a map.",
                 MapModel,
                 schemas.obj({"territories": schemas.array(territory)}),
+                {"map": EXAMPLE_MAP, "tokens": EXAMPLE_TOKENS},
             ),
             "placement": ApiDescription(
                 "Referee one turn: a card laid and a token placed.",
@@ -288,6 +308,13 @@ class Oddland(Game):
                         "shift": schemas.PAIR,
                     },
                 ),
+                {
+                    "map": EXAMPLE_MAP,
+                    "players": ["Ann", "Ben"],
+                    "tokens": EXAMPLE_TOKENS,
+                    "card": {"at": [2, 2], "terrains": ["MM", "WS"]},
+                    "token": {"player": "Ann", "species": "owloose", "cells": [[3, 3]]},
+                },
             ),
         }
 

@@ -292,6 +292,16 @@ class OddVille(Game):
                 "Score a city.",
                 StateModel,
                 schemas.result(self.slug, {"cards": schemas.array(schemas.ANY_OBJECT)}),
+                {
+                    "players": ["Blue", "Purple", "Red", "Yellow"],
+                    "ended_by": "Red",
+                    "city": [
+                        {"at": [0, 0], "card": MAIN_SQUARE, "owners": ["Blue", "Red"]},
+                        {"at": [1, 0], "owner": "Blue", "points": {"kind": "diamond", "value": 4}},
+                    ],
+                    "characters": {"Red": ["traveller"]},
+                    "resource_workers": {"Blue": 2, "Red": 0},
+                },
             ),
             "build": ApiDescription(
                 "Referee one building: legal or not, and what it earns.",
@@ -305,6 +315,15 @@ class OddVille(Game):
                     },
                     nullable={"city": schemas.array(schemas.ANY_OBJECT)},
                 ),
+                {
+                    "players": ["Ann", "Ben"],
+                    "card": {
+                        "at": [1, 0],
+                        "owner": "Ann",
+                        "points": {"kind": "diamond", "value": 4},
+                        "edges": "SHHH",
+                    },
+                },
             ),
         }
 

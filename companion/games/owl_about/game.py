@@ -41,6 +41,9 @@ from companion.games.owl_about.referee import check_trick
 from companion.games.owl_about.scoring import score_game
 from companion.games.owl_about.state import StateModel, TrickRequestModel, _mode_problem, parse
 
+#: The seats of the API description's examples (API.md's).
+SEATS = ["Miu", "Carol", "Romi", "Tom"]
+
 
 class OwlAbout(Game):
     """The Owl About engine, registered under ``owl-about``."""
@@ -283,6 +286,13 @@ class OwlAbout(Game):
                 "Score a game round by round.",
                 StateModel,
                 schemas.result(self.slug, {"rounds": schemas.array(scored_round)}),
+                {
+                    "players": SEATS,
+                    "mode": "basic",
+                    "rounds": [
+                        {"tricks": [{"lead": "Miu", "cards": ["6", "2", "8", "10"]}], "open": True}
+                    ],
+                },
             ),
             "trick": ApiDescription(
                 "Referee one trick: who wins it, and the play rules broken.",
@@ -300,6 +310,13 @@ class OwlAbout(Game):
                         "playable": schemas.STRINGS,
                     },
                 ),
+                {
+                    "mode": "basic",
+                    "lead": "Miu",
+                    "players": SEATS,
+                    "cards": ["6", "2", "8"],
+                    "hands": {"Tom": ["1", "10"]},
+                },
             ),
         }
 
