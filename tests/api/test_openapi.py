@@ -27,7 +27,7 @@ from companion.web import openapi
 OPENAPI = "/api/v1/openapi.json"
 #: Examples per operation and phase: enough to reach every error path of a handler, few
 #: enough that the whole module runs in well under a minute on two cores.
-MAX_EXAMPLES = 30
+MAX_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 
 #: ``positive_data_acceptance`` is off: a body that fits the schema may still break a
 #: rule of the game (9 Hoopoe cards), and the documented answer to that is a 422.
