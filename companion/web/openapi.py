@@ -91,17 +91,18 @@ def document() -> dict[str, Any]:
         for slug, game in GAMES.items()
         for name, described in descriptions(game).items()
     ]
-    models = sorted(
-        {d.request for _, _, d in operations if d is not None},
-        key=lambda m: f"{m.__module__}.{m.__qualname__}",
-    )
-    refs, components = _request_schemas(models)
+    refs: dict[tuple[str, type[pydantic.BaseModel]], schemas.Schema] = {}
+    components: dict[str, schemas.Schema] = {}
+    for slug, game in GAMES.items():
+        game_refs, game_components = _request_schemas(slug, game)
+        refs.update({(slug, model): ref for model, ref in game_refs.items()})
+        components.update(game_components)
     paths: dict[str, Any] = {
         f"{PREFIX}/games": {"get": _games_operation()},
         f"{PREFIX}/openapi.json": {"get": _openapi_operation()},
     }
     for slug, name, described in operations:
-        request = refs[described.request] if described is not None else schemas.ANY_OBJECT
+        request = refs[(slug, described.request)] if described else schemas.ANY_OBJECT
         paths[f"{PREFIX}/games/{slug}/{name}"] = {
             "post": _check_operation(GAMES[slug], name, described, request)
         }
@@ -134,14 +135,23 @@ def document_bytes() -> tuple[bytes, str]:
 
 
 def _request_schemas(
-    models: list[type[pydantic.BaseModel]],
-) -> tuple[Mapping[type[pydantic.BaseModel], schemas.Schema], dict[str, schemas.Schema]]:
-    """A ``$ref`` per request model, and the component schemas they point to (pydantic
-    names models of the same name in different games apart)."""
-    refs, definitions = models_json_schema(
-        [(model, "validation") for model in models], ref_template=SCHEMA_REF
+    slug: str, game: Game
+) -> tuple[dict[type[pydantic.BaseModel], schemas.Schema], dict[str, schemas.Schema]]:
+    """A ``$ref`` per request model of a game, and the component schemas they point to,
+    each named after the game and the model (``owl-about.TrickRequestModel``)."""
+    # Sorted by full name, so every worker sends the same bytes (and the same ETag).
+    models = sorted(
+        {described.request for described in descriptions(game).values() if described},
+        key=lambda model: f"{model.__module__}.{model.__qualname__}",
     )
-    return {model: refs[(model, "validation")] for model in models}, definitions.get("$defs", {})
+    refs, definitions = models_json_schema(
+        [(model, "validation") for model in models],
+        ref_template=SCHEMA_REF.replace("{model}", f"{slug}.{{model}}"),
+    )
+    components = {
+        f"{slug}.{name}": schema for name, schema in definitions.get("$defs", {}).items()
+    }
+    return {model: refs[(model, "validation")] for model in models}, components
 
 
 def _error_response(description: str, schema_name: str) -> dict[str, Any]:

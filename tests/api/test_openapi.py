@@ -147,7 +147,7 @@ def test_every_example_gets_an_answer_of_the_described_shape(slug: str, name: st
 def test_request_schemas_come_from_the_models(api_client: FlaskClient) -> None:
     document = api_client.get(OPENAPI).get_json()
     components = document["components"]["schemas"]
-    trick = components["TrickRequestModel"]
+    trick = components["owl-about.TrickRequestModel"]
     assert trick["additionalProperties"] is False  # STRICT: unknown fields are refused
     assert set(trick["required"]) == {"lead", "players", "cards"}
     assert document == openapi.document()
@@ -163,3 +163,19 @@ def test_the_document_is_public_and_cacheable(api_client: FlaskClient) -> None:
     again = api_client.get(OPENAPI, headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304
     assert response.get_json()["openapi"].startswith("3.1")
+
+
+def test_an_endpoint_a_game_does_not_describe_is_still_listed() -> None:
+    odd_world = GAMES["odd-world"]
+
+    class Undescribed(type(odd_world)):  # type: ignore[misc]
+        def api_descriptions(self) -> dict[str, Any]:
+            return {}
+
+    game = Undescribed()
+    assert openapi.descriptions(game) == {"score": None, "series": None}
+    operation = openapi._check_operation(game, "score", None, {"type": "object"})
+    assert operation["requestBody"]["content"]["application/json"] == {
+        "schema": {"type": "object"}
+    }
+    assert operation["summary"] == "Odd World: the score endpoint."
