@@ -9,9 +9,10 @@ so the same requests are sent every run.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,8 +32,9 @@ MAX_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 
 #: ``positive_data_acceptance`` is off: a body that fits the schema may still break a
 #: rule of the game (9 Hoopoe cards), and the documented answer to that is a 422.
-#: ``identity``: the in-process client hands schemathesis the body as sent, and it does not
-#: undo the compression the app applies to larger answers (tested in tests/web).
+#: Answers are asked for uncompressed (``identity``): the in-process client hands
+#: schemathesis the body as sent, and it does not undo the compression the app applies
+#: to larger answers (tested in tests/web).
 IDENTITY = {"Accept-Encoding": "identity"}
 CONFIG = f"""
 headers = {{ "Accept-Encoding" = "identity" }}
@@ -46,9 +48,11 @@ positive_data_acceptance.enabled = false
 """
 
 
-def _app(instance: str) -> Flask:
+def _app() -> Flask:
     """An app for the fuzzer: the API reads no table, so its database is never created,
     and its rate limit is off (the fuzzer sends far more than a network may)."""
+    instance = tempfile.mkdtemp(prefix="companion-openapi-")
+    atexit.register(shutil.rmtree, instance, ignore_errors=True)
     return create_app(
         {
             "TESTING": True,
@@ -60,19 +64,11 @@ def _app(instance: str) -> Flask:
     )
 
 
-# Loaded when the module is collected: schemathesis makes one test per operation from it.
-_INSTANCE = tempfile.TemporaryDirectory(prefix="companion-openapi-")
-APP = _app(_INSTANCE.name)
+# Loaded when the module is collected (schemathesis makes one test per operation from
+# it), not from a fixture: its fixture loader does not work with pytest 9.2.
+APP = _app()
 schema = schemathesis.openapi.from_wsgi(OPENAPI, APP, config=schemathesis.Config.from_str(CONFIG))
-
-
 ENDPOINTS = [(slug, name) for slug, game in GAMES.items() for name in game.api_endpoints()]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _remove_instance() -> Iterator[None]:
-    yield
-    _INSTANCE.cleanup()
 
 
 @schema.parametrize()
