@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.games import schemas
 from companion.games.base import (
     ApiDescription,
     Game,
@@ -40,6 +39,18 @@ from companion.games.owl_about.play_along import Board, board
 from companion.games.owl_about.referee import check_trick
 from companion.games.owl_about.scoring import score_game
 from companion.games.owl_about.state import StateModel, TrickRequestModel, _mode_problem, parse
+from companion.games.schemas import (
+    BOOLEAN,
+    COUNTS,
+    INTEGER,
+    INTEGERS,
+    PROBLEMS,
+    STRING,
+    STRINGS,
+    array,
+    obj,
+)
+from companion.games.schemas import result as result_schema
 
 #: The seats of the API description's examples (API.md's).
 SEATS = ["Miu", "Carol", "Romi", "Tom"]
@@ -271,21 +282,21 @@ class OwlAbout(Game):
 
     def api_descriptions(self) -> dict[str, ApiDescription]:
         """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
-        counts = schemas.COUNTS
-        trick = schemas.obj(
-            {"lead": schemas.STRING, "fp": schemas.INTEGERS, "trophies": schemas.INTEGER},
-            {"same_speed": schemas.BOOLEAN},
-            nullable={"winner": schemas.STRING},
+        counts = COUNTS
+        trick = obj(
+            {"lead": STRING, "fp": INTEGERS, "trophies": INTEGER},
+            {"same_speed": BOOLEAN},
+            nullable={"winner": STRING},
         )
-        scored_round = schemas.obj(
-            {"trophies": counts, "vp": counts, "tricks": schemas.array(trick)},
-            {"totals": counts, "penalties": counts, "complete": schemas.BOOLEAN},
+        scored_round = obj(
+            {"trophies": counts, "vp": counts, "tricks": array(trick)},
+            {"totals": counts, "penalties": counts, "complete": BOOLEAN},
         )
         return {
             "score": ApiDescription(
                 "Score a game round by round.",
                 StateModel,
-                schemas.result(self.slug, {"rounds": schemas.array(scored_round)}),
+                result_schema(self.slug, {"rounds": array(scored_round)}),
                 {
                     "players": SEATS,
                     "mode": "basic",
@@ -297,17 +308,17 @@ class OwlAbout(Game):
             "trick": ApiDescription(
                 "Referee one trick: who wins it, and the play rules broken.",
                 TrickRequestModel,
-                schemas.obj(
+                obj(
                     {
-                        "fp": schemas.INTEGERS,
-                        "trophies": schemas.INTEGER,
-                        "problems": schemas.PROBLEMS,
-                        "complete": schemas.BOOLEAN,
+                        "fp": INTEGERS,
+                        "trophies": INTEGER,
+                        "problems": PROBLEMS,
+                        "complete": BOOLEAN,
                     },
                     nullable={
-                        "winner": schemas.STRING,
-                        "next": schemas.STRING,
-                        "playable": schemas.STRINGS,
+                        "winner": STRING,
+                        "next": STRING,
+                        "playable": STRINGS,
                     },
                 ),
                 {
