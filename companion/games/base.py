@@ -753,6 +753,21 @@ class Roster:
 # --- the engine interface ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ApiDescription:
+    """What the OpenAPI description of ``/api/v1`` says of one JSON endpoint.
+
+    ``request`` is the pydantic model the handler validates its body with (the request
+    body's schema is generated from it); ``answer`` is the JSON Schema of a 200 answer
+    (see :mod:`companion.games.schemas`); ``example`` a request that gets one.
+    """
+
+    summary: str
+    request: type[pydantic.BaseModel]
+    answer: Mapping[str, Any]
+    example: Mapping[str, Any]
+
+
 class Game(abc.ABC):
     """What every game registers: identity, limits, capabilities, validation and scoring.
 
@@ -818,6 +833,12 @@ class Game(abc.ABC):
         A handler takes the decoded request body and returns the response body; it
         raises :class:`InvalidStateError` for an impossible state.
         """
+
+    def api_descriptions(self) -> Mapping[str, ApiDescription]:
+        """What the API description says of each endpoint of :meth:`api_endpoints`, by the
+        same names. An endpoint left out is described as taking and answering any JSON
+        object (the tests name it)."""
+        return {}
 
     def series(self, data: object) -> Result:
         """Score linked games (``{"games": [state, ...]}``) when :attr:`has_series`."""

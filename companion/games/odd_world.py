@@ -22,9 +22,11 @@ from typing import Any
 
 import pydantic
 
+from companion.games import schemas
 from companion.games.base import (
     NAME_SIZE,
     STRICT,
+    ApiDescription,
     BreakdownLine,
     Entry,
     Game,
@@ -92,6 +94,15 @@ class PlayerModel(pydantic.BaseModel):
     name: str
     display: dict[str, int] = {}
     face_down: str | None = None
+
+
+#: A request the API description shows (API.md's example).
+API_EXAMPLE: dict[str, Any] = {
+    "players": [
+        {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
+        {"name": "Ben", "display": {"cassowary": 3}, "face_down": None},
+    ]
+}
 
 
 class StateModel(pydantic.BaseModel):
@@ -420,6 +431,20 @@ class OddWorld(Game):
         return {
             "score": lambda body: self.score(body).to_json(),
             "series": lambda body: self.series(body).to_json(),
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        return {
+            "score": ApiDescription(
+                "Score one game.", StateModel, schemas.result(SLUG), API_EXAMPLE
+            ),
+            "series": ApiDescription(
+                "Score three games in a row by their summed score.",
+                SeriesModel,
+                schemas.result(SLUG, {"games": schemas.array(schemas.result(SLUG))}),
+                {"games": [API_EXAMPLE, API_EXAMPLE]},
+            ),
         }
 
     def series(self, data: object) -> Result:

@@ -4,6 +4,7 @@ Every handler computes from the request body alone, so it needs no login and no 
 token. Errors always come back as JSON: 400 (not a JSON object), 404 (unknown game or
 endpoint), 405, 413, 415 (not JSON) and 422 with the problems found (at most
 :data:`~companion.games.base.MAX_PROBLEMS`, then ``more_problems`` counts the rest).
+``openapi.json`` describes every endpoint (see :mod:`companion.web.openapi`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.base import InvalidStateError, Problem, listed_problems
+from companion.web import openapi, security
 from companion.web.limits import api_limit
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -67,6 +69,19 @@ def games() -> Response:
             ]
         }
     )
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> Response:
+    """The OpenAPI 3.1 description of this API (public, cacheable, built once)."""
+    security.mark_public()
+    body, etag = openapi.document_bytes()
+    response = Response(body, mimetype=JSON_MIMETYPE)
+    response.set_etag(etag)
+    response.cache_control.public = True
+    response.cache_control.max_age = openapi.MAX_AGE_SECONDS
+    response.make_conditional(request)  # a 304 when the client's copy is current
+    return response
 
 
 @bp.post("/games/<slug>/<check>")

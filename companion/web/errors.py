@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -33,11 +33,22 @@ def register(app: Flask) -> None:
         return render_template("error.html", status=400, message=CSRF_MESSAGE), 400
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response | tuple[str, int]:
+    def http_error(error: HTTPException) -> Response:
         status = error.code or 500
         # Flask-Limiter's own description is its limit ("30 per 1 hour"): say it plainly.
         message = TOO_MANY_MESSAGE if status == TOO_MANY else error.description or error.name
         if request.path.startswith(API_PREFIX):
             code = API_CODES.get(status, "error")
-            return error_response(status, code, message)
-        return render_template("error.html", status=status, message=message), status
+            response = error_response(status, code, message)
+        else:
+            response = make_response(
+                render_template("error.html", status=status, message=message), status
+            )
+        response.headers.extend(_kept_headers(error))
+        return response
+
+
+def _kept_headers(error: HTTPException) -> list[tuple[str, str]]:
+    """The headers an error carries besides its own body's type: a 405's ``Allow`` (the
+    methods the URL does answer, which RFC 9110 requires), a 429's ``Retry-After``."""
+    return [(name, value) for name, value in error.get_headers() if name.lower() != "content-type"]

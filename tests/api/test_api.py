@@ -118,6 +118,18 @@ def test_wrong_method_is_json_405(client: FlaskClient) -> None:
     response = client.get(SCORE)
     assert response.status_code == 405
     assert response.get_json()["error"] == "method_not_allowed"
+    # Found by schemathesis: the JSON answer had dropped the Allow header RFC 9110 requires.
+    assert set(response.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
+    trace = client.open("/api/v1/games", method="TRACE")
+    assert trace.status_code == 405
+    assert set(trace.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
+def test_a_page_answering_405_names_the_allowed_methods(client: FlaskClient) -> None:
+    response = client.open("/", method="DELETE")
+    assert response.status_code == 405
+    assert response.mimetype == "text/html"
+    assert "GET" in response.headers["Allow"]
 
 
 def test_api_needs_no_csrf_token(client: FlaskClient) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.games import schemas
 from companion.games.base import (
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -17,7 +19,7 @@ from companion.games.base import (
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.luckys.scoring import TIEBREAKS, score_table
-from companion.games.luckys.state import Table, parse
+from companion.games.luckys.state import StateModel, Table, parse
 
 REFUSED = "This cannot be changed here."
 
@@ -173,6 +175,89 @@ class Luckys(Game):
             "buy-points": referee.buy_points_endpoint,
             "build-machine": referee.build_machine_endpoint,
             "escape": referee.escape_endpoint,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        s = schemas
+        condition = s.obj({"by": s.STRING, "met": s.BOOLEAN, "missing": s.STRINGS})
+        return {
+            "score": ApiDescription(
+                "Score the decks.",
+                StateModel,
+                s.result(self.slug),
+                {
+                    "players": ["Lewis", "Carol"],
+                    "escaped": None,
+                    "final_turn_order": ["Lewis", "Carol"],
+                    "decks": {
+                        "Lewis": {
+                            "lucky": 1,
+                            "hirelings": {"winged-monkey": 1, "white-rabbit": 1},
+                            "mavens": [{"name": "The Collector", "faction": "wicked", "vp": 3}],
+                            "junk": [
+                                {"kind": "clockwork-gizmo"},
+                                {"kind": "reactor-pump", "vp": 2},
+                            ],
+                            "machines": ["tiny-tin"],
+                        }
+                    },
+                },
+            ),
+            "challenge": ApiDescription(
+                "Decide a challenge from each player's power.",
+                referee.ChallengeModel,
+                s.obj(
+                    {
+                        "outcome": {"enum": ["no-winner", "tie", "minor-victory", "crushed-it"]},
+                        "winners": s.STRINGS,
+                        "margin": s.INTEGER,
+                    },
+                    {"words": s.SENTENCE},
+                ),
+                {
+                    "kind": "tinkerer",
+                    "powers": {"Lewis": 2, "Carol": 0},
+                    "turn_order": ["Lewis", "Carol"],
+                },
+            ),
+            "feed-the-toad": ApiDescription(
+                "Who holds the Feed the Toad! card after the Fate cards are revealed.",
+                referee.ToadModel,
+                s.obj(
+                    {"holder": s.STRING, "passes": s.INTEGER},
+                    {"turn_order": s.STRINGS, "suits": s.STRINGS, "effects": s.STRINGS},
+                ),
+                {
+                    "players": ["Lewis", "Carol"],
+                    "holder": "Lewis",
+                    "fate": ["cups-4", "wands-5", "death"],
+                },
+            ),
+            "buy-points": ApiDescription(
+                "A player's Buy Points this turn, line by line.",
+                referee.BuyModel,
+                s.obj({"points": s.INTEGER, "lines": s.array(s.LINE)}, {"reminder": s.SENTENCE}),
+                {"lucky": True, "scarecrows": ["wands"], "white_rabbits": 2, "fate": ["wands-1"]},
+            ),
+            "build-machine": ApiDescription(
+                "The Machine two Junk kinds build, and how many are left.",
+                referee.BuildModel,
+                s.obj(
+                    {"left": s.INTEGER, "can_build": s.BOOLEAN, "words": s.SENTENCE},
+                    nullable={"machine": s.STRING, "name": s.STRING, "vp": s.INTEGER},
+                ),
+                {"junk": ["reactor-pump", "luminous-aether"]},
+            ),
+            "escape": ApiDescription(
+                "Which escapes the cards in play allow.",
+                referee.EscapeModel,
+                s.obj(
+                    {"escapes": s.STRINGS, "conditions": s.array(condition)},
+                    {"reminder": s.SENTENCE},
+                ),
+                {"in_play": ["greed", "despair", "vanity"]},
+            ),
         }
 
 

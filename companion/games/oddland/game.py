@@ -6,7 +6,9 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from companion.games import schemas
 from companion.games.base import (
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -48,6 +50,7 @@ from companion.games.oddland.state import (
     PLACEMENT_SIZE,
     MapModel,
     PlacementModel,
+    StateModel,
     _seating,
     _token,
     _tokens,
@@ -115,6 +118,14 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     if not rule_problems:
         reply.update(apply_placement(model.map, card=card, tokens=tokens, token=token).to_json())
     return reply
+
+
+#: The table of the API description's examples (API.md's).
+EXAMPLE_MAP = ["FFWW", "FSSW", "MM.."]
+EXAMPLE_TOKENS = [
+    {"player": "Ann", "species": "begator", "cells": [[0, 1]]},
+    {"player": "Ben", "species": "flora", "cells": [[2, 0]]},
+]
 
 
 class Oddland(Game):
@@ -253,6 +264,58 @@ class Oddland(Game):
             "score": lambda body: self.score(body).to_json(),
             "map": map_endpoint,
             "placement": placement_endpoint,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        territory = schemas.obj(
+            {
+                "id": schemas.INTEGER,
+                "terrain": {"enum": ["F", "S", "W", "M"]},
+                "size": {"type": "integer", "minimum": 1},
+                "cells": schemas.array(schemas.PAIR),
+                "neighbors": schemas.INTEGERS,
+                "tokens": schemas.INTEGERS,
+            }
+        )
+        return {
+            "score": ApiDescription(
+                "Score a map.",
+                StateModel,
+                schemas.result(self.slug),
+                {
+                    "players": ["Ann", "Ben"],
+                    "map": EXAMPLE_MAP,
+                    "tokens": EXAMPLE_TOKENS,
+                    "sides": {"begator": "A", "flora": "A"},
+                    "points": {"Ben": {"pangeroo": 4}},
+                },
+            ),
+            "map": ApiDescription(
+                "The territories of a map.",
+                MapModel,
+                schemas.obj({"territories": schemas.array(territory)}),
+                {"map": EXAMPLE_MAP, "tokens": EXAMPLE_TOKENS},
+            ),
+            "placement": ApiDescription(
+                "Referee one turn: a card laid and a token placed.",
+                PlacementModel,
+                schemas.obj(
+                    {"legal": schemas.BOOLEAN, "problems": schemas.PROBLEMS},
+                    nullable={
+                        "map": schemas.STRINGS,
+                        "tokens": schemas.array(schemas.ANY_OBJECT),
+                        "shift": schemas.PAIR,
+                    },
+                ),
+                {
+                    "map": EXAMPLE_MAP,
+                    "players": ["Ann", "Ben"],
+                    "tokens": EXAMPLE_TOKENS,
+                    "card": {"at": [2, 2], "terrains": ["MM", "WS"]},
+                    "token": {"player": "Ann", "species": "owloose", "cells": [[3, 3]]},
+                },
+            ),
         }
 
 

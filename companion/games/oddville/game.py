@@ -7,8 +7,10 @@ from typing import Any
 
 import pydantic
 
+from companion.games import schemas
 from companion.games.base import (
     STRICT,
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -43,6 +45,7 @@ from companion.games.oddville.state import (
     STATE_SIZE,
     CardModel,
     City,
+    StateModel,
     colours_for,
     parse,
     read_card,
@@ -279,6 +282,49 @@ class OddVille(Game):
         return {
             "score": lambda body: self.score(body).to_json(),
             "build": build_endpoint,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        bonus = schemas.obj({"words": schemas.SENTENCE}, {"from": schemas.PAIR})
+        return {
+            "score": ApiDescription(
+                "Score a city.",
+                StateModel,
+                schemas.result(self.slug, {"cards": schemas.array(schemas.ANY_OBJECT)}),
+                {
+                    "players": ["Blue", "Purple", "Red", "Yellow"],
+                    "ended_by": "Red",
+                    "city": [
+                        {"at": [0, 0], "card": MAIN_SQUARE, "owners": ["Blue", "Red"]},
+                        {"at": [1, 0], "owner": "Blue", "points": {"kind": "diamond", "value": 4}},
+                    ],
+                    "characters": {"Red": ["traveller"]},
+                    "resource_workers": {"Blue": 2, "Red": 0},
+                },
+            ),
+            "build": ApiDescription(
+                "Referee one building: legal or not, and what it earns.",
+                BuildModel,
+                schemas.obj(
+                    {
+                        "legal": schemas.BOOLEAN,
+                        "problems": schemas.PROBLEMS,
+                        "bonuses": schemas.array(bonus),
+                        "warnings": schemas.array(schemas.SENTENCE),
+                    },
+                    nullable={"city": schemas.array(schemas.ANY_OBJECT)},
+                ),
+                {
+                    "players": ["Ann", "Ben"],
+                    "card": {
+                        "at": [1, 0],
+                        "owner": "Ann",
+                        "points": {"kind": "diamond", "value": 4},
+                        "edges": "SHHH",
+                    },
+                },
+            ),
         }
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import (
+    ApiDescription,
     Game,
     InvalidStateError,
     Problem,
@@ -37,7 +38,22 @@ from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_word
 from companion.games.owl_about.play_along import Board, board
 from companion.games.owl_about.referee import check_trick
 from companion.games.owl_about.scoring import score_game
-from companion.games.owl_about.state import _mode_problem, parse
+from companion.games.owl_about.state import StateModel, TrickRequestModel, _mode_problem, parse
+from companion.games.schemas import (
+    BOOLEAN,
+    COUNTS,
+    INTEGER,
+    INTEGERS,
+    PROBLEMS,
+    STRING,
+    STRINGS,
+    array,
+    obj,
+)
+from companion.games.schemas import result as result_schema
+
+#: The seats of the API description's examples (API.md's).
+SEATS = ["Miu", "Carol", "Romi", "Tom"]
 
 
 class OwlAbout(Game):
@@ -262,6 +278,57 @@ class OwlAbout(Game):
         return {
             "score": lambda body: self.score(body).to_json(),
             "trick": check_trick,
+        }
+
+    def api_descriptions(self) -> dict[str, ApiDescription]:
+        """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
+        counts = COUNTS
+        trick = obj(
+            {"lead": STRING, "fp": INTEGERS, "trophies": INTEGER},
+            {"same_speed": BOOLEAN},
+            nullable={"winner": STRING},
+        )
+        scored_round = obj(
+            {"trophies": counts, "vp": counts, "tricks": array(trick)},
+            {"totals": counts, "penalties": counts, "complete": BOOLEAN},
+        )
+        return {
+            "score": ApiDescription(
+                "Score a game round by round.",
+                StateModel,
+                result_schema(self.slug, {"rounds": array(scored_round)}),
+                {
+                    "players": SEATS,
+                    "mode": "basic",
+                    "rounds": [
+                        {"tricks": [{"lead": "Miu", "cards": ["6", "2", "8", "10"]}], "open": True}
+                    ],
+                },
+            ),
+            "trick": ApiDescription(
+                "Referee one trick: who wins it, and the play rules broken.",
+                TrickRequestModel,
+                obj(
+                    {
+                        "fp": INTEGERS,
+                        "trophies": INTEGER,
+                        "problems": PROBLEMS,
+                        "complete": BOOLEAN,
+                    },
+                    nullable={
+                        "winner": STRING,
+                        "next": STRING,
+                        "playable": STRINGS,
+                    },
+                ),
+                {
+                    "mode": "basic",
+                    "lead": "Miu",
+                    "players": SEATS,
+                    "cards": ["6", "2", "8"],
+                    "hands": {"Tom": ["1", "10"]},
+                },
+            ),
         }
 
 
