@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import Executable, bindparam, or_, select
 
 from companion.extensions import db
 from companion.games.base import name_problems
@@ -159,7 +159,9 @@ def find(token: str) -> TableAccess | None:
 
 
 # Built once: the polls run these on every phone every two seconds, and building the
-# statement cost more than running it. Executed on the connection (Core), no ORM objects.
+# statement cost more than running it. Executed on a connection of the engine's pool
+# (Core): no ORM objects, and no ORM session transaction to begin and close, which cost
+# more than the query itself.
 _TABLE_VERSION = select(Table.version).where(
     or_(Table.edit_token_hash == bindparam("hashed"), Table.view_token_hash == bindparam("hashed"))
 )
@@ -179,16 +181,22 @@ _PLAY_VERSIONS = (
 def table_version(token: str) -> int | None:
     """The version of the table a link opens, read without loading it (the table poll's
     cheap check); ``None`` when the link opens no table."""
-    row = db.session.connection().execute(_TABLE_VERSION, {"hashed": _hash(token)}).first()
+    row = _first_row(_TABLE_VERSION, {"hashed": _hash(token)})
     return None if row is None else int(row[0])
 
 
 def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
     """The versions of a play and of its table, when the link opens that play's table:
     one indexed query and no objects loaded, so an unchanged play's poll costs little."""
-    found = {"play_id": play_id, "hashed": _hash(token)}
-    row = db.session.connection().execute(_PLAY_VERSIONS, found).first()
+    row = _first_row(_PLAY_VERSIONS, {"play_id": play_id, "hashed": _hash(token)})
     return None if row is None else (int(row[0]), int(row[1]))
+
+
+def _first_row(statement: Executable, values: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The statement's first row, read on a pooled connection outside the ORM session."""
+    with db.engine.connect() as connection:
+        row = connection.execute(statement, values).first()
+    return None if row is None else tuple(row)
 
 
 def normalise_code(code: str) -> str:
