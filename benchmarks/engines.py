@@ -112,14 +112,14 @@ def owl_round(rng: random.Random, lead: str) -> tuple[dict[str, Any], str]:
     return {"tricks": tricks, "hands": hands}, lead
 
 
-def maximal_owl_about() -> dict[str, Any]:
+def maximal_owl_about(target: int = oa.MAX_TARGET) -> dict[str, Any]:
     """Six players, the highest target, every variant, and rounds until the game ends."""
     rng = random.Random(SEED)
     state: dict[str, Any] = {
         "players": OWL_PLAYERS,
         "mode": "advanced",
         "variants": ["same-speed", "night-collection"],
-        "target": oa.MAX_TARGET,
+        "target": target,
         "rounds": [],
     }
     lead = OWL_PLAYERS[0]
@@ -341,6 +341,13 @@ def main() -> None:
         f"Owl About GAME.score, 6 players, {len(owl['rounds'])} rounds played with hands",
         "owl-about",
         owl,
+        SCORE_BUDGET,
+    )
+    usual = maximal_owl_about(oa.default_target(len(OWL_PLAYERS)))
+    score(
+        f"Owl About GAME.score, 6 players, the chart's target: {len(usual['rounds'])} rounds",
+        "owl-about",
+        usual,
         SCORE_BUDGET,
     )
     luckys = maximal_luckys()

@@ -560,7 +560,12 @@ def _fits(data: object, size: Size) -> bool:
         return False
     if isinstance(data, list):
         each = size.each
-        return each is None or all(_fits(item, each) for item in data)
+        if each is None:
+            return True
+        if each.kind is str:  # a list of texts: no call per item
+            most = each.most
+            return all(len(item) <= most for item in data if isinstance(item, str))
+        return all(_fits(item, each) for item in data)
     if isinstance(data, dict):
         for key, value in data.items():
             if len(key) > MAX_TEXT_LENGTH:
