@@ -117,3 +117,17 @@ def test_every_page_of_a_game_in_play(phone: Phone, live_server: str, slug: str)
     }
     for url in extra.get(slug, []):
         visit(page, url)
+
+
+def test_group_pages(phone: Phone, live_server: str) -> None:
+    page = phone()
+    page.goto(f"{live_server}/groups/new")
+    page.get_by_label("Name of the group").fill("Thursdays")
+    for number, name in enumerate(PLAYERS[:3], 1):
+        page.get_by_label(f"Player {number}", exact=True).fill(name)
+    page.get_by_role("button", name="Create the group").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Thursdays")
+    assert_accessible_in_both_modes(page)
+    group = page.url.split("#")[0].split("?")[0]
+    for tail in ("/history", "/stats", "/stats?game=oddland", "/versus"):
+        visit(page, group + tail)
