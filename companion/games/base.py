@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 import pydantic
@@ -520,6 +521,8 @@ def size_problems(data: object, size: Size, location: Sequence[str | int] = ()) 
     >>> size_problems({"players": ["Ann", "x" * 200]}, size)[0].path
     'players[1]'
     """
+    if not location and _fits(data, size):
+        return []  # the usual request: no path need be built for any of its places
     if not isinstance(data, size.kind):
         return []
     assert isinstance(data, list | dict | str)  # the kinds a Size is made for
@@ -547,6 +550,30 @@ def size_problems(data: object, size: Size, location: Sequence[str | int] = ()) 
             if limit is not None and _worth_a_look(value, limit):
                 problems += size_problems(value, limit, [*location, key])
     return problems
+
+
+def _fits(data: object, size: Size) -> bool:
+    """Whether ``data`` fits ``size`` everywhere (:func:`size_problems` finds nothing)."""
+    if not isinstance(data, size.kind):
+        return True
+    if len(data) > size.most:
+        return False
+    if isinstance(data, list):
+        each = size.each
+        if each is None:
+            return True
+        if each.kind is str:  # a list of texts: no call per item
+            most = each.most
+            return all(len(item) <= most for item in data if isinstance(item, str))
+        return all(_fits(item, each) for item in data)
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if len(key) > MAX_TEXT_LENGTH:
+                return False
+            limit = size.fields.get(key, size.each)
+            if limit is not None and not _fits(value, limit):
+                return False
+    return True
 
 
 def _worth_a_look(item: object, size: Size) -> bool:
@@ -747,7 +774,12 @@ class Roster:
     def find(self, name: str) -> str | None:
         """The player a name refers to, or ``None`` when nobody is called that."""
         wanted = name.strip().casefold()
-        return next((n for n in self.names if n and n.casefold() == wanted), None)
+        return self._found.get(wanted) if wanted else None
+
+    @cached_property
+    def _found(self) -> dict[str, str]:
+        # Built once per roster: a big table looks up an owner for every card it holds.
+        return self.seated
 
 
 # --- the engine interface ------------------------------------------------------------------

@@ -120,11 +120,11 @@ def test_the_trick_checker(browser: Browser, live_server: str) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Who takes this trick?")
     assert_accessible(page)
     for player, label in (("Lead", "6"), ("Player 2", "2"), ("Player 3", "8")):
-        page.get_by_role("button", name=f"{player} plays {label}", exact=True).click()
+        page.get_by_role("button", name=re.compile(f"^{player} plays {label}: ")).click()
     expect(page.locator(".owl-answer")).to_contain_text(
         "Player 3 is winning; Player 4 plays next."
     )
-    page.get_by_role("button", name="Player 4 plays 10", exact=True).click()
+    page.get_by_role("button", name="Player 4 plays 10: 10, 2 left", exact=True).click()
     expect(page.locator(".owl-answer")).to_contain_text("Player 2 takes the trick: 1 trophy.")
     expect(page.locator(".owl-winning .owl-fp")).to_have_text("12 FP")
     page.get_by_text("Hands (optional)").click()

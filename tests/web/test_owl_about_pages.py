@@ -241,9 +241,12 @@ def test_plain_post_of_a_card_redirects_to_the_play_page(
 def test_used_up_cards_are_disabled(client: FlaskClient, links: TableLinks, basic: int) -> None:
     html = text(tap_all(client, links.edit, basic, ["9", "10", "9"]))
     assert re.search(
-        r'value="9" class="owl-pick" aria-label="Play 9 for Tom, all used up" disabled', html
+        r'value="9" class="owl-pick" aria-label="Play 9 for Tom, all used up: 9, 0 left" disabled',
+        html,
     )
-    assert re.search(r'value="10" class="owl-pick" aria-label="Play 10 for Tom" >', html)
+    assert re.search(
+        r'value="10" class="owl-pick" aria-label="Play 10 for Tom: 10, 1 left" >', html
+    )
     assert '<small aria-hidden="true">1 left</small>' in html
 
 
@@ -270,8 +273,8 @@ def test_entered_hands_reveal_broken_rules_and_mark_the_picker(
     tap_all(client, links.edit, basic, ["6", "2"])
     # On Romi's phone: Romi holds an 8, so a 3 would break the follow rule.
     html = page(client, links.edit, basic, seat="2")
-    assert 'aria-label="Play 3 for Romi, breaks a rule"' in html
-    assert 'aria-label="Play 5 for Romi" disabled' in html  # not in Romi's hand
+    assert re.search(r'aria-label="Play 3 for Romi, breaks a rule: 3, \d left"', html)
+    assert re.search(r'aria-label="Play 5 for Romi: 5, \d left" disabled', html)  # not held
     assert "Romi may play: 8" in html
     html = text(tap_all(client, links.edit, basic, ["3", "N6"]))
     assert "With a card of speed 6 or faster in hand, Romi had to play one of those" in html
@@ -649,7 +652,7 @@ def phone_of(app: Flask, token: str, name: str) -> FlaskClient:
 
 def own_view(html: str) -> bool:
     """Whether a page shows Miu's hand or anything derived from it."""
-    not_held = re.search(r'aria-label="Play [^"]*for Miu" disabled', html)
+    not_held = re.search(r'aria-label="Play [^"]*for Miu: [^"]*" disabled', html)
     return bool(
         MIU_HAND in html
         or "may play" in html
@@ -686,7 +689,7 @@ def test_a_hand_shows_only_on_its_owners_phone(
     assert re.search(
         r'class="owl-pick owl-night owl-breaks" aria-label="Play Night 6 for Miu', mine
     )
-    assert 'aria-label="Play 5 for Miu" disabled' in mine
+    assert re.search(r'aria-label="Play 5 for Miu: 5, \d left" disabled', mine)
     carol = phone_of(app, links.edit, "Carol")
     readonly = app.test_client()
     others = {

@@ -87,8 +87,12 @@ from companion.games.oddland.map import (
 )
 from companion.games.oddland.placement import (
     PLAY_ALONG_BOARD,
+    REPLAY_CACHE_SIZE,
+    REPLAYS,
     Card,
     Placement,
+    ReplayCache,
+    Replayed,
     apply_placement,
     card_problems,
     check_placement,
@@ -96,6 +100,7 @@ from companion.games.oddland.placement import (
     read_turn,
     render_rows,
     replay,
+    turn_key,
 )
 from companion.games.oddland.scoring import (
     BUILT_IN,
@@ -172,6 +177,8 @@ __all__ = [
     "PLAY_ALONG_OPTION",
     "POSITION_LENGTH",
     "POSITION_NOT_PAIR",
+    "REPLAYS",
+    "REPLAY_CACHE_SIZE",
     "ROOM_RULE",
     "ROWS_TOO_MANY",
     "ROW_TOO_LONG",
@@ -193,6 +200,8 @@ __all__ = [
     "Placement",
     "PlacementModel",
     "PlayerScore",
+    "ReplayCache",
+    "Replayed",
     "Scorer",
     "SideScoring",
     "StateModel",
@@ -232,4 +241,5 @@ __all__ = [
     "tiebreak_sizes",
     "token_facts",
     "token_problems",
+    "turn_key",
 ]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from companion.games.base import (
@@ -344,6 +346,93 @@ def render_rows(spaces: Mapping[Cell, Terrain]) -> list[str]:
 PLAY_ALONG_BOARD = "A play-along game builds its map from its cards: leave map and tokens empty."
 
 
+#: How many replayed tables one process keeps (see :func:`replay`). One entry holds at
+#: most a full box of cards and tokens (a few KB), so the cache stays a few MB at most.
+REPLAY_CACHE_SIZE = 256
+
+#: A turn as a hashable value: the card's place and rows, and the token (owner, species,
+#: positions) or ``None``.
+TurnKey = tuple[
+    tuple[int, ...], tuple[str, ...], tuple[str, str, tuple[tuple[int, ...], ...]] | None
+]
+#: What a replay depends on: the players (``None``: not checked) and every turn.
+ReplayKey = tuple[tuple[str, ...] | None, tuple[TurnKey, ...]]
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The table a replay left: map rows, tokens, and the problems that stopped it."""
+
+    rows: tuple[str, ...]
+    tokens: tuple[Token, ...]
+    problems: tuple[Problem, ...]
+
+
+class ReplayCache:
+    """A bounded least-recently-used map from a :data:`ReplayKey` to its :class:`Replayed`.
+
+    The key is the turns themselves, not a play or its version: the same cards always
+    replay to the same table, so an entry is right for every play, worker and machine
+    that sees those cards, and an undone card simply finds the shorter game it came from.
+
+    >>> cache = ReplayCache(size=1)
+    >>> cache.put((None, ()), Replayed((), (), ()))
+    >>> cache.put(((), ()), Replayed(("F",), (), ()))
+    >>> cache.get((None, ())) is None, len(cache)
+    (True, 1)
+    """
+
+    def __init__(self, *, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[ReplayKey, Replayed] = OrderedDict()
+        # Threaded servers share one process: the order of the entries is guarded.
+        self._lock = Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: ReplayKey) -> Replayed | None:
+        """The entry for ``key`` (now the most recently used), or ``None``."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: ReplayKey, value: Replayed) -> None:
+        """Keep ``value``, dropping the least recently used entry beyond the size."""
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._entries.clear()
+
+
+#: This process's replayed tables.
+REPLAYS = ReplayCache(size=REPLAY_CACHE_SIZE)
+
+
+def turn_key(turn: TurnModel) -> TurnKey:
+    """A turn as a hashable value (everything :func:`replay` reads of it).
+
+    >>> turn_key(TurnModel.model_validate({"card": {"at": [0, 2], "terrains": ["FS", "WM"]}}))
+    ((0, 2), ('FS', 'WM'), None)
+    """
+    token = turn.token
+    return (
+        tuple(turn.card.at),
+        tuple(turn.card.terrains),
+        None
+        if token is None
+        else (token.player, token.species, tuple(tuple(cell) for cell in token.cells)),
+    )
+
+
 def replay(
     turns: Sequence[TurnModel], *, players: Sequence[str] | None = None
 ) -> tuple[list[str], list[Token], list[Problem]]:
@@ -353,22 +442,50 @@ def replay(
     left; replaying stops at the first illegal turn (later turns would be checked against
     a table that never existed). Problems are at ``cards[i].card``/``cards[i].token``.
 
+    Every request of a play-along game replays its cards, so replays are remembered
+    (:data:`REPLAYS`): the same cards are not laid again, and a game one card longer than
+    a remembered one lays only its new cards.
+
     >>> turns = [TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FS", "WM"]}}),
     ...          TurnModel.model_validate({"card": {"at": [-2, 0], "terrains": ["FF", "FF"]}})]
     >>> rows, tokens, problems = replay(turns)
     >>> rows, problems
     (['FF', 'FF', 'FS', 'WM'], [])
     """
-    rows: list[str] = []
-    tokens: list[Token] = []
-    for number, turn in enumerate(turns):
+    seated = tuple(players) if players is not None else None
+    keys = tuple(turn_key(turn) for turn in turns)
+    done = REPLAYS.get((seated, keys))
+    if done is None:
+        done = _replay_after(turns, keys=keys, players=players)
+        REPLAYS.put((seated, keys), done)
+    return list(done.rows), list(done.tokens), list(done.problems)
+
+
+def _replay_after(
+    turns: Sequence[TurnModel], *, keys: tuple[TurnKey, ...], players: Sequence[str] | None
+) -> Replayed:
+    """Replay from the longest remembered start of these turns (or from an empty map)."""
+    seated = tuple(players) if players is not None else None
+    start, done = 0, Replayed((), (), ())
+    for length in range(len(keys) - 1, 0, -1):
+        found = REPLAYS.get((seated, keys[:length]))
+        if found is not None:
+            start, done = length, found
+            break
+    if done.problems:  # replaying stopped before the end of the shorter game already
+        return done
+    rows, tokens = list(done.rows), list(done.tokens)
+    for number in range(start, len(turns)):
+        turn = turns[number]
         problems = check_turn(rows, turn, tokens=tokens, players=players)
         if problems:
-            return rows, tokens, [_turn_problem(number, f"cards[{number}]", p) for p in problems]
+            where = f"cards[{number}]"
+            stopped = tuple(_turn_problem(number, where, p) for p in problems)
+            return Replayed(tuple(rows), tuple(tokens), stopped)
         card, token, _ = read_turn(turn, players=players)
         after = _placed(rows, card=card, tokens=tokens, token=token)
         rows, tokens = list(after.rows), list(after.tokens)
-    return rows, tokens, []
+    return Replayed(tuple(rows), tuple(tokens), ())
 
 
 def read_turn(

@@ -40,7 +40,7 @@ from companion.games.base import (
     text_size,
     validate_model,
 )
-from companion.games.grid import Cell, components
+from companion.games.grid import Cell, neighbours
 from companion.games.oddville.facts import (
     CHARACTERS,
     CHARACTERS_RULE,
@@ -364,8 +364,8 @@ def _place_problems(places: Sequence[tuple[int, Cell, bool]]) -> list[Problem]:
         )
     seen: dict[Cell, int] = {}
     for index, at, _ in places:
-        where = place_words(at, left)
         if at in seen:
+            where = place_words(at, left)
             problems.append(
                 Problem(f"city[{index}].at", f"Two cards lie on {where}.", rule=COMPONENTS_RULE)
             )
@@ -395,11 +395,20 @@ def _place_problems(places: Sequence[tuple[int, Cell, bool]]) -> list[Problem]:
 
 
 def _connected_to(cells: set[Cell], start: Cell) -> set[Cell]:
-    """The cells connected to ``start`` through cells sharing edges."""
-    for group in components(cells):
-        if start in group:
-            return set(group)
-    return set()
+    """The cells connected to ``start`` through cells sharing edges.
+
+    >>> sorted(_connected_to({(0, 0), (0, 1), (1, 1), (3, 3)}, (0, 0)))
+    [(0, 0), (0, 1), (1, 1)]
+    """
+    if start not in cells:
+        return set()
+    seen, stack = {start}, [start]
+    while stack:
+        for near in neighbours(stack.pop()):
+            if near in cells and near not in seen:
+                seen.add(near)
+                stack.append(near)
+    return seen
 
 
 def read_card(model: CardModel, base: str, roster: Roster) -> tuple[Card | None, list[Problem]]:
@@ -539,10 +548,12 @@ def _building(
 EDGE_LETTERS = frozenset(e.value for e in Edge)
 BONUS_KEYS = frozenset(b.value for b in Bonus)
 KIND_KEYS = frozenset(k.value for k in Kind)
+#: A victory-point type by its key (a lookup is cheaper than ``Kind(key)`` per card).
+KIND_BY_KEY: dict[str, Kind] = {k.value: k for k in Kind}
 
 
 def _edges_ok(edges: str) -> bool:
-    return len(edges) == EDGE_COUNT and all(e in EDGE_LETTERS for e in edges)
+    return len(edges) == EDGE_COUNT and EDGE_LETTERS.issuperset(edges)
 
 
 def _guild_message(guild: str) -> str:
@@ -557,7 +568,8 @@ def _points(
     where = f"{base}.points"
     if points is None:
         return None, None, None, [Problem(where, "Enter the card's victory points.")]
-    if points.kind not in KIND_KEYS:
+    kind = KIND_BY_KEY.get(points.kind)
+    if kind is None:
         known = ", ".join(k.value for k in Kind)
         return (
             None,
@@ -565,7 +577,6 @@ def _points(
             None,
             [Problem(f"{where}.kind", f'"{points.kind}" is not a victory-point type ({known}).')],
         )
-    kind = Kind(points.kind)
     facts = KINDS[kind]
     problems = []
     if facts.values and points.value not in facts.values:

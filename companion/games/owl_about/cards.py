@@ -274,9 +274,16 @@ def fighting_power(card_code: str, trick_cards: Iterable[str]) -> int:
     (6, 2)
     """
     played = card(card_code)
+    if played.night or played.speed not in SMALL_OWLS:
+        return _power(played, big_owl=False)
+    return _power(played, big_owl=any(card(c).speed in BIG_OWLS for c in trick_cards))
+
+
+def _power(played: Card, *, big_owl: bool) -> int:
+    """The FP of a card, given whether a big owl (9 or 10) is in its trick."""
     if played.night:
         return played.speed + NIGHT_FP_BONUS
-    if played.speed in SMALL_OWLS and any(card(c).speed in BIG_OWLS for c in trick_cards):
+    if big_owl and played.speed in SMALL_OWLS:
         return played.speed + SMALL_OWL_FP_BONUS
     return played.speed
 
@@ -305,7 +312,10 @@ def trick_outcome(mode: Mode | str, cards: Sequence[str]) -> TrickOutcome:
     """
     if not cards:
         raise ValueError("A trick needs at least one card.")
-    fp = tuple(fighting_power(c, cards) for c in cards)
+    played = [card(c) for c in cards]
+    # Whether a big owl is in the trick is the same for every card: found once.
+    big_owl = any(p.speed in BIG_OWLS for p in played)
+    fp = tuple(_power(p, big_owl=big_owl) for p in played)
     if Mode(mode) is Mode.QUICK:
         return TrickOutcome(_highest_unique(fp), fp)
     # index() finds the first card with that FP, so ties go to the earlier card.
