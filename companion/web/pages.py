@@ -19,7 +19,7 @@ from companion.games.base import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
-from companion.web import groups, limits, security
+from companion.web import groups, limits, pieces, security
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     VISITOR_KEY,
@@ -50,6 +50,9 @@ from companion.web.render import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
+# The play panel's pieces, sent alone when only they changed (see web/pieces.py).
+bp.add_app_template_filter(pieces.piece, "piece")
+bp.add_app_template_filter(pieces.shell, "shell")
 
 TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
 
