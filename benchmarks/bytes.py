@@ -175,10 +175,8 @@ def odd_world(app: Flask, client: FlaskClient, digests: bool) -> None:
 
     def tap(phone: Phone, step: int) -> tuple[str, dict[str, str]]:
         key = keys[step % len(keys)]
-        current = re.search(
-            rf'name="path" value="players\[1\]\.display\.{key}"><input type="hidden" name="base" value="(\d+)"',
-            phone.page,
-        )
+        field = rf'name="path" value="players\[1\]\.display\.{key}">'
+        current = re.search(field + r'<input type="hidden" name="base" value="(\d+)"', phone.page)
         assert current, key
         n = int(current.group(1))
         value = n + 1 if n < 2 else n - 1
@@ -193,9 +191,8 @@ def render_ms(app: Flask, token: str, play_id: int) -> None:
     url = f"/t/{token}/plays/{play_id}?seat=all"
     client.get(url)
     runs = timeit.repeat(lambda: client.get(url), number=50, repeat=5)
-    print(
-        f"Odd World 4-player play page GET, test client: {statistics.median(runs) / 50 * 1000:.2f} ms"
-    )
+    ms = statistics.median(runs) / 50 * 1000
+    print(f"Odd World 4-player play page GET, test client: {ms:.2f} ms")
 
 
 def owl_about(app: Flask, client: FlaskClient, digests: bool) -> None:
