@@ -55,18 +55,22 @@ def text_of(response: Any) -> str:
     return str(data.decode())
 
 
-def sizes(client: FlaskClient, send: Callable[[dict[str, str]], Any]) -> dict[str, int]:
-    """Bytes of the same answer in each encoding (``send`` is called once per encoding)."""
-    found = {}
+def sizes(client: FlaskClient, send: Callable[[dict[str, str]], Any]) -> dict[str, Any]:
+    """Bytes of the same answer in each encoding (``send`` is called once per encoding),
+    and the ids of the elements it holds."""
+    found: dict[str, Any] = {}
     for encoding in ENCODINGS:
         response = send({"Accept-Encoding": encoding})
         found[encoding] = len(response.data)
+        found["ids"] = [ident for ident, _, _ in oob.elements(text_of(response))]
     return found
 
 
-def show(label: str, found: dict[str, int]) -> None:
+def show(label: str, found: dict[str, Any]) -> None:
     raw, gz, br = (found[e] for e in ENCODINGS)
     print(f"{label:<44} raw {raw:>7,}  gzip {gz:>6,}  br {br:>6,}")
+    if "-v" in sys.argv:
+        print("    holds:", " ".join(found["ids"][:12]))
 
 
 class Phone:

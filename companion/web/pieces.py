@@ -6,6 +6,9 @@ standings, one player's display, the buttons...) marked in the templates with
 markup (``data-h``); the panel itself is marked with ``{% filter shell %}`` and stamped
 with a digest of everything outside its pieces (``data-shell``).
 
+A piece may hold pieces (a list and its items): its digest then covers what they leave
+of it, and it is sent whole only when that changed.
+
 A phone's script sends the digests it holds with each poll and tap (header
 ``X-Play-Pieces``). The server renders the panel as always, and when the phone's shell
 digest is the fresh one, answers with only the pieces whose digest differs, each as an
@@ -47,14 +50,23 @@ _SAFE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 
 @dataclass
-class Rendered:
-    """The pieces and shell digest of the panel rendered in this request."""
+class Piece:
+    """A rendered piece: its id, digest, markup as stamped, and the pieces inside it."""
 
-    #: Piece id -> (digest, stamped markup), in page order, of the panel being rendered.
-    open: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: The same of the last panel rendered whole, and its shell's digest.
-    pieces: dict[str, tuple[str, str]] = field(default_factory=dict)
-    shell: str | None = None
+    ident: str
+    digest: str
+    markup: str
+    inner: list[Piece] = field(default_factory=list)
+
+
+@dataclass
+class Rendered:
+    """The pieces of this request's rendering."""
+
+    #: Pieces rendered but not yet inside a rendered piece or panel, in page order.
+    open: list[Piece] = field(default_factory=list)
+    #: The play panel rendered last (its pieces inside it).
+    panel: Piece | None = None
 
 
 def _rendered() -> Rendered:
@@ -74,46 +86,50 @@ def digest(markup: str) -> str:
 
 def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
     """``markup`` with ``name="value"`` added to its first element, and that element's id
-    (None when the markup does not open with an element that has an id)."""
+    (None when the markup does not open with an element that has a plain id)."""
     opening = _OPENING.match(markup)
     if opening is None:
         return None
     found = _ID.search(opening.group(2))
-    if found is None:
+    if found is None or not _SAFE_ID.fullmatch(found.group(1)):
         return None
     at = opening.end(2)
     return f'{markup[:at]} {name}="{value}"{markup[at:]}', found.group(1)
 
 
+def _gather(text: str, name: str) -> Piece | None:
+    """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
+    the rest of it (each piece inside stands there as a marker), so that a change inside
+    a piece inside it changes only that piece's digest."""
+    found = _rendered()
+    inner = [piece for piece in found.open if piece.markup in text]
+    skeleton = text
+    for piece in inner:
+        skeleton = skeleton.replace(piece.markup, _MARKER.format(piece.ident), 1)
+    value = digest(skeleton)
+    stamped = _stamp(text, name, value)
+    if stamped is None:
+        return None
+    taken = {id(piece) for piece in inner}
+    found.open = [piece for piece in found.open if id(piece) not in taken]
+    return Piece(stamped[1], value, stamped[0], inner)
+
+
 def piece(markup: str) -> Markup:
-    """Jinja filter: mark an element with an id as a piece of the play panel."""
-    text = str(markup)
-    value = digest(text)
-    stamped = _stamp(text, "data-h", value)
-    if stamped is None:  # not an element with an id: it stays part of the shell
-        return Markup(text)
-    out, ident = stamped
-    if not _SAFE_ID.fullmatch(ident):  # sent as a selector: plain ids only
-        return Markup(text)
-    _rendered().open[ident] = (value, out)
-    return Markup(out)
+    """Jinja filter: mark an element with an id as a piece of the play panel (it may hold
+    pieces itself: a list whose items are pieces...)."""
+    made = _gather(str(markup), "data-h")
+    if made is None:  # not an element with a plain id: it stays part of what holds it
+        return Markup(markup)
+    _rendered().open.append(made)
+    return Markup(made.markup)
 
 
 def shell(markup: str) -> Markup:
     """Jinja filter: mark the play panel; its digest covers what its pieces leave."""
-    text = str(markup)
-    found = _rendered()
-    skeleton = text
-    for ident, (_, out) in found.open.items():
-        skeleton = skeleton.replace(out, _MARKER.format(ident), 1)
-    found.pieces, found.open = found.open, {}
-    value = digest(skeleton)
-    stamped = _stamp(text, "data-shell", value)
-    if stamped is None:
-        found.shell = None
-        return Markup(text)
-    found.shell = value
-    return Markup(stamped[0])
+    made = _gather(str(markup), "data-shell")
+    _rendered().panel = made
+    return Markup(markup if made is None else made.markup)
 
 
 @dataclass(frozen=True)
@@ -145,13 +161,22 @@ def changed_only() -> str | None:
     differ from the phone's, or None when the whole panel must go (no digests sent, or
     the shell changed)."""
     found: Rendered | None = g.get(_STORE)
+    panel = found.panel if found is not None else None
     held = known()
-    if found is None or found.shell is None or held is None or held.shell != found.shell:
+    if panel is None or held is None or held.shell != panel.digest:
         return None
-    parts = []
-    for ident, (value, out) in found.pieces.items():
-        if held.pieces.get(ident) != value:
-            # Morphed in place (idiomorph), like the whole panel: nothing moves.
-            swapped = _stamp(out, "hx-swap-oob", f"morph:#{ident}")
-            parts.append(swapped[0] if swapped else out)
+    parts: list[str] = []
+    _changed(panel, held.pieces, parts)
     return "\n".join(parts)
+
+
+def _changed(holder: Piece, held: dict[str, str], parts: list[str]) -> None:
+    """Each piece in ``holder`` whose digest the phone does not hold goes whole (with
+    the pieces inside it); where it does, the pieces inside it are looked at."""
+    for inner in holder.inner:
+        if held.get(inner.ident) == inner.digest:
+            _changed(inner, held, parts)
+            continue
+        # Morphed in place (idiomorph), like the whole panel: nothing moves.
+        swapped = _stamp(inner.markup, "hx-swap-oob", f"morph:#{inner.ident}")
+        parts.append(swapped[0] if swapped else inner.markup)
