@@ -62,7 +62,11 @@ def sizes(client: FlaskClient, send: Callable[[dict[str, str]], Any]) -> dict[st
     for encoding in ENCODINGS:
         response = send({"Accept-Encoding": encoding})
         found[encoding] = len(response.data)
-        found["ids"] = [ident for ident, _, _ in oob.elements(text_of(response))]
+        html = text_of(response)
+        found["ids"] = [
+            f"{ident}({(end - start) // 1000}k{'/' + str(html.count('data-keep', start, end)) + ' kept' if 'data-keep' in html[start:end] else ''})"
+            for ident, start, end in oob.elements(html)
+        ]
     return found
 
 
@@ -70,7 +74,7 @@ def show(label: str, found: dict[str, Any]) -> None:
     raw, gz, br = (found[e] for e in ENCODINGS)
     print(f"{label:<44} raw {raw:>7,}  gzip {gz:>6,}  br {br:>6,}")
     if "-v" in sys.argv:
-        print("    holds:", " ".join(found["ids"][:12]))
+        print("    holds:", " ".join(found["ids"][:16]))
 
 
 class Phone:
@@ -124,7 +128,6 @@ def measure(
 ) -> None:
     """The tap answer, the other phone's live update and the full page of one play."""
     a = Phone(app, token, play_id, seat, digests)
-    b = Phone(app, token, play_id, seat, digests)
     step = [0]
 
     def send_tap(extra: dict[str, str]) -> Any:
@@ -142,6 +145,7 @@ def measure(
 
     show(f"{label}: tap answer", sizes(a.client, send_tap))
     # One more tap, then B's live update (B holds the page from before it).
+    b = Phone(app, token, play_id, seat, digests)
     for path, data in candidates(tap(a, step[0])):
         response = a.post(path, data, {})
         if response.status_code == 200:

@@ -209,6 +209,21 @@
     event.detail.headers[PIECES_HEADER] = words.join(" ");
   });
 
+  // A piece sent with stubs for what this phone holds unchanged (data-keep): each stub
+  // takes this phone's copy of its element before the piece is morphed in.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    if (!fragment || !fragment.querySelectorAll) {
+      return;
+    }
+    fragment.querySelectorAll("[data-keep]").forEach(function (stub) {
+      var own = document.getElementById(stub.id);
+      if (own) {
+        stub.replaceWith(own.cloneNode(true));
+      }
+    });
+  });
+
   function freshKey() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);

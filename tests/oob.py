@@ -71,13 +71,23 @@ def element(html: str, ident: str) -> tuple[int, int]:
     raise AssertionError(f"no element #{ident}")
 
 
+STUB = re.compile(r'<([a-zA-Z][a-zA-Z0-9-]*) id="([^"]+)" data-keep></\1>')
+
+
 def apply(page: str, answer: str) -> str:
-    """The page after the answer's out-of-band pieces replaced their namesakes."""
+    """The page after the answer's out-of-band pieces replaced their namesakes (each stub
+    in them first taking the page's copy of its element, as the phone's script does)."""
     for ident, start, end in elements(answer):
         piece = OOB.sub("", answer[start:end], count=1)
+        piece = STUB.sub(lambda stub: _own(page, stub.group(2)), piece)
         at, until = element(page, ident)
         page = page[:at] + piece + page[until:]
     return page
+
+
+def _own(page: str, ident: str) -> str:
+    at, until = element(page, ident)
+    return page[at:until]
 
 
 def steady(html: str) -> str:

@@ -7,7 +7,9 @@ markup (``data-h``); the panel itself is marked with ``{% filter shell %}`` and 
 with a digest of everything outside its pieces (``data-shell``).
 
 A piece may hold pieces (a list and its items): its digest then covers what they leave
-of it, and it is sent whole only when that changed.
+of it. When that changed, it is sent with a stub (``<li id="x" data-keep></li>``) for each
+piece inside it that the phone holds as it is; the phone's script puts its own copy of
+the element there before the swap.
 
 A phone's script sends the digests it holds with each poll and tap (header
 ``X-Play-Pieces``). The server renders the panel as always, and when the phone's shell
@@ -46,6 +48,14 @@ _ID = re.compile(r'\sid="([^"]+)"')
 #: the one-time key of a guarded form (see ``web/idempotency.py``).
 _VOLATILE = re.compile(r'(name="(?:csrf_token|submission)" value=")[^"]*"')
 _MARKER = "<!--piece:{}-->"
+#: Elements that are only parsed right inside their parent (a table row, an SVG shape):
+#: a change in one goes with its parent piece rather than alone.
+BOUND = frozenset(
+    {"tr", "td", "th", "thead", "tbody", "tfoot", "caption", "col", "colgroup", "option"}
+    | {"optgroup", "g", "rect", "text", "path", "circle", "line", "polyline", "use"}
+)
+#: The attribute of a stub: "keep your own copy of this element".
+KEEP = "data-keep"
 _SAFE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 
@@ -57,6 +67,12 @@ class Piece:
     digest: str
     markup: str
     inner: list[Piece] = field(default_factory=list)
+    tag: str = "div"
+
+    def stub(self) -> str:
+        """What stands for this piece in an answer when the phone holds it as it is: the
+        phone's script puts its own copy there (see ``static/companion.js``)."""
+        return f'<{self.tag} id="{self.ident}" {KEEP}></{self.tag}>'
 
 
 @dataclass
@@ -97,6 +113,11 @@ def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
     return f'{markup[:at]} {name}="{value}"{markup[at:]}', found.group(1)
 
 
+def _tag(markup: str) -> str:
+    opening = _OPENING.match(markup)
+    return opening.group(1) if opening else "div"
+
+
 def _gather(text: str, name: str) -> Piece | None:
     """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
     the rest of it (each piece inside stands there as a marker), so that a change inside
@@ -112,7 +133,7 @@ def _gather(text: str, name: str) -> Piece | None:
         return None
     taken = {id(piece) for piece in inner}
     found.open = [piece for piece in found.open if id(piece) not in taken]
-    return Piece(stamped[1], value, stamped[0], inner)
+    return Piece(stamped[1], value, stamped[0], inner, _tag(text))
 
 
 def piece(markup: str) -> Markup:
@@ -171,12 +192,43 @@ def changed_only() -> str | None:
 
 
 def _changed(holder: Piece, held: dict[str, str], parts: list[str]) -> None:
-    """Each piece in ``holder`` whose digest the phone does not hold goes whole (with
-    the pieces inside it); where it does, the pieces inside it are looked at."""
+    """Each piece in ``holder`` whose digest the phone does not hold goes (see
+    :func:`_sent`); where it does, the pieces inside it are looked at."""
     for inner in holder.inner:
-        if held.get(inner.ident) == inner.digest:
+        if held.get(inner.ident) == inner.digest and not _holds_bound_changes(inner, held):
             _changed(inner, held, parts)
             continue
         # Morphed in place (idiomorph), like the whole panel: nothing moves.
-        swapped = _stamp(inner.markup, "hx-swap-oob", f"morph:#{inner.ident}")
-        parts.append(swapped[0] if swapped else inner.markup)
+        sent = _sent(inner, held)
+        swapped = _stamp(sent, "hx-swap-oob", f"morph:#{inner.ident}")
+        parts.append(swapped[0] if swapped else sent)
+
+
+def _sent(changed: Piece, held: dict[str, str]) -> str:
+    """A changed piece as it goes to the phone: the pieces inside it that the phone
+    holds as they are go as stubs (a list that grew by one item sends one item)."""
+    markup = changed.markup
+    for inner in changed.inner:
+        kept = held.get(inner.ident) == inner.digest and not _holds_changes(inner, held)
+        replacement = inner.stub() if kept else _sent(inner, held)
+        if replacement != inner.markup:
+            markup = markup.replace(inner.markup, replacement, 1)
+    return markup
+
+
+def _holds_bound_changes(piece: Piece, held: dict[str, str]) -> bool:
+    """Whether a changed piece inside it cannot go alone (see ``BOUND``): then it goes
+    with it."""
+    return any(
+        inner.tag.lower() in BOUND
+        and (held.get(inner.ident) != inner.digest or _holds_changes(inner, held))
+        for inner in piece.inner
+    )
+
+
+def _holds_changes(piece: Piece, held: dict[str, str]) -> bool:
+    """Whether a piece inside it changed (its own digest leaves them out)."""
+    return any(
+        held.get(inner.ident) != inner.digest or _holds_changes(inner, held)
+        for inner in piece.inner
+    )
