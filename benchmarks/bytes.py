@@ -63,11 +63,14 @@ def sizes(client: FlaskClient, send: Callable[[dict[str, str]], Any]) -> dict[st
         response = send({"Accept-Encoding": encoding})
         found[encoding] = len(response.data)
         html = text_of(response)
-        found["ids"] = [
-            f"{ident}({(end - start) // 1000}k{'/' + str(html.count('data-keep', start, end)) + ' kept' if 'data-keep' in html[start:end] else ''})"
-            for ident, start, end in oob.elements(html)
-        ]
+        found["ids"] = [_described(html, *where) for where in oob.elements(html)]
     return found
+
+
+def _described(html: str, ident: str, start: int, end: int) -> str:
+    """An element of an answer: its id, its size and how many stubs it holds."""
+    kept = html.count("data-keep", start, end)
+    return f"{ident}({(end - start) // 1000}k{f'/{kept} kept' if kept else ''})"
 
 
 def show(label: str, found: dict[str, Any]) -> None:

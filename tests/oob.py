@@ -4,6 +4,7 @@ benchmarks: the digests a page holds, and applying an out-of-band answer to a pa
 from __future__ import annotations
 
 import re
+from functools import partial
 
 HEADER = "X-Play-Pieces"
 SHELL = re.compile(r'<section id="play"[^>]*\bdata-shell="([^"]+)"')
@@ -79,14 +80,14 @@ def apply(page: str, answer: str) -> str:
     in them first taking the page's copy of its element, as the phone's script does)."""
     for ident, start, end in elements(answer):
         piece = OOB.sub("", answer[start:end], count=1)
-        piece = STUB.sub(lambda stub: _own(page, stub.group(2)), piece)
+        piece = STUB.sub(partial(_own, page), piece)
         at, until = element(page, ident)
         page = page[:at] + piece + page[until:]
     return page
 
 
-def _own(page: str, ident: str) -> str:
-    at, until = element(page, ident)
+def _own(page: str, stub: re.Match[str]) -> str:
+    at, until = element(page, stub.group(2))
     return page[at:until]
 
 
