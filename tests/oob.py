@@ -3,8 +3,15 @@ benchmarks: the digests a page holds, and applying an out-of-band answer to a pa
 
 from __future__ import annotations
 
+import gzip
 import re
 from functools import partial
+from typing import Any
+
+import brotli
+from flask import Flask
+
+from tests.helpers import HTMX, csrf
 
 HEADER = "X-Play-Pieces"
 SHELL = re.compile(r'<section id="play"[^>]*\bdata-shell="([^"]+)"')
@@ -94,3 +101,50 @@ def _own(page: str, stub: re.Match[str]) -> str:
 def steady(html: str) -> str:
     """Markup with the values made anew at each rendering blanked, to compare pages."""
     return VOLATILE.sub(r'\1"', html)
+
+
+def text_of(response: Any) -> str:
+    """The answer's markup, whatever encoding it came in."""
+    data = response.data
+    encoding = response.headers.get("Content-Encoding")
+    if encoding == "gzip":
+        data = gzip.decompress(data)
+    elif encoding == "br":
+        data = brotli.decompress(data)
+    return str(data.decode())
+
+
+class Phone:
+    """A phone showing a play: its client (own session) and the panel it holds."""
+
+    def __init__(self, app: Flask, token: str, play_id: int, seat: str, digests: bool) -> None:
+        self.client = app.test_client()
+        self.url = f"/t/{token}/plays/{play_id}"
+        self.seat = seat
+        self.digests = digests
+        self.page = text_of(self.client.get(f"{self.url}?seat={seat}"))
+        self.token = csrf(self.client, f"/t/{token}")
+
+    def headers(self, extra: dict[str, str]) -> dict[str, str]:
+        found = {**HTMX, **extra}
+        if self.digests:
+            found[HEADER] = header_of(self.page)
+        return found
+
+    def poll_url(self) -> str:
+        found = re.search(r'hx-get="([^"]+\/poll\?[^"]+)"', self.page)
+        assert found, "no poll on the page"
+        return found.group(1).replace("&amp;", "&")
+
+    def post(self, path: str, data: dict[str, str], extra: dict[str, str]) -> Any:
+        body = {"csrf_token": self.token, "seat": self.seat, **data}
+        return self.client.post(self.url + path, data=body, headers=self.headers(extra))
+
+    def poll(self, extra: dict[str, str]) -> Any:
+        return self.client.get(self.poll_url(), headers=self.headers(extra))
+
+    def take(self, response: Any) -> None:
+        """Apply an answer as htmx would: each element with an id it holds (the whole
+        panel, a fragment such as Owl About's trick, or out-of-band pieces) replaces its
+        namesake."""
+        self.page = apply(self.page, text_of(response))
