@@ -33,6 +33,11 @@ from dataclasses import dataclass, field
 from flask import g, request
 from markupsafe import Markup
 
+#: Where ``web/idempotency.py`` keeps this request's CSRF input, and its one-time key's
+#: field (that module imports this one's importers, so the names are repeated here).
+CSRF_INPUT_KEY = "csrf_input"
+KEY_FIELD = "submission"
+
 #: The request header that carries the digests a phone holds: the shell's digest, then
 #: ``id=digest`` for each piece, separated by spaces.
 HEADER = "X-Play-Pieces"
@@ -95,7 +100,10 @@ def _rendered() -> Rendered:
 
 def digest(markup: str) -> str:
     """A short digest of markup, blind to the values that change at each rendering."""
-    if "value=" in markup:
+    made: str | None = g.get(CSRF_INPUT_KEY)
+    if made is not None:  # the one CSRF input of this request (see web/idempotency.py)
+        markup = markup.replace(made, "")
+    if KEY_FIELD in markup or "csrf_token" in markup:
         markup = _VOLATILE.sub(r'\1"', markup)
     return hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).hexdigest()
 
@@ -123,7 +131,11 @@ def _gather(text: str, name: str) -> Piece | None:
     the rest of it (each piece inside stands there as a marker), so that a change inside
     a piece inside it changes only that piece's digest."""
     found = _rendered()
-    inner = [piece for piece in found.open if piece.markup in text]
+    # The pieces inside were rendered last: they end the open list (in page order).
+    start = len(found.open)
+    while start > 0 and found.open[start - 1].markup in text:
+        start -= 1
+    inner = found.open[start:]
     skeleton = text
     for piece in inner:
         skeleton = skeleton.replace(piece.markup, _MARKER.format(piece.ident), 1)
@@ -131,8 +143,7 @@ def _gather(text: str, name: str) -> Piece | None:
     stamped = _stamp(text, name, value)
     if stamped is None:
         return None
-    taken = {id(piece) for piece in inner}
-    found.open = [piece for piece in found.open if id(piece) not in taken]
+    del found.open[start:]
     return Piece(stamped[1], value, stamped[0], inner, _tag(text))
 
 

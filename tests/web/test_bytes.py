@@ -176,3 +176,10 @@ def test_owl_about_hands_stay_on_their_phone(app: Flask, client: FlaskClient, se
     # Ann's own phone holds her hand (and it came in the pieces); Ben's never sees it.
     assert ("3 5 7 N6 10" in text_of(update)) == (seat == "0")
     assert ("3 5 7 N6 10" in other.page) == (seat == "0")
+
+
+def test_pieces_know_where_the_volatile_values_are() -> None:
+    from companion.web import idempotency, pieces
+
+    assert pieces.CSRF_INPUT_KEY == idempotency.CSRF_INPUT_KEY
+    assert pieces.KEY_FIELD == idempotency.KEY_FIELD
