@@ -26,6 +26,7 @@ fresh key once the server answered it (see ``static/companion.js``).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -105,7 +106,9 @@ def digest(markup: str) -> str:
         markup = markup.replace(made, "")
     if KEY_FIELD in markup or "csrf_token" in markup:
         markup = _VOLATILE.sub(r'\1"', markup)
-    return hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).hexdigest()
+    raw = hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).digest()
+    # URL-safe base64 rather than hex: the phone sends every digest with each poll.
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
