@@ -200,6 +200,8 @@ def changed_only() -> str | None:
     held = known()
     if panel is None or held is None or held.shell != panel.digest:
         return None
+    if _holds_bound_changes(panel, held.pieces):  # a table row right in the panel...
+        return None
     parts: list[str] = []
     _changed(panel, held.pieces, parts)
     return "\n".join(parts)

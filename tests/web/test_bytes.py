@@ -183,3 +183,44 @@ def test_pieces_know_where_the_volatile_values_are() -> None:
 
     assert pieces.CSRF_INPUT_KEY == idempotency.CSRF_INPUT_KEY
     assert pieces.KEY_FIELD == idempotency.KEY_FIELD
+
+
+ROWS = (
+    '{% filter shell %}<section id="play">{% filter piece %}<p id="note">{{ note }}</p>'
+    '{% endfilter %}{% filter piece %}<table id="t">{% for n in rows %}{% filter piece %}'
+    '<tr id="r{{ loop.index }}"><td>{{ n }}</td></tr>{% endfilter %}{% endfor %}</table>'
+    "{% endfilter %}</section>{% endfilter %}"
+)
+
+
+def _answer(app: Flask, held: str | None, **values: Any) -> tuple[str, str | None]:
+    """Render ``ROWS`` as a request holding ``held`` digests: the markup and the answer."""
+    from companion.web import pieces
+
+    headers = {oob.HEADER: held} if held else {}
+    with app.test_request_context(headers=headers):
+        html = app.jinja_env.from_string(ROWS).render(**values)
+        return html, pieces.changed_only()
+
+
+def test_pieces_inside_pieces_go_as_stubs_and_rows_with_their_table(app: Flask) -> None:
+    page, _ = _answer(app, None, note="a", rows=[1, 2, 3])
+    held = oob.header_of(page)
+    # A changed row goes with its table (a row alone would not parse), the rows the
+    # phone holds as stubs; the unchanged note does not go at all.
+    _, answer = _answer(app, held, note="a", rows=[1, 5, 3])
+    assert answer is not None
+    assert [ident for ident, _, _ in oob.elements(answer)] == ["t"]
+    assert '<tr id="r1" data-keep></tr>' in answer
+    assert "<td>5</td>" in answer
+    assert oob.apply(page, answer) == _answer(app, None, note="a", rows=[1, 5, 3])[0]
+    # A row more changes the table's own digest: it goes, with the old rows as stubs.
+    _, grown = _answer(app, held, note="b", rows=[1, 2, 3, 4])
+    assert grown is not None
+    assert [ident for ident, _, _ in oob.elements(grown)] == ["note", "t"]
+    assert grown.count("data-keep") == 3
+    fresh = _answer(app, None, note="b", rows=[1, 2, 3, 4])[0]
+    assert oob.apply(page, grown) == fresh
+    # Nothing changed: nothing goes; another shell: the whole panel.
+    assert _answer(app, held, note="a", rows=[1, 2, 3])[1] == ""
+    assert _answer(app, "other " + held.partition(" ")[2], note="a", rows=[1, 2, 3])[1] is None
