@@ -124,46 +124,48 @@ def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
     return f'{markup[:at]} {name}="{value}"{markup[at:]}', found.group(1)
 
 
-def _tag(markup: str) -> str:
-    opening = _OPENING.match(markup)
-    return opening.group(1) if opening else "div"
-
-
-def _gather(text: str, name: str) -> Piece | None:
+def _gather(text: str, name: str, found: Rendered) -> Piece | None:
     """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
     the rest of it (each piece inside stands there as a marker), so that a change inside
     a piece inside it changes only that piece's digest."""
-    found = _rendered()
+    opening = _OPENING.match(text)
+    if opening is None:
+        return None
     # The pieces inside were rendered last: they end the open list (in page order).
     start = len(found.open)
     while start > 0 and found.open[start - 1].markup in text:
         start -= 1
     inner = found.open[start:]
-    skeleton = text
+    parts: list[str] = []
+    at = 0
     for piece in inner:
-        skeleton = skeleton.replace(piece.markup, _MARKER.format(piece.ident), 1)
-    value = digest(skeleton)
+        where = text.find(piece.markup, at)
+        parts += (text[at:where], _MARKER.format(piece.ident))
+        at = where + len(piece.markup)
+    value = digest(text[at:] if not parts else "".join((*parts, text[at:])))
     stamped = _stamp(text, name, value)
     if stamped is None:
         return None
     del found.open[start:]
-    return Piece(stamped[1], value, stamped[0], inner, _tag(text))
+    return Piece(stamped[1], value, stamped[0], inner, opening.group(1))
 
 
 def piece(markup: str) -> Markup:
     """Jinja filter: mark an element with an id as a piece of the play panel (it may hold
     pieces itself: a list whose items are pieces...)."""
-    made = _gather(str(markup), "data-h")
+    found = _rendered()
+    made = _gather(str(markup), "data-h", found)
     if made is None:  # not an element with a plain id: it stays part of what holds it
         return Markup(markup)
-    _rendered().open.append(made)
+    found.open.append(made)
     return Markup(made.markup)
 
 
 def shell(markup: str) -> Markup:
     """Jinja filter: mark the play panel; its digest covers what its pieces leave."""
-    made = _gather(str(markup), "data-shell")
-    _rendered().panel = made
+    found = _rendered()
+    made = _gather(str(markup), "data-shell", found)
+    found.panel = made
     return Markup(markup if made is None else made.markup)
 
 
