@@ -189,6 +189,64 @@
     });
   });
 
+  // --- Only what changed ---------------------------------------------------------------
+  // The play panel and its pieces carry digests of their markup (data-shell, data-h):
+  // sent with each poll and tap, they let the server answer with only the pieces that
+  // changed (out of band, morphed into place), or the whole panel when unsure.
+
+  var PIECES_HEADER = "X-Play-Pieces";
+  var KEY_FIELD = "submission";
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "play" || !target.getAttribute("data-shell")) {
+      return;
+    }
+    var words = [target.getAttribute("data-shell")];
+    target.querySelectorAll("[data-h][id]").forEach(function (piece) {
+      words.push(piece.id + "=" + piece.getAttribute("data-h"));
+    });
+    event.detail.headers[PIECES_HEADER] = words.join(" ");
+  });
+
+  // A piece sent with stubs for what this phone holds unchanged (data-keep): each stub
+  // takes this phone's copy of its element before the piece is morphed in.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    if (!fragment || !fragment.querySelectorAll) {
+      return;
+    }
+    fragment.querySelectorAll("[data-keep]").forEach(function (stub) {
+      var own = document.getElementById(stub.id);
+      if (own) {
+        stub.replaceWith(own.cloneNode(true));
+      }
+    });
+  });
+
+  function freshKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+  }
+
+  // A form's one-time key is spent once the server answered it; when only some pieces
+  // come back, the form may stay, so it takes a new key for its next submit.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    var form = formOf(event.detail);
+    if (!xhr || xhr.status === 0 || !form || !document.body.contains(form)) {
+      return;
+    }
+    var key = form.querySelector("input[name='" + KEY_FIELD + "']");
+    if (key) {
+      key.value = freshKey();
+    }
+  });
+
   // --- Morph the live region rather than replace it -----------------------------------
 
   function swapStyleOf(detail) {

@@ -19,7 +19,7 @@ from companion.games.base import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
-from companion.web import groups, limits, security
+from companion.web import groups, limits, pieces, security
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     VISITOR_KEY,
@@ -47,9 +47,14 @@ from companion.web.forms import (
 from companion.web.games import PAGES, tools
 from companion.web.idempotency import note_table
 from companion.web.render import page_or_fragment, wants_fragment
+from companion.web.rule_links import rule_link_html
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
+# The play panel's pieces, sent alone when only they changed (see web/pieces.py).
+bp.add_app_template_filter(pieces.piece, "piece")
+bp.add_app_template_filter(pieces.shell, "shell")
+bp.add_app_template_global(rule_link_html)
 
 TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
 

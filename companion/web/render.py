@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response, make_response, render_template
 
 from companion.extensions import htmx
+from companion.web import pieces
 
 
 def wants_fragment() -> bool:
@@ -15,8 +16,18 @@ def wants_fragment() -> bool:
 
 
 def page_or_fragment(page: str, fragment: str, *, status: int = 200, **context: Any) -> Response:
-    """Render the page, or only its fragment for htmx; both vary on HX-Request."""
-    template = fragment if wants_fragment() else page
-    response = make_response(render_template(template, **context), status)
-    response.vary.add("HX-Request")
+    """Render the page, or only its fragment for htmx; both vary on HX-Request.
+
+    A fragment holding a play's panel goes as only its changed pieces when the phone said
+    which it holds (see ``web/pieces.py``)."""
+    if not wants_fragment():
+        response = make_response(render_template(page, **context), status)
+        response.vary.add("HX-Request")
+        return response
+    html = render_template(fragment, **context)
+    changed = pieces.changed_only()
+    response = make_response(html if changed is None else changed, status)
+    if changed is not None:
+        response.headers["HX-Reswap"] = "none"
+    response.vary.update(("HX-Request", pieces.HEADER))
     return response

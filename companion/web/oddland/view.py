@@ -425,6 +425,12 @@ def _summary(analysis: engine.MapAnalysis | None) -> str:
     )
 
 
+def _fact_key(species: str, cells: Sequence[tuple[int, int]]) -> str:
+    """An element id for a token's facts: its species and first space (one token a space)."""
+    row, col = cells[0]
+    return f"{species}-{row}-{col}".replace("--", "-m")
+
+
 def _facts(analysis: engine.MapAnalysis | None) -> list[dict[str, Any]]:
     """Each token's facts, worded for the facts panel."""
     if analysis is None:
@@ -435,6 +441,9 @@ def _facts(analysis: engine.MapAnalysis | None) -> list[dict[str, Any]]:
         found.append(
             {
                 "title": f"{token.player}'s {species_name(token.species)}",
+                # Names its element while the map does not move (a live update sends
+                # the facts that changed only).
+                "key": _fact_key(token.species, token.cells),
                 "where": engine.describe_cells(token.cells),
                 "territories": ", ".join(
                     f"{TERRAIN_NAMES[t.terrain]} of {t.size}" for t in facts.territories
@@ -447,6 +456,9 @@ def _facts(analysis: engine.MapAnalysis | None) -> list[dict[str, Any]]:
                 "areas": [
                     {
                         "label": REGION_SHORT[region],
+                        # The whole map's counts are every token's: the panel shows
+                        # them once (a card laid changes them, and only them, for all).
+                        "whole": region is Region.MAP,
                         "spaces": counts.spaces,
                         "tokens": counts.tokens,
                         "terrains": [counts.terrains.get(t, 0) for t in Terrain],

@@ -1,0 +1,252 @@
+"""Send a phone only the parts of a play's page that changed.
+
+A play's panel (``_play.html``) is cut into *pieces*: elements with a stable id (the
+standings, one player's display, the buttons...) marked in the templates with
+``{% filter piece %}...{% endfilter %}``. Rendering a piece stamps it with a digest of its
+markup (``data-h``); the panel itself is marked with ``{% filter shell %}`` and stamped
+with a digest of everything outside its pieces (``data-shell``).
+
+A piece may hold pieces (a list and its items): its digest then covers what they leave
+of it. When that changed, it is sent with a stub (``<li id="x" data-keep></li>``) for each
+piece inside it that the phone holds as it is; the phone's script puts its own copy of
+the element there before the swap.
+
+A phone's script sends the digests it holds with each poll and tap (header
+``X-Play-Pieces``). The server renders the panel as always, and when the phone's shell
+digest is the fresh one, answers with only the pieces whose digest differs, each as an
+htmx out-of-band swap (morphed into place, so nothing moves), and ``HX-Reswap: none`` for
+the panel itself. Anything else (no header, another shell, a page of another game)
+gets the whole panel: a change is never missed, since everything rendered is either in a
+piece or in the shell, and both are compared.
+
+The digests leave out the CSRF token and the one-time form keys (``submission``), which
+differ at every rendering without the page changing; the phone's script gives a form a
+fresh key once the server answered it (see ``static/companion.js``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from flask import g, request
+from markupsafe import Markup
+
+#: Where ``web/idempotency.py`` keeps this request's CSRF input, and its one-time key's
+#: field (that module imports this one's importers, so the names are repeated here).
+CSRF_INPUT_KEY = "csrf_input"
+KEY_FIELD = "submission"
+
+#: The request header that carries the digests a phone holds: the shell's digest, then
+#: ``id=digest`` for each piece, separated by spaces.
+HEADER = "X-Play-Pieces"
+#: More than any play page has; a longer header is ignored (the whole panel is sent).
+MAX_HEADER = 8192
+MAX_PIECES = 400
+DIGEST_BYTES = 8
+_STORE = "play_pieces"
+
+_OPENING = re.compile(r"\s*<([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>")
+_ID = re.compile(r'\sid="([^"]+)"')
+#: Values that change at every rendering without the page changing: the CSRF token and
+#: the one-time key of a guarded form (see ``web/idempotency.py``).
+_VOLATILE = re.compile(r'(name="(?:csrf_token|submission)" value=")[^"]*"')
+_MARKER = "<!--piece:{}-->"
+#: Elements that are only parsed right inside their parent (a table row, an SVG shape):
+#: a change in one goes with its parent piece rather than alone.
+BOUND = frozenset(
+    {"tr", "td", "th", "thead", "tbody", "tfoot", "caption", "col", "colgroup", "option"}
+    | {"optgroup", "g", "rect", "text", "path", "circle", "line", "polyline", "use"}
+)
+#: The attribute of a stub: "keep your own copy of this element".
+KEEP = "data-keep"
+_SAFE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+
+
+@dataclass
+class Piece:
+    """A rendered piece: its id, digest, markup as stamped, and the pieces inside it."""
+
+    ident: str
+    digest: str
+    markup: str
+    inner: list[Piece] = field(default_factory=list)
+    tag: str = "div"
+
+    def stub(self) -> str:
+        """What stands for this piece in an answer when the phone holds it as it is: the
+        phone's script puts its own copy there (see ``static/companion.js``)."""
+        return f'<{self.tag} id="{self.ident}" {KEEP}></{self.tag}>'
+
+
+@dataclass
+class Rendered:
+    """The pieces of this request's rendering."""
+
+    #: Pieces rendered but not yet inside a rendered piece or panel, in page order.
+    open: list[Piece] = field(default_factory=list)
+    #: The play panel rendered last (its pieces inside it).
+    panel: Piece | None = None
+
+
+def _rendered() -> Rendered:
+    found: Rendered | None = g.get(_STORE)
+    if found is None:
+        found = Rendered()
+        setattr(g, _STORE, found)
+    return found
+
+
+def digest(markup: str) -> str:
+    """A short digest of markup, blind to the values that change at each rendering."""
+    made: str | None = g.get(CSRF_INPUT_KEY)
+    if made is not None:  # the one CSRF input of this request (see web/idempotency.py)
+        markup = markup.replace(made, "")
+    if KEY_FIELD in markup or "csrf_token" in markup:
+        markup = _VOLATILE.sub(r'\1"', markup)
+    raw = hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).digest()
+    # URL-safe base64 rather than hex: the phone sends every digest with each poll.
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
+    """``markup`` with ``name="value"`` added to its first element, and that element's id
+    (None when the markup does not open with an element that has a plain id)."""
+    opening = _OPENING.match(markup)
+    if opening is None:
+        return None
+    found = _ID.search(opening.group(2))
+    if found is None or not _SAFE_ID.fullmatch(found.group(1)):
+        return None
+    at = opening.end(2)
+    return f'{markup[:at]} {name}="{value}"{markup[at:]}', found.group(1)
+
+
+def _gather(text: str, name: str, found: Rendered) -> Piece | None:
+    """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
+    the rest of it (each piece inside stands there as a marker), so that a change inside
+    a piece inside it changes only that piece's digest."""
+    opening = _OPENING.match(text)
+    if opening is None:
+        return None
+    # The pieces inside were rendered last: they end the open list (in page order).
+    start = len(found.open)
+    while start > 0 and found.open[start - 1].markup in text:
+        start -= 1
+    inner = found.open[start:]
+    parts: list[str] = []
+    at = 0
+    for piece in inner:
+        where = text.find(piece.markup, at)
+        parts += (text[at:where], _MARKER.format(piece.ident))
+        at = where + len(piece.markup)
+    value = digest(text[at:] if not parts else "".join((*parts, text[at:])))
+    stamped = _stamp(text, name, value)
+    if stamped is None:
+        return None
+    del found.open[start:]
+    return Piece(stamped[1], value, stamped[0], inner, opening.group(1))
+
+
+def piece(markup: str) -> Markup:
+    """Jinja filter: mark an element with an id as a piece of the play panel (it may hold
+    pieces itself: a list whose items are pieces...)."""
+    found = _rendered()
+    made = _gather(str(markup), "data-h", found)
+    if made is None:  # not an element with a plain id: it stays part of what holds it
+        return Markup(markup)
+    found.open.append(made)
+    return Markup(made.markup)
+
+
+def shell(markup: str) -> Markup:
+    """Jinja filter: mark the play panel; its digest covers what its pieces leave."""
+    found = _rendered()
+    made = _gather(str(markup), "data-shell", found)
+    found.panel = made
+    return Markup(markup if made is None else made.markup)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a phone said it holds: the shell's digest and each piece's."""
+
+    shell: str
+    pieces: dict[str, str]
+
+
+def known() -> Known | None:
+    """The digests this request says the phone holds, when it sent sensible ones."""
+    raw = request.headers.get(HEADER, "")
+    if not raw or len(raw) > MAX_HEADER:
+        return None
+    words = raw.split()
+    if len(words) > MAX_PIECES + 1:
+        return None
+    pieces = {}
+    for word in words[1:]:
+        ident, sep, value = word.partition("=")
+        if sep:
+            pieces[ident] = value
+    return Known(words[0], pieces)
+
+
+def changed_only() -> str | None:
+    """The out-of-band answer for the panel just rendered: only the pieces whose digests
+    differ from the phone's, or None when the whole panel must go (no digests sent, or
+    the shell changed)."""
+    found: Rendered | None = g.get(_STORE)
+    panel = found.panel if found is not None else None
+    held = known()
+    if panel is None or held is None or held.shell != panel.digest:
+        return None
+    if _holds_bound_changes(panel, held.pieces):  # a table row right in the panel...
+        return None
+    parts: list[str] = []
+    _changed(panel, held.pieces, parts)
+    return "\n".join(parts)
+
+
+def _changed(holder: Piece, held: dict[str, str], parts: list[str]) -> None:
+    """Each piece in ``holder`` whose digest the phone does not hold goes (see
+    :func:`_sent`); where it does, the pieces inside it are looked at."""
+    for inner in holder.inner:
+        if held.get(inner.ident) == inner.digest and not _holds_bound_changes(inner, held):
+            _changed(inner, held, parts)
+            continue
+        # Morphed in place (idiomorph), like the whole panel: nothing moves.
+        sent = _sent(inner, held)
+        swapped = _stamp(sent, "hx-swap-oob", f"morph:#{inner.ident}")
+        parts.append(swapped[0] if swapped else sent)
+
+
+def _sent(changed: Piece, held: dict[str, str]) -> str:
+    """A changed piece as it goes to the phone: the pieces inside it that the phone
+    holds as they are go as stubs (a list that grew by one item sends one item)."""
+    markup = changed.markup
+    for inner in changed.inner:
+        kept = held.get(inner.ident) == inner.digest and not _holds_changes(inner, held)
+        replacement = inner.stub() if kept else _sent(inner, held)
+        if replacement != inner.markup:
+            markup = markup.replace(inner.markup, replacement, 1)
+    return markup
+
+
+def _holds_bound_changes(piece: Piece, held: dict[str, str]) -> bool:
+    """Whether a changed piece inside it cannot go alone (see ``BOUND``): then it goes
+    with it."""
+    return any(
+        inner.tag.lower() in BOUND
+        and (held.get(inner.ident) != inner.digest or _holds_changes(inner, held))
+        for inner in piece.inner
+    )
+
+
+def _holds_changes(piece: Piece, held: dict[str, str]) -> bool:
+    """Whether a piece inside it changed (its own digest leaves them out)."""
+    return any(
+        held.get(inner.ident) != inner.digest or _holds_changes(inner, held)
+        for inner in piece.inner
+    )

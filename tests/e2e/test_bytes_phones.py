@@ -1,0 +1,66 @@
+"""Only what changed, in Chromium: a tap on one phone reaches the other as a few pieces,
+and the other phone's panel is then what a fresh load shows (see web/pieces.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+LIVE_TIMEOUT_MS = 6000
+#: What differs between two renderings of the same panel: the CSRF token, one-time keys.
+VOLATILE = re.compile(r'(name="(?:csrf_token|submission)" value=")[^"]*"')
+#: Classes htmx sets for a moment while it swaps.
+TRANSIENT = re.compile(r"\s*\bhtmx-(?:added|settling|swapping|request)\b")
+
+
+def panel_of(page: Page) -> str:
+    """The play panel's markup as the phone's DOM holds it now."""
+    html = page.locator("#play").evaluate("element => element.outerHTML")
+    html = TRANSIENT.sub("", VOLATILE.sub(r'\1"', html))
+    return re.sub(r' class=""', "", html)
+
+
+def start_odd_world(browser: Browser, live_server: str) -> tuple[Page, str]:
+    ann = browser.new_context().new_page()
+    ann.goto(live_server)
+    ann.get_by_label("Player 1", exact=True).fill("Ann")
+    ann.get_by_label("Player 2", exact=True).fill("Ben")
+    ann.get_by_role("button", name="Start the table").click()
+    expect(ann.get_by_role("heading", level=1)).to_contain_text("Table")
+    ann.get_by_label("Game", exact=True).select_option("odd-world")
+    ann.get_by_role("button", name="Start").click()
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
+    return ann, ann.url
+
+
+def test_a_live_update_leaves_the_panel_as_a_fresh_load_shows_it(
+    browser: Browser, live_server: str
+) -> None:
+    ann, url = start_odd_world(browser, live_server)
+    ben = browser.new_context().new_page()
+    ben.goto(url)
+    pieces: list[str] = []
+    ben.on(
+        "response",
+        lambda response: (
+            pieces.append(response.headers.get("hx-reswap", ""))
+            if "/poll" in response.url and response.status == 200
+            else None
+        ),
+    )
+    ann.get_by_role("button", name="One more Hoopoe for Ann").click()
+    expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
+    expect(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_value(
+        "1", timeout=LIVE_TIMEOUT_MS
+    )
+    expect(ben.locator(".decision")).to_have_text(re.compile("Ann leads with 1 point"))
+    assert "none" in pieces  # the update came as pieces, not the whole panel
+    fresh = browser.new_context().new_page()
+    fresh.goto(url)
+    expect(fresh.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
+    assert panel_of(ben) == panel_of(fresh)
+    assert panel_of(ann) == panel_of(fresh)
