@@ -110,7 +110,7 @@ def test_two_phones_play_a_round_trick_by_trick(browser: Browser, live_server: s
     expect(ann.get_by_role("heading", name=re.compile("Round 2 · trick 1"))).to_be_visible(
         timeout=LIVE_TIMEOUT_MS
     )
-    ann.get_by_role("button", name="Penalty: +1 VP for Cy").click()
+    ann.get_by_role("button", name="a penalty VP for Cy").click()
     expect(ben.locator(".owl-penalties")).to_contain_text("1 this round", timeout=LIVE_TIMEOUT_MS)
 
 
