@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import re
 import time
 from pathlib import Path
@@ -50,6 +51,10 @@ class Phone(FastHttpUser):
     def on_start(self) -> None:
         """Take the next free seat and open the play page (session cookie, CSRF token)."""
         number = next(SEATS)
+        # Phones at different tables keep their own rhythm: each starts its poll and tap
+        # cycles at its own moment (seeded, so a run can be repeated), not in step with
+        # every other phone that locust started in the same second.
+        self.phase = random.Random(number)
         table = TABLES[(number // 4) % len(TABLES)]
         self.seat = number % 4
         self.base = f"/t/{table['edit']}/plays/{table['play']}"
@@ -77,9 +82,9 @@ class Phone(FastHttpUser):
 
     @task
     def live(self) -> None:
-        """Poll every POLL_SECONDS and tap every EDIT_SECONDS, staggered per phone."""
-        next_poll = time.monotonic() + (self.seat * 0.5) % POLL_SECONDS
-        next_tap = time.monotonic() + 1 + self.seat
+        """Poll every POLL_SECONDS and tap every EDIT_SECONDS, from this phone's own phase."""
+        next_poll = time.monotonic() + self.phase.uniform(0, POLL_SECONDS)
+        next_tap = time.monotonic() + self.phase.uniform(0, EDIT_SECONDS)
         while True:
             now = time.monotonic()
             if now >= next_poll:
