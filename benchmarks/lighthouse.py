@@ -78,8 +78,25 @@ def prepare(folder: Path) -> dict[str, str]:
     return pages
 
 
+#: Lighthouse now and then fails to record a page's trace in headless Chromium
+#: (NO_NAVSTART) and asks to be run again: each page gets this many tries.
+TRIES = 3
+
+
 def score(command: str, url: str, report: Path) -> dict[str, object]:
+    """The category scores (0-100) and the audits that cost points, from the first of
+    :data:`TRIES` Lighthouse runs that worked (or what went wrong with the last)."""
+    found: dict[str, object] = {}
+    for _ in range(TRIES):
+        found = score_once(command, url, report)
+        if found["scores"] is not None:
+            break
+    return found
+
+
+def score_once(command: str, url: str, report: Path) -> dict[str, object]:
     """One Lighthouse run: the category scores (0-100) and the audits that cost points."""
+    report.unlink(missing_ok=True)
     run = subprocess.run(
         [
             command,
