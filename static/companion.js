@@ -195,6 +195,9 @@
   // changed (out of band, morphed into place), or the whole panel when unsure.
 
   var PIECES_HEADER = "X-Play-Pieces";
+  // Well under the 8 KB a header line may take at gunicorn and at nginx: a longer list is
+  // left out (the server then sends the whole panel) rather than have the request refused.
+  var PIECES_HEADER_MAX = 6000;
   var KEY_FIELD = "submission";
 
   document.addEventListener("htmx:configRequest", function (event) {
@@ -206,7 +209,10 @@
     target.querySelectorAll("[data-h][id]").forEach(function (piece) {
       words.push(piece.id + "=" + piece.getAttribute("data-h"));
     });
-    event.detail.headers[PIECES_HEADER] = words.join(" ");
+    var held = words.join(" ");
+    if (held.length <= PIECES_HEADER_MAX) {
+      event.detail.headers[PIECES_HEADER] = held;
+    }
   });
 
   // A piece sent with stubs for what this phone holds unchanged (data-keep): each stub
