@@ -1,4 +1,4 @@
-"""Lighthouse scores of the home page, a table page and a play page of every game.
+"""Lighthouse scores of the public pages, a table page and a play page of every game.
 
 Starts the app under gunicorn on 127.0.0.1 with a fresh SQLite database holding a table
 and one play of every registered game (started through the pages, as the route walk
@@ -60,7 +60,8 @@ def lighthouse() -> str:
 
 
 def prepare(folder: Path) -> dict[str, str]:
-    """The pages to score: home, a table, and a play of every game."""
+    """The pages to score: home, the rules and help of a game, a referee tool, a table,
+    and a play of every game."""
     app = create_app(
         {
             "INSTANCE_PATH": str(folder),
@@ -73,7 +74,13 @@ def prepare(folder: Path) -> dict[str, str]:
     table = table_with_every_game(client)
     with app.app_context():
         db.engine.dispose()
-    pages = {"home": "/", "table": f"/t/{table.edit}"}
+    pages = {
+        "home": "/",
+        "rules": "/rules/odd-world",
+        "help": "/help/odd-world",
+        "trick checker": "/owl-about/check",
+        "table": f"/t/{table.edit}",
+    }
     pages.update({slug: f"/t/{table.edit}/plays/{play}" for slug, play in table.plays.items()})
     return pages
 
