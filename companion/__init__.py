@@ -40,6 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         idempotency,
         operations,
         pages,
+        panel_cache,
         rules,
         security,
         sessions,
@@ -74,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)
+    panel_cache.register(app)
     app.add_template_global(idempotency.guard)
     app.add_template_global(idempotency.csrf_input)
     security.register(app)

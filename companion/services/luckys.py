@@ -231,6 +231,13 @@ def known_mavens(table: Table, *, besides: Play | None = None) -> list[KnownMave
     return sorted(found.values(), key=lambda m: m.name.casefold())
 
 
+def maven_sources(table: Table) -> list[tuple[int, int]]:
+    """The id and version of each of the table's Lucky's plays: what
+    :func:`known_mavens` reads, without loading them."""
+    query = select(Play.id, Play.version).where(Play.table_id == table.id, Play.game == f.SLUG)
+    return [(int(i), int(v)) for i, v in db.session.execute(query.order_by(Play.id))]
+
+
 def built_machines(play: Play) -> dict[str, int]:
     """The Machines entered in this play's decks, all players together."""
     table = luckys.state.parse(play.state)

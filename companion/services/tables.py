@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import Executable, bindparam, or_, select
+from sqlalchemy.orm import joinedload
 
 from companion.extensions import db
 from companion.games.base import name_problems
@@ -146,35 +147,32 @@ def rotate_join_code(table: Table) -> str:
 
 
 def find(token: str) -> TableAccess | None:
-    """The table a capability token opens, with the access it grants; ``None`` if none."""
+    """The table a capability token opens, with the access it grants; ``None`` if none.
+
+    One query, its players with it: every page of a table names them."""
     hashed = _hash(token)
-    for access, column in (
-        (Access.EDIT, Table.edit_token_hash),
-        (Access.VIEW, Table.view_token_hash),
-    ):
-        table = db.session.scalar(select(Table).where(column == hashed))
-        if table is not None:
-            return TableAccess(table, access)
-    return None
+    table = db.session.scalars(_FIND, {"hashed": hashed}).unique().first()
+    if table is None:
+        return None
+    return TableAccess(table, Access.EDIT if table.edit_token_hash == hashed else Access.VIEW)
+
+
+#: The table whose edit or read-only link hashes to ``hashed``.
+_OPENED_BY = or_(
+    Table.edit_token_hash == bindparam("hashed"), Table.view_token_hash == bindparam("hashed")
+)
+_FIND = select(Table).where(_OPENED_BY).options(joinedload(Table.players))
 
 
 # Built once: the polls run these on every phone every two seconds, and building the
 # statement cost more than running it. Executed on a connection of the engine's pool
 # (Core): no ORM objects, and no ORM session transaction to begin and close, which cost
 # more than the query itself.
-_TABLE_VERSION = select(Table.version).where(
-    or_(Table.edit_token_hash == bindparam("hashed"), Table.view_token_hash == bindparam("hashed"))
-)
+_TABLE_VERSION = select(Table.version).where(_OPENED_BY)
 _PLAY_VERSIONS = (
     select(Play.version, Table.version)
     .join(Table, Play.table_id == Table.id)
-    .where(
-        Play.id == bindparam("play_id"),
-        or_(
-            Table.edit_token_hash == bindparam("hashed"),
-            Table.view_token_hash == bindparam("hashed"),
-        ),
-    )
+    .where(Play.id == bindparam("play_id"), _OPENED_BY)
 )
 
 

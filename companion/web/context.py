@@ -8,11 +8,14 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, redirect, request, session, url_for
+from flask import abort, current_app, redirect, render_template, request, session, url_for
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion.extensions import db
@@ -20,11 +23,17 @@ from companion.games import GAMES
 from companion.models import Play
 from companion.services import plays, rule_refs, tables
 from companion.services.tables import TableAccess
+from companion.web import panel_cache
 from companion.web.finish import ending
 from companion.web.forms import ActionForm, EditForm
 from companion.web.game_pages import GamePages, PlayPage
-from companion.web.idempotency import note_table
-from companion.web.render import page_or_fragment, wants_fragment
+from companion.web.idempotency import new_key, note_table
+from companion.web.render import (
+    fragment_response,
+    page_or_fragment,
+    page_response,
+    wants_fragment,
+)
 
 DEVICE_KEY = "device"
 VISITOR_KEY = "visitor"
@@ -222,6 +231,51 @@ def redirect_to_play(found: TableAccess, play: Play) -> Response:
     return redirect(url, 303)
 
 
+def render_play(
+    found: TableAccess,
+    play: Play,
+    *,
+    status: int = 200,
+    errors: Mapping[str, str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+    **shown: Any,
+) -> Response:
+    """The play's page, or its panel for htmx. The panel comes from the panel cache when
+    this view of this version was rendered before (for this phone or another), and is
+    rendered and kept otherwise; this phone's CSRF token and form keys are filled in."""
+    seat = seat_of(found, play)
+    token = token_of(found)
+    pages = game_pages(play.game)
+    depends_on = {
+        "game": pages.panel_depends_on(play) if pages is not None else None,
+        # The series' totals count each of its games as it stands (one may be reopened).
+        "series": [(p.id, p.version) for p in play.series.plays] if play.series else None,
+    }
+    key = None
+    if not errors and not extra and status == HTTPStatus.OK:
+        key = panel_cache.key_for(
+            found, play, token=token, seat=seat, depends_on=depends_on, shown=shown
+        )
+    made = panel_cache.panel(
+        key,
+        lambda: render_template(
+            PLAY_FRAGMENT, **play_context(found, play, errors=errors, extra=extra, **shown)
+        ),
+    )
+    fill = partial(panel_cache.fill, csrf_token=generate_csrf(), new_key=new_key)
+    if wants_fragment():
+        return fragment_response(made.html, status, fill=fill)
+    html = render_template(
+        PLAY_PAGE,
+        panel=Markup(fill(made.html)),
+        found=found,
+        token=token,
+        game=GAMES[play.game],
+        game_css=game_css(play.game),
+    )
+    return page_response(html, status)
+
+
 def play_response(
     opened: OpenPlay,
     *,
@@ -244,8 +298,9 @@ def play_response(
     db.session.refresh(play)
     if status == 200 and not always_render and not wants_fragment():
         return redirect_to_play(found, play)
-    partial = fragment != PLAY_FRAGMENT and wants_fragment()
-    context = play_context(found, play, errors=errors, extra=extra, oob_actions=partial, **shown)
+    if fragment == PLAY_FRAGMENT or not wants_fragment():
+        return render_play(found, play, status=status, errors=errors, extra=extra, **shown)
+    context = play_context(found, play, errors=errors, extra=extra, oob_actions=True, **shown)
     return page_or_fragment(PLAY_PAGE, fragment, status=status, **context)
 
 

@@ -71,6 +71,11 @@ def no_context(page: PlayPage) -> dict[str, Any]:
     return {}
 
 
+def nothing_else(play: Play) -> None:
+    """A game whose panel shows nothing besides its play and its table."""
+    return
+
+
 @dataclass(frozen=True)
 class GamePages:
     """What the pages add for one game."""
@@ -80,3 +85,7 @@ class GamePages:
     #: The game's view data for its templates (``games/<slug>/_entry.html``...).
     context: Callable[[PlayPage], Mapping[str, Any]] = no_context
     tools: tuple[GameTool, ...] = field(default=())
+    #: What else the play's panel shows, beyond the play and its table (a palette kept
+    #: in the phone's session, other plays' entries): part of the panel cache's key
+    #: (``web/panel_cache.py``). Any JSON-able value.
+    panel_depends_on: Callable[[Play], object] = nothing_else

@@ -22,6 +22,7 @@ from companion.extensions import db
 from companion.models import Table
 from companion.services import submissions, tables
 from companion.services.tables import Access, TableAccess
+from companion.web.panel_cache import KEY_SLOT, rendering_with_slots
 from companion.web.render import wants_fragment
 
 KEY_FIELD = "submission"
@@ -44,7 +45,9 @@ def new_key() -> str:
 
 def guard(form: Any) -> Markup:
     """A form's CSRF token and a fresh idempotency key, as hidden inputs."""
-    key = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(new_key())}">'
+    # Rendered for the panel cache, the key is a slot, filled per phone (web/panel_cache.py).
+    value = KEY_SLOT if rendering_with_slots() else new_key()
+    key = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(value)}">'
     return csrf_input() + Markup(key)
 
 

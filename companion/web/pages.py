@@ -31,6 +31,7 @@ from companion.web.context import (
     play_context,
     redirect_to_play,
     remember_owner,
+    render_play,
     table_label,
     token_of,
     visitor_of,
@@ -438,8 +439,7 @@ def options(token: str, slug: str) -> Response:
 def play(token: str, play_id: int) -> Response:
     """A play: entry for the table, live standings, undo and finish."""
     opened = load_play(token, play_id)
-    context = play_context(opened.found, opened.play)
-    return page_or_fragment("play.html", "_play.html", **context)
+    return render_play(opened.found, opened.play)
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/poll")
@@ -456,8 +456,7 @@ def poll(token: str, play_id: int) -> Response:
     if current is not None and seen_play == current[0] and seen_table in (None, current[1]):
         return Response(status=HTTPStatus.NO_CONTENT)
     opened = load_play(token, play_id)
-    context = play_context(opened.found, opened.play)
-    return page_or_fragment("play.html", "_play.html", **context)
+    return render_play(opened.found, opened.play)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/edit")

@@ -99,6 +99,17 @@ def _rendered() -> Rendered:
     return found
 
 
+def use(rendered: Rendered) -> None:
+    """Make ``rendered`` this request's pieces (a panel rendered afresh, or a cached one's:
+    see ``web/panel_cache.py``)."""
+    setattr(g, _STORE, rendered)
+
+
+def current() -> Rendered:
+    """This request's pieces."""
+    return _rendered()
+
+
 def digest(markup: str) -> str:
     """A short digest of markup, blind to the values that change at each rendering."""
     made: str | None = g.get(CSRF_INPUT_KEY)

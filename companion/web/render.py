@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, make_response, render_template
@@ -21,12 +22,25 @@ def page_or_fragment(page: str, fragment: str, *, status: int = 200, **context: 
     A fragment holding a play's panel goes as only its changed pieces when the phone said
     which it holds (see ``web/pieces.py``)."""
     if not wants_fragment():
-        response = make_response(render_template(page, **context), status)
-        response.vary.add("HX-Request")
-        return response
-    html = render_template(fragment, **context)
+        return page_response(render_template(page, **context), status)
+    return fragment_response(render_template(fragment, **context), status)
+
+
+def page_response(html: str, status: int = 200) -> Response:
+    """A whole page (it differs from the fragment of the same URL: varies on HX-Request)."""
+    response = make_response(html, status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def fragment_response(
+    html: str, status: int = 200, *, fill: Callable[[str], str] | None = None
+) -> Response:
+    """A fragment, or only the pieces of its panel that the phone does not hold; ``fill``
+    puts this phone's own values into what is sent (see ``web/panel_cache.py``)."""
     changed = pieces.changed_only()
-    response = make_response(html if changed is None else changed, status)
+    body = html if changed is None else changed
+    response = make_response(body if fill is None else fill(body), status)
     if changed is not None:
         response.headers["HX-Reswap"] = "none"
     response.vary.update(("HX-Request", pieces.HEADER))

@@ -12,4 +12,9 @@ from companion.web.luckys import referee, view
 from companion.web.luckys.routes import bp
 
 #: What the pages add for Lucky's Misadventures (registered in ``web.games.PAGES``).
-GAME_PAGES = GamePages(blueprint=bp, context=view.context, tools=(referee.TOOL,))
+GAME_PAGES = GamePages(
+    blueprint=bp,
+    context=view.context,
+    tools=(referee.TOOL,),
+    panel_depends_on=view.maven_sources,
+)

@@ -10,6 +10,7 @@ from typing import Any
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.luckys.scoring import TIEBREAKS
+from companion.models import Play
 from companion.services import luckys as service
 from companion.web.game_pages import PlayPage
 
@@ -54,6 +55,12 @@ class DeckView:
     rank: int | None = None
     #: The six tiebreak values in the game's words ("holds Lucky", "3 VP from allies").
     tiebreaks: tuple[str, ...] = ()
+
+
+def maven_sources(play: Play) -> list[tuple[int, int]]:
+    """The table's Lucky's plays and their versions: the Maven chips come from all of them
+    (an edit of another play changes this one's panel)."""
+    return service.maven_sources(play.table)
 
 
 def context(page: PlayPage) -> dict[str, Any]:

@@ -14,9 +14,14 @@ session so that live refreshes and no-JavaScript round trips keep it.
 from __future__ import annotations
 
 from companion.web.game_pages import GamePages
-from companion.web.oddland import view
+from companion.web.oddland import palette, view
 from companion.web.oddland.forms import OddlandOptionsForm
 from companion.web.oddland.routes import bp
 
 #: This game's hooks for the shared pages (registered in ``companion.web.games.PAGES``).
-GAME_PAGES = GamePages(options_form=OddlandOptionsForm, blueprint=bp, context=view.context)
+GAME_PAGES = GamePages(
+    options_form=OddlandOptionsForm,
+    blueprint=bp,
+    context=view.context,
+    panel_depends_on=palette.kept,
+)

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 
 from flask import session
 
+from companion.models import Play
+
 SESSION_KEY = "oddland"
 DRAFT_KEY = "oddland-card"
 #: Palettes remembered per phone (the newest plays only, to keep the cookie small).
@@ -46,3 +48,8 @@ def draft(play_id: int, *, laid: int) -> dict[str, str]:
 def keep_draft(play_id: int, values: Mapping[str, str]) -> None:
     """Keep the play-along card being entered (``laid``: the cards on the map under it)."""
     _remember_in(DRAFT_KEY, play_id, values)
+
+
+def kept(play: Play) -> dict[str, dict[str, str]]:
+    """All this phone keeps for the play: what its panel shows from the session."""
+    return {"palette": remembered(play.id), "draft": _remembered_in(DRAFT_KEY, play.id)}

@@ -13,9 +13,14 @@ place does; it is remembered per phone in the session, so live refreshes keep it
 from __future__ import annotations
 
 from companion.web.game_pages import GamePages
-from companion.web.oddville import view
+from companion.web.oddville import palette, view
 from companion.web.oddville.forms import OddVilleOptionsForm
 from companion.web.oddville.routes import bp
 
 #: This game's hooks for the shared pages (registered in ``companion.web.games.PAGES``).
-GAME_PAGES = GamePages(options_form=OddVilleOptionsForm, blueprint=bp, context=view.context)
+GAME_PAGES = GamePages(
+    options_form=OddVilleOptionsForm,
+    blueprint=bp,
+    context=view.context,
+    panel_depends_on=palette.kept,
+)

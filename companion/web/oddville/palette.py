@@ -8,6 +8,8 @@ from collections.abc import Mapping
 
 from flask import session
 
+from companion.models import Play
+
 SESSION_KEY = "oddville"
 #: Palettes remembered per phone (the newest plays only, to keep the cookie small).
 REMEMBERED_PLAYS = 4
@@ -16,6 +18,11 @@ REMEMBERED_PLAYS = 4
 def remembered(play_id: int) -> dict[str, str]:
     """This phone's palette for the play (empty: the defaults)."""
     return dict(session.get(SESSION_KEY, {}).get(str(play_id), {}))
+
+
+def kept(play: Play) -> dict[str, str]:
+    """What the play's panel shows from this phone's session: its palette."""
+    return remembered(play.id)
 
 
 def remember(play_id: int, palette: Mapping[str, str]) -> None:
