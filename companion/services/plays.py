@@ -433,8 +433,33 @@ def changes_of(edit: Edit) -> list[Change]:
     return []
 
 
+#: How many of the newest edits :func:`last_undoable` reads before it reads them all.
+NEWEST_EDITS = 16
+
+
 def last_undoable(play: Play) -> Edit | None:
-    """The newest value edit that no undo has reverted yet, if any."""
+    """The newest value edit that no undo has reverted yet, if any.
+
+    Read from the newest edits only (every page of a play asks, and a long game holds
+    hundreds); the whole log only when none of them has a change to undo."""
+    undone = select(Edit.undoes).where(
+        Edit.play_id == play.id, Edit.kind == EditKind.UNDO.value, Edit.undoes.is_not(None)
+    )
+    newest = list(
+        db.session.scalars(
+            select(Edit)
+            .where(
+                Edit.play_id == play.id,
+                Edit.kind == EditKind.SET.value,
+                Edit.number.not_in(undone),
+            )
+            .order_by(Edit.number.desc())
+            .limit(NEWEST_EDITS)
+        )
+    )
+    found = next((edit for edit in newest if changes_of(edit)), None)
+    if found is not None or len(newest) < NEWEST_EDITS:
+        return found
     return _undo_target(play.edits)
 
 
@@ -559,8 +584,8 @@ def play_again(play: Play) -> Play:
 def newer_play(play: Play) -> Play | None:
     """The table's newest game when it was started after this one (phones still on this
     one are offered to open it)."""
-    newest = play.table.plays[-1] if play.table.plays else None
-    return newest if newest is not None and newest.id > play.id else None
+    newer = select(Play).where(Play.table_id == play.table_id, Play.id > play.id)
+    return db.session.scalars(newer.order_by(Play.id.desc()).limit(1)).first()
 
 
 def set_status(play: Play, *, finished: bool, author: Author) -> Edit:

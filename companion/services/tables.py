@@ -11,6 +11,7 @@ code lead to the table's link. Rotating bumps a generation: the old value stops 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import secrets
@@ -18,11 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app
-from sqlalchemy import Executable, bindparam, or_, select
+from sqlalchemy import bindparam, or_, select
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import joinedload
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from companion.extensions import db
 from companion.games.base import name_problems
@@ -190,11 +194,39 @@ def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
     return None if row is None else (int(row[0]), int(row[1]))
 
 
-def _first_row(statement: Executable, values: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The statement's first row, read on a pooled connection outside the ORM session."""
-    with db.engine.connect() as connection:
-        row = connection.execute(statement, values).first()
+def _first_row(statement: ClauseElement, values: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The statement's first row, read on a pooled connection outside the ORM session.
+
+    The statement is compiled once per database dialect and run on the driver's own
+    cursor: SQLAlchemy's execution machinery cost more than the indexed query itself.
+    """
+    sql, names, positional = _compiled(statement, db.engine.dialect)
+    parameters: Any = tuple(values[name] for name in names) if positional else values
+    row = driver_row(sql, parameters)
     return None if row is None else tuple(row)
+
+
+def driver_row(sql: str, parameters: Any) -> Sequence[Any] | None:
+    """The first row of ``sql`` run on the driver's cursor of a pooled connection."""
+    connection = db.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        try:
+            cursor.execute(sql, parameters)
+            row: Sequence[Any] | None = cursor.fetchone()
+        finally:
+            cursor.close()
+    finally:
+        connection.close()  # back to the pool, which ends the transaction (rollback)
+    return row
+
+
+@functools.cache
+def _compiled(statement: ClauseElement, dialect: Dialect) -> tuple[str, tuple[str, ...], bool]:
+    """The SQL of a statement for a dialect, the names of its parameters in order, and
+    whether the driver takes them by position."""
+    compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+    return str(compiled), tuple(compiled.positiontup or ()), bool(dialect.positional)
 
 
 def normalise_code(code: str) -> str:

@@ -181,7 +181,8 @@ def play_context(
         "conflict": None,
         "editable": page.editable,
         "game_css": game_css(play.game),
-        "newer_play": plays.newer_play(play),
+        # Shown on a finished game only (phones still on it are offered the next one).
+        "newer_play": plays.newer_play(play) if play.finished else None,
         "ending": ending(view.game, view.result),
         "confirm_finish": False,
         "games": GAMES,

@@ -66,11 +66,15 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        # One pass over the headers a view set: werkzeug's ``setdefault`` would look each
+        # name up and raise (and catch) a KeyError for each one missing, on every poll.
+        present = {name.lower() for name, _ in response.headers.items()}
+        missing = [(name, value) for name, value in HEADERS.items() if name.lower() not in present]
+        response.headers.extend(missing)
         if carries_tokens(request.path, response):
             # Overwrite, not setdefault: an earlier max-age must not keep a token around.
-            response.headers.update(TOKEN_PAGE_HEADERS)
+            for name, value in TOKEN_PAGE_HEADERS.items():
+                response.headers.set(name, value)
             if is_public(request.path, response):
                 del response.headers["X-Robots-Tag"]
         if app.config[HTTPS_SETTING]:

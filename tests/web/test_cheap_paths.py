@@ -7,12 +7,16 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from companion.extensions import db
+from companion.models import Play
+from companion.services import plays, tables
 from companion.web import pages, static_files
 from tests.helpers import HTMX, create_table, csrf, edit, start_play
 
@@ -21,17 +25,25 @@ YEAR = 31536000
 
 @contextmanager
 def counted_queries(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run inside the block."""
+    """The SQL statements run inside the block: through SQLAlchemy, and straight on the
+    driver's cursor (the polls' version checks)."""
     statements: list[str] = []
 
     def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
         statements.append(statement)
 
+    real_row = tables.driver_row
+
+    def counted_row(sql: str, parameters: Any) -> Any:
+        statements.append(sql)
+        return real_row(sql, parameters)
+
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", note)
     try:
-        yield statements
+        with patch.object(tables, "driver_row", counted_row):
+            yield statements
     finally:
         event.remove(engine, "before_cursor_execute", note)
 
@@ -138,3 +150,29 @@ def test_the_qr_code_is_drawn_once_per_link(client: FlaskClient) -> None:
     assert again.hits == drawn.hits + 1
     assert again.misses == drawn.misses
     assert "<svg" in page
+
+
+def test_the_undo_offered_from_the_newest_edits_matches_the_whole_log(
+    app: Flask, client: FlaskClient
+) -> None:
+    """``last_undoable`` reads only the newest edits; after each edit and each undo it
+    offers what reading the whole log would, also once more undos than it reads."""
+    links = create_table(client, ["Ann", "Ben"])
+    play_id = start_play(client, links.edit)
+    author = plays.Author("test")
+    birds = ["hoopoe", "shoebill", "cassowary"]
+    steps = [("set", n) for n in range(1, 25)] + [("undo", 0)] * (plays.NEWEST_EDITS + 3)
+    steps += [("set", 1), ("undo", 0), ("set", 2)]
+    with app.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        for number, (kind, value) in enumerate(steps):
+            if kind == "set":
+                path = f"players[0].display.{birds[number % 3]}"
+                plays.set_value(play, path=path, raw=str(value % 8 + 1), base=None, author=author)
+            else:
+                plays.undo(play, author=author)
+            db.session.expire_all()
+            offered = plays.last_undoable(play)
+            whole = plays._undo_target(play.edits)
+            assert (offered and offered.number) == (whole and whole.number), number
