@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from companion.extensions import db
 from companion.games import GAMES, Game
@@ -435,6 +435,22 @@ def changes_of(edit: Edit) -> list[Change]:
 
 #: How many of the newest edits :func:`last_undoable` reads before it reads them all.
 NEWEST_EDITS = 16
+# Built once (every page of a play runs it): the newest value edits no undo reverted.
+_UNDONE = select(Edit.undoes).where(
+    Edit.play_id == bindparam("play_id"),
+    Edit.kind == EditKind.UNDO.value,
+    Edit.undoes.is_not(None),
+)
+_NEWEST_NOT_UNDONE = (
+    select(Edit)
+    .where(
+        Edit.play_id == bindparam("play_id"),
+        Edit.kind == EditKind.SET.value,
+        Edit.number.not_in(_UNDONE),
+    )
+    .order_by(Edit.number.desc())
+    .limit(NEWEST_EDITS)
+)
 
 
 def last_undoable(play: Play) -> Edit | None:
@@ -442,21 +458,7 @@ def last_undoable(play: Play) -> Edit | None:
 
     Read from the newest edits only (every page of a play asks, and a long game holds
     hundreds); the whole log only when none of them has a change to undo."""
-    undone = select(Edit.undoes).where(
-        Edit.play_id == play.id, Edit.kind == EditKind.UNDO.value, Edit.undoes.is_not(None)
-    )
-    newest = list(
-        db.session.scalars(
-            select(Edit)
-            .where(
-                Edit.play_id == play.id,
-                Edit.kind == EditKind.SET.value,
-                Edit.number.not_in(undone),
-            )
-            .order_by(Edit.number.desc())
-            .limit(NEWEST_EDITS)
-        )
-    )
+    newest = list(db.session.scalars(_NEWEST_NOT_UNDONE, {"play_id": play.id}))
     found = next((edit for edit in newest if changes_of(edit)), None)
     if found is not None or len(newest) < NEWEST_EDITS:
         return found
