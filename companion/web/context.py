@@ -25,7 +25,6 @@ from companion.services import plays, rule_refs, tables
 from companion.services.tables import TableAccess
 from companion.web import panel_cache
 from companion.web.finish import ending
-from companion.web.forms import ActionForm, EditForm
 from companion.web.game_pages import GamePages, PlayPage
 from companion.web.idempotency import new_key, note_table
 from companion.web.render import (
@@ -175,8 +174,11 @@ def play_context(
         "explanation": view.explanation,
         "undo_target": view.undo_target,
         "series_result": view.series_result,
-        "action": ActionForm(formdata=None),
-        "edit": EditForm(formdata=None),
+        # What the templates' forms pass to ``guard`` / ``htmx_form`` as their form: the
+        # token and key come from the request, so no WTForms object is built (building two
+        # cost a twentieth of the panel's rendering).
+        "action": None,
+        "edit": None,
         "errors": page.errors,
         "conflict": None,
         "editable": page.editable,

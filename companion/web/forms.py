@@ -134,7 +134,3 @@ class IdentityForm(TextForm):
     """Who is holding this phone, so the history can name them."""
 
     name = SelectField("This phone belongs to")
-
-
-class ActionForm(TextForm):
-    """A button with nothing to enter (undo, finish, reopen, next game): CSRF only."""
