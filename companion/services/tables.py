@@ -24,7 +24,7 @@ from typing import Any, cast
 from flask import current_app
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import contains_eager, joinedload
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -166,6 +166,26 @@ _OPENED_BY = or_(
     Table.edit_token_hash == bindparam("hashed"), Table.view_token_hash == bindparam("hashed")
 )
 _FIND = select(Table).where(_OPENED_BY).options(joinedload(Table.players))
+
+
+def find_play(token: str, play_id: int) -> tuple[TableAccess, Play] | None:
+    """A play of the table a capability token opens, with the table (and its players) and
+    the access the link grants, in one query; ``None`` when the link opens no table or the
+    play is not one of its plays."""
+    hashed = _hash(token)
+    play = db.session.scalars(_FIND_PLAY, {"hashed": hashed, "play_id": play_id}).first()
+    if play is None:
+        return None
+    access = Access.EDIT if play.table.edit_token_hash == hashed else Access.VIEW
+    return TableAccess(play.table, access), play
+
+
+_FIND_PLAY = (
+    select(Play)
+    .join(Play.table)
+    .where(Play.id == bindparam("play_id"), _OPENED_BY)
+    .options(contains_eager(Play.table).joinedload(Table.players))
+)
 
 
 # Built once: the polls run these on every phone every two seconds, and building the

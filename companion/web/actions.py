@@ -18,7 +18,7 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from companion.games.base import Problem, problem_messages
-from companion.services import plays
+from companion.services import plays, tables
 from companion.web.context import (
     PLAY_FRAGMENT,
     OpenPlay,
@@ -26,6 +26,7 @@ from companion.web.context import (
     open_table,
     play_response,
 )
+from companion.web.idempotency import note_table
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
@@ -39,6 +40,14 @@ def load_play(
     """The play ``play_id`` of the table this link opens, else 404 (also when it is not a
     play of ``game``). ``edit``: the link must be an edit link (403 otherwise, whatever
     play it asks for)."""
+    # One query for the usual case; a link or play that does not match takes the long way,
+    # which says why (403 for a change through the read-only link, else 404).
+    both = tables.find_play(token, play_id)
+    if both is not None:
+        fast = OpenPlay(*both)
+        if (fast.found.can_edit or not edit) and game in (None, fast.play.game):
+            note_table(fast.found)
+            return fast
     found = open_for_edit(token) if edit else open_table(token)
     play = plays.play_at(found.table, play_id, game=game)
     if play is None:
