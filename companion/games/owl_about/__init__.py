@@ -83,6 +83,7 @@ from companion.games.owl_about.cards import (
     ChartRow,
     Mode,
     NightCollection,
+    PlayedTrick,
     RuleBreak,
     TrickOutcome,
     TrickProgress,
@@ -90,6 +91,7 @@ from companion.games.owl_about.cards import (
     card,
     default_target,
     fighting_power,
+    judge_trick,
     legal_cards,
     player_chart,
     rule_breaks,
@@ -121,7 +123,6 @@ from companion.games.owl_about.referee import (
 )
 from companion.games.owl_about.scoring import (
     WRONG_CARD_REMINDER,
-    PlayedTrick,
     RoundScore,
     game_end,
     play_trick,
@@ -207,6 +208,7 @@ __all__ = [
     "default_target",
     "fighting_power",
     "game_end",
+    "judge_trick",
     "legal_cards",
     "new_round",
     "open_round",

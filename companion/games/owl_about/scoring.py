@@ -27,6 +27,7 @@ from companion.games.owl_about.cards import (
     ChartRow,
     Mode,
     NightCollection,
+    PlayedTrick,
     Variant,
     _fastest,
     _rule_break_message,
@@ -37,30 +38,6 @@ from companion.games.owl_about.cards import (
     trick_progress,
 )
 from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
-
-
-@dataclass(frozen=True)
-class PlayedTrick:
-    """A scored trick: who took it, every FP, and what it was worth."""
-
-    lead: str
-    seats: tuple[str, ...]
-    cards: tuple[str, ...]
-    fp: tuple[int, ...]
-    winner: str
-    trophies: int
-    night_cards: int
-    same_speed: bool
-
-    def to_json(self) -> dict[str, Any]:
-        """The API shape of a scored trick."""
-        return {
-            "lead": self.lead,
-            "winner": self.winner,
-            "fp": list(self.fp),
-            "trophies": self.trophies,
-            "same_speed": self.same_speed,
-        }
 
 
 def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:
@@ -158,21 +135,25 @@ class _Taken:
     same_speed: dict[str, int]
 
 
-def _taken(game: GameInput, round_: RoundInput) -> _Taken:
+def _taken(game: GameInput, round_: RoundInput, rules: frozenset[Variant]) -> _Taken:
     zero = dict.fromkeys(game.players, 0)
     if round_.tricks is None:
         assert round_.trophies is not None  # validation allows exactly one of the two
         return _Taken((), {**zero, **round_.trophies}, None, zero)
+    count = len(game.players)
+    # Validation judged each complete trick of a parsed game already (``played``); a
+    # trick built by hand is judged here.
     played = tuple(
-        play_trick(t, mode=game.mode, players=game.players)
+        t.played or play_trick(t, mode=game.mode, players=game.players)
         for t in round_.tricks
-        if len(t.cards) == len(game.players)
+        if len(t.cards) == count
     )
     trophies, nights, bonus = dict(zero), dict(zero), dict(zero)
+    same_speed_counts = Variant.SAME_SPEED in rules
     for trick in played:
         trophies[trick.winner] += trick.trophies
         nights[trick.winner] += trick.night_cards
-        if trick.same_speed and Variant.SAME_SPEED in rules_of(game.variants):
+        if same_speed_counts and trick.same_speed:
             bonus[trick.winner] += SAME_SPEED_VP
     return _Taken(played, trophies, nights, bonus)
 
@@ -189,10 +170,10 @@ def score_round(
     >>> s.vp, s.totals
     ({'A': 5, 'B': 3, 'C': 4}, {'A': 5, 'B': 6, 'C': 4})
     """
-    taken = _taken(game, round_)
+    rules = rules_of(game.variants)
+    taken = _taken(game, round_, rules)
     base = trophy_vp(taken.trophies)
     collection: dict[str, NightCollection] = {}
-    rules = rules_of(game.variants)
     if taken.night_cards is not None:
         for name, nights in taken.night_cards.items():
             effect = _night_collection(nights, rules)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
 from typing import Any
 
 import pydantic
@@ -42,9 +44,11 @@ from companion.games.owl_about.cards import (
     TROPHY_TOTALS_RULE,
     ChartRow,
     Mode,
+    PlayedTrick,
     Variant,
     card,
     default_target,
+    judge_trick,
     seating_from,
     trick_progress,
 )
@@ -265,11 +269,18 @@ def _copies_problems(
 
 @dataclass(frozen=True)
 class TrickInput:
-    """A trick after validation: names are the players' names as shown."""
+    """A trick after validation: names are the players' names as shown.
+
+    ``played`` is the complete trick as validation judged it (:func:`parse` judges each
+    trick once; scoring and the play-along reuse it); ``None`` for a trick still being
+    played or one built by hand, which scoring then judges itself. It is left out of
+    comparisons: it follows from the other fields.
+    """
 
     lead: str
     cards: tuple[str, ...]
     winner: str | None
+    played: PlayedTrick | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -308,6 +319,21 @@ class _Context:
     roster: Roster
     mode: str
 
+    @cached_property
+    def known_mode(self) -> Mode | None:
+        """The mode, when it is one (else validation reports it)."""
+        return Mode(self.mode) if self.mode in _MODES else None
+
+    @cached_property
+    def seatings(self) -> dict[str, tuple[str, ...]]:
+        """Each player -> the seats in play order of a trick they lead (found once)."""
+        names = self.roster.names
+        return {name: seating_from(names, name) for name in names}
+
+
+_MODES = frozenset(Mode)
+_CODES = frozenset(DECK)
+
 
 def _player_map_problems(
     values: Mapping[str, int], location: Sequence[str | int], *, roster: Roster, what: str
@@ -315,14 +341,13 @@ def _player_map_problems(
     problems = []
     seen: set[str] = set()
     for name, value in values.items():
-        path = path_of([*location, name])
         player = roster.find(name)
         if player is None:
-            problems.append(Problem(path, _unknown_player(name)))
+            problems.append(Problem(path_of([*location, name]), _unknown_player(name)))
         elif player in seen:
-            problems.append(Problem(path, _entered_twice(player)))
+            problems.append(Problem(path_of([*location, name]), _entered_twice(player)))
         elif value < 0:
-            problems.append(Problem(path, f"{what} cannot be negative."))
+            problems.append(Problem(path_of([*location, name]), f"{what} cannot be negative."))
         seen.add(player or name)
     return problems
 
@@ -598,32 +623,142 @@ def _played_from_hands_problems(
     return problems
 
 
-def _game_input(model: StateModel) -> GameInput:
-    """Build the validated game (only called once every problem check passed)."""
+# --- the usual request: checked and built in one pass -------------------------------------
+#
+# Most rounds have no problem at all. For them, :func:`_clean_round` checks what the
+# detailed checks above check, builds the round and judges each complete trick once
+# (scoring and the play-along reuse it). Any doubt sends the round to
+# :func:`_round_problems`, which names every problem: the messages have one source.
+
+
+def _clean_tricks(
+    tricks: Sequence[TrickModel], *, context: _Context, open_round: bool
+) -> tuple[TrickInput, ...] | None:
+    """The tricks of a round with no problem, each complete one judged; ``None`` when
+    :func:`_tricks_problems` or :func:`_trick_problems` may find one."""
+    roster = context.roster
+    chart = roster.chart
+    mode = context.known_mode
+    if chart is None or mode is None or len(tricks) > chart.tricks:
+        return None
+    find, seatings, count = roster.find, context.seatings, len(roster.names)
+    built = []
+    taker: str | None = None  # of the trick before
+    for trick in tricks:
+        cards = tuple(trick.cards)
+        lead = find(trick.lead)
+        # The first trick may be led by anyone; later ones by the last taker.
+        if lead is None or (taker is not None and lead != taker) or not _CODES.issuperset(cards):
+            return None
+        if len(cards) != count:
+            # Only the last trick of an open round may be short, and it has no taker yet.
+            if not (open_round and trick is tricks[-1] and len(cards) < count):
+                return None
+            if trick.winner is not None:
+                return None
+            built.append(TrickInput(lead, cards, None))
+            continue
+        override = None
+        if trick.winner is not None:
+            override = find(trick.winner) if mode is Mode.ADVANCED else None
+            if override is None:
+                return None
+        played = judge_trick(mode, seats=seatings[lead], cards=cards, taker=override)
+        taker = played.winner
+        built.append(TrickInput(lead, cards, override, played))
+    copies = Counter(chain.from_iterable(trick.cards for trick in built))
+    if any(copies[code] > DECK[code] for code in copies):
+        return None
+    return tuple(built)
+
+
+def _clean_hands(round_: RoundModel, *, context: _Context) -> bool:
+    """Whether :func:`_round_hands_problems` finds nothing in the round's hands."""
+    roster = context.roster
+    chart = roster.chart
+    hands = round_.hands or {}
+    seen: set[str] = set()
+    for name, hand in hands.items():
+        player = roster.find(name)
+        if player is None or player in seen:
+            return False
+        seen.add(player)
+        if not _CODES.issuperset(hand) or (chart is not None and len(hand) > chart.hand_cards):
+            return False
+    copies = Counter(chain.from_iterable(hands.values()))
+    if any(copies[code] > DECK[code] for code in copies):
+        return False
+    if context.mode == Mode.ADVANCED or not round_.tricks:
+        return True
+    return not _played_from_hands_problems(round_, location=(), roster=roster)
+
+
+def _clean_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundInput | None:
+    """The round built, its complete tricks judged, when :func:`_round_problems` would
+    find no problem in it; ``None`` when it may find one."""
+    roster = context.roster
+    if (round_.tricks is None) == (round_.trophies is None):
+        return None
+    tricks = None
+    if round_.tricks is not None:
+        tricks = _clean_tricks(round_.tricks, context=context, open_round=round_.open and last)
+        if tricks is None:
+            return None
+    elif round_.open:
+        return None
+    trophies = round_.trophies
+    if trophies is not None and _trophies_problems(trophies, location=(), roster=roster):
+        return None
+    if _penalties_problems(round_.penalties, location=(), roster=roster):
+        return None
+    if round_.hands is not None and not _clean_hands(round_, context=context):
+        return None
+    return _round_input(round_, roster=roster, tricks=tricks)
+
+
+def _by_player(values: Mapping[str, int], roster: Roster) -> dict[str, int]:
+    """Per-player values under the names as shown; a missing player has 0."""
+    # Keys may differ in case from the names.
+    totals = dict.fromkeys(roster.names, 0)
+    for name, value in values.items():
+        totals[roster.find(name) or name] = value
+    return totals
+
+
+def _round_input(
+    round_: RoundModel, *, roster: Roster, tricks: tuple[TrickInput, ...] | None
+) -> RoundInput:
+    """A validated round, with its tricks already built."""
+    return RoundInput(
+        tricks=tricks,
+        trophies=None if round_.trophies is None else _by_player(round_.trophies, roster),
+        penalties=_by_player(round_.penalties, roster),
+        open=round_.open,
+        hands={
+            roster.find(name) or name: tuple(hand) for name, hand in (round_.hands or {}).items()
+        },
+    )
+
+
+def _trick_input(entered: TrickModel, roster: Roster) -> TrickInput:
+    """A validated trick, left for scoring to judge."""
+    winner = roster.find(entered.winner) if entered.winner is not None else None
+    return TrickInput(roster.find(entered.lead) or entered.lead, tuple(entered.cards), winner)
+
+
+def _game_input(model: StateModel, built: Sequence[RoundInput | None]) -> GameInput:
+    """Build the validated game (only called once every problem check passed), from the
+    rounds :func:`_clean_round` built, and the others."""
     roster = Roster.of(model.players)
-
-    def by_player(values: Mapping[str, int]) -> dict[str, int]:
-        # Keys may differ in case from the names; a missing player has 0.
-        totals = dict.fromkeys(roster.names, 0)
-        for name, value in values.items():
-            totals[roster.find(name) or name] = value
-        return totals
-
-    def trick(entered: TrickModel) -> TrickInput:
-        winner = roster.find(entered.winner) if entered.winner is not None else None
-        return TrickInput(roster.find(entered.lead) or entered.lead, tuple(entered.cards), winner)
-
     rounds = tuple(
-        RoundInput(
-            tricks=None if r.tricks is None else tuple(trick(t) for t in r.tricks),
-            trophies=None if r.trophies is None else by_player(r.trophies),
-            penalties=by_player(r.penalties),
-            open=r.open,
-            hands={
-                roster.find(name) or name: tuple(hand) for name, hand in (r.hands or {}).items()
-            },
+        done
+        if done is not None
+        else _round_input(
+            r,
+            roster=roster,
+            tricks=None if r.tricks is None else tuple(_trick_input(t, roster) for t in r.tricks),
         )
-        for r in model.rounds
+        for r, done in zip(model.rounds, built, strict=True)
     )
     count = len(roster.names)
     return GameInput(
@@ -638,19 +773,23 @@ def _game_input(model: StateModel) -> GameInput:
 def parse(state: object) -> GameInput:
     """Validate a state's shape and references; raise every problem at once.
 
-    Game end (rounds played after the game ended) needs the scores; :func:`score_game`
-    checks it.
+    Each complete trick is judged once here (:attr:`TrickInput.played`). Game end
+    (rounds played after the game ended) needs the scores; :func:`score_game` checks it.
     """
     model = validate_model(StateModel, state, STATE_SIZE)
     roster = Roster.of(model.players)
     context = _Context(roster, model.mode)
     problems = _roster_problems(model.players) + _options_problems(model)
+    built = []
     for index, round_ in enumerate(model.rounds):
         last = index == len(model.rounds) - 1
-        problems += _round_problems(round_, index=index, context=context, last=last)
+        clean = _clean_round(round_, context=context, last=last)
+        if clean is None:
+            problems += _round_problems(round_, index=index, context=context, last=last)
+        built.append(clean)
     if problems:
         raise InvalidStateError(problems)
-    return _game_input(model)
+    return _game_input(model, built)
 
 
 def open_round(players: Sequence[str], *, lead: str) -> dict[str, Any]:
