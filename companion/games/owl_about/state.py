@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from itertools import chain
 from typing import Any
 
 import pydantic
@@ -316,19 +314,23 @@ class GameInput:
 
 @dataclass(frozen=True)
 class _Context:
+    """What every round of a request is checked against.
+
+    ``known_mode`` is the mode when it is one (else validation reports it);
+    ``seatings`` each player -> the seats of a trick they lead, in play order.
+    """
+
     roster: Roster
     mode: str
+    known_mode: Mode | None = None
+    seatings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
-    @cached_property
-    def known_mode(self) -> Mode | None:
-        """The mode, when it is one (else validation reports it)."""
-        return Mode(self.mode) if self.mode in _MODES else None
-
-    @cached_property
-    def seatings(self) -> dict[str, tuple[str, ...]]:
-        """Each player -> the seats in play order of a trick they lead (found once)."""
-        names = self.roster.names
-        return {name: seating_from(names, name) for name in names}
+    @classmethod
+    def of(cls, roster: Roster, mode: str) -> _Context:
+        """The context of a request, its seatings found once."""
+        names = roster.names
+        seatings = {name: seating_from(names, name) for name in names}
+        return cls(roster, mode, Mode(mode) if mode in _MODES else None, seatings)
 
 
 _MODES = frozenset(Mode)
@@ -666,7 +668,9 @@ def _clean_tricks(
         played = judge_trick(mode, seats=seatings[lead], cards=cards, taker=override)
         taker = played.winner
         built.append(TrickInput(lead, cards, override, played))
-    copies = Counter(chain.from_iterable(trick.cards for trick in built))
+    copies: Counter[str] = Counter()
+    for done in built:
+        copies.update(done.cards)
     if any(copies[code] > DECK[code] for code in copies):
         return None
     return tuple(built)
@@ -685,7 +689,9 @@ def _clean_hands(round_: RoundModel, *, context: _Context) -> bool:
         seen.add(player)
         if not _CODES.issuperset(hand) or (chart is not None and len(hand) > chart.hand_cards):
             return False
-    copies = Counter(chain.from_iterable(hands.values()))
+    copies: Counter[str] = Counter()
+    for hand in hands.values():
+        copies.update(hand)
     if any(copies[code] > DECK[code] for code in copies):
         return False
     if context.mode == Mode.ADVANCED or not round_.tricks:
@@ -778,7 +784,7 @@ def parse(state: object) -> GameInput:
     """
     model = validate_model(StateModel, state, STATE_SIZE)
     roster = Roster.of(model.players)
-    context = _Context(roster, model.mode)
+    context = _Context.of(roster, model.mode)
     problems = _roster_problems(model.players) + _options_problems(model)
     built = []
     for index, round_ in enumerate(model.rounds):
