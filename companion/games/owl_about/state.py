@@ -173,12 +173,31 @@ TRICK_REQUEST_SIZE = object_size(
 
 @dataclass(frozen=True)
 class Roster(BaseRoster):
-    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart."""
+    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart.
+
+    ``exact`` maps each name exactly as seated to the player it finds: a request names
+    players hundreds of times, nearly always as seated, and those need no casefolding.
+    """
+
+    exact: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, raw: Sequence[str]) -> Roster:
         """The roster of names as entered."""
-        return cls(tuple(name.strip() for name in raw))
+        names = tuple(name.strip() for name in raw)
+        seated = BaseRoster(names)
+        exact = {name: found for name in names if (found := seated.find(name)) is not None}
+        return cls(names, exact)
+
+    def find(self, name: str) -> str | None:
+        """The player a name refers to, or ``None`` (as :meth:`BaseRoster.find`).
+
+        >>> roster = Roster.of(["Ann", "Ben"])
+        >>> roster.find("Ann"), roster.find(" ben "), roster.find("Cy")
+        ('Ann', 'Ben', None)
+        """
+        found = self.exact.get(name)
+        return found if found is not None else super().find(name)
 
     @property
     def chart(self) -> ChartRow | None:
@@ -633,11 +652,56 @@ def _played_from_hands_problems(
 # :func:`_round_problems`, which names every problem: the messages have one source.
 
 
+def _too_many_copies_of_any(codes: Sequence[str]) -> bool:
+    """Whether known card codes hold a card more often than the deck has it."""
+    return any(count > DECK[code] for code, count in Counter(codes).items())
+
+
+#: A round's tricks as :func:`_clean_tricks` reads them: the names as seated, the mode,
+#: whether the last trick may be short, and each trick's lead, cards and override.
+TricksKey = tuple[tuple[str, ...], str, bool, tuple[tuple[str, tuple[str, ...], str | None], ...]]
+
+
+#: How many rounds' judged tricks one process remembers. An entry holds at most 9
+#: tricks (a few KB), so the whole stays around a few MB.
+JUDGED_ROUNDS_SIZE = 1024
+
+
+#: Rounds whose tricks were checked and judged, by :data:`TricksKey`. Every request of a
+#: game sends its finished rounds again (a tap of a play-along game scores the whole
+#: game, often more than once), and the same tricks always check and judge the same:
+#: a remembered round is not judged again. Its tricks are immutable, so sharing them
+#: between requests is safe; each dict operation is atomic, so threads may share it.
+JUDGED_ROUNDS: dict[TricksKey, tuple[TrickInput, ...]] = {}
+
+
+def forget_judged_rounds() -> None:
+    """Forget every remembered round (every trick is then judged again)."""
+    JUDGED_ROUNDS.clear()
+
+
 def _clean_tricks(
     tricks: Sequence[TrickModel], *, context: _Context, open_round: bool
 ) -> tuple[TrickInput, ...] | None:
     """The tricks of a round with no problem, each complete one judged; ``None`` when
-    :func:`_tricks_problems` or :func:`_trick_problems` may find one."""
+    :func:`_tricks_problems` or :func:`_trick_problems` may find one. Remembered in
+    :data:`JUDGED_ROUNDS`."""
+    entered = tuple((trick.lead, tuple(trick.cards), trick.winner) for trick in tricks)
+    key = (context.roster.names, context.mode, open_round, entered)
+    done = JUDGED_ROUNDS.get(key)
+    if done is None:
+        done = _judged_tricks(tricks, context=context, open_round=open_round)
+        if done is not None:
+            if len(JUDGED_ROUNDS) >= JUDGED_ROUNDS_SIZE:
+                JUDGED_ROUNDS.clear()  # simpler than least recently used, and as bounded
+            JUDGED_ROUNDS[key] = done
+    return done
+
+
+def _judged_tricks(
+    tricks: Sequence[TrickModel], *, context: _Context, open_round: bool
+) -> tuple[TrickInput, ...] | None:
+    """What :func:`_clean_tricks` remembers, worked out."""
     roster = context.roster
     chart = roster.chart
     mode = context.known_mode
@@ -645,9 +709,11 @@ def _clean_tricks(
         return None
     find, seatings, count = roster.find, context.seatings, len(roster.names)
     built = []
+    played_cards: list[str] = []
     taker: str | None = None  # of the trick before
     for trick in tricks:
         cards = tuple(trick.cards)
+        played_cards += cards
         lead = find(trick.lead)
         # The first trick may be led by anyone; later ones by the last taker.
         if lead is None or (taker is not None and lead != taker) or not _CODES.issuperset(cards):
@@ -668,35 +734,30 @@ def _clean_tricks(
         played = judge_trick(mode, seats=seatings[lead], cards=cards, taker=override)
         taker = played.winner
         built.append(TrickInput(lead, cards, override, played))
-    copies: Counter[str] = Counter()
-    for done in built:
-        copies.update(done.cards)
-    if any(copies[code] > DECK[code] for code in copies):
+    if _too_many_copies_of_any(played_cards):
         return None
     return tuple(built)
 
 
-def _clean_hands(round_: RoundModel, *, context: _Context) -> bool:
-    """Whether :func:`_round_hands_problems` finds nothing in the round's hands."""
+def _clean_hands(round_: RoundModel, *, context: _Context) -> dict[str, tuple[str, ...]] | None:
+    """The round's hands by player (names as shown) when :func:`_round_hands_problems`
+    finds nothing in them; ``None`` when it may find something."""
     roster = context.roster
     chart = roster.chart
     hands = round_.hands or {}
-    seen: set[str] = set()
+    found: dict[str, tuple[str, ...]] = {}
     for name, hand in hands.items():
         player = roster.find(name)
-        if player is None or player in seen:
-            return False
-        seen.add(player)
+        if player is None or player in found:
+            return None
         if not _CODES.issuperset(hand) or (chart is not None and len(hand) > chart.hand_cards):
-            return False
-    copies: Counter[str] = Counter()
-    for hand in hands.values():
-        copies.update(hand)
-    if any(copies[code] > DECK[code] for code in copies):
-        return False
+            return None
+        found[player] = tuple(hand)
+    if _too_many_copies_of_any([code for hand in hands.values() for code in hand]):
+        return None
     if context.mode == Mode.ADVANCED or not round_.tricks:
-        return True
-    return not _played_from_hands_problems(round_, location=(), roster=roster)
+        return found
+    return None if _played_from_hands_problems(round_, location=(), roster=roster) else found
 
 
 def _clean_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundInput | None:
@@ -717,9 +778,12 @@ def _clean_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundI
         return None
     if _penalties_problems(round_.penalties, location=(), roster=roster):
         return None
-    if round_.hands is not None and not _clean_hands(round_, context=context):
-        return None
-    return _round_input(round_, roster=roster, tricks=tricks)
+    hands = None
+    if round_.hands is not None:
+        hands = _clean_hands(round_, context=context)
+        if hands is None:
+            return None
+    return _round_input(round_, roster=roster, tricks=tricks, hands=hands)
 
 
 def _by_player(values: Mapping[str, int], roster: Roster) -> dict[str, int]:
@@ -732,17 +796,23 @@ def _by_player(values: Mapping[str, int], roster: Roster) -> dict[str, int]:
 
 
 def _round_input(
-    round_: RoundModel, *, roster: Roster, tricks: tuple[TrickInput, ...] | None
+    round_: RoundModel,
+    *,
+    roster: Roster,
+    tricks: tuple[TrickInput, ...] | None,
+    hands: Mapping[str, tuple[str, ...]] | None = None,
 ) -> RoundInput:
-    """A validated round, with its tricks already built."""
-    return RoundInput(
-        tricks=tricks,
-        trophies=None if round_.trophies is None else _by_player(round_.trophies, roster),
-        penalties=_by_player(round_.penalties, roster),
-        open=round_.open,
-        hands={
+    """A validated round, with its tricks (and its hands, by player) already built."""
+    if hands is None:
+        hands = {
             roster.find(name) or name: tuple(hand) for name, hand in (round_.hands or {}).items()
-        },
+        }
+    return RoundInput(
+        tricks,
+        None if round_.trophies is None else _by_player(round_.trophies, roster),
+        _by_player(round_.penalties, roster),
+        round_.open,
+        hands,
     )
 
 
