@@ -145,6 +145,7 @@ from companion.games.owl_about.state import (
     TrickInput,
     TrickModel,
     TrickRequestModel,
+    forget_judged_rounds,
     open_round,
     parse,
 )
@@ -207,6 +208,7 @@ __all__ = [
     "check_trick",
     "default_target",
     "fighting_power",
+    "forget_judged_rounds",
     "game_end",
     "judge_trick",
     "legal_cards",
