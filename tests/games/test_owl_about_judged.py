@@ -2,7 +2,7 @@
 
 Validation checks a round without problems in one pass (``state._clean_round``) and
 judges each complete trick there (``TrickInput.played``); scoring and the play-along
-reuse it, and a process remembers the rounds it judged (``state.JUDGED_ROUNDS``). These
+reuse it, and a process remembers the rounds it judged (``state.CHECKED_ROUNDS``). These
 tests hold that shortcut to the detailed path it replaces: with ``_clean_round`` switched
 off, every round goes through the detailed checks, and every trick is judged from
 scratch by ``trick_progress`` in scoring and the play-along. Both paths must give the
@@ -55,7 +55,7 @@ def board_or_problems(state: dict[str, Any]) -> object:
 
 def assert_same_both_ways(state: dict[str, Any]) -> tuple[str, Any]:
     """The shared path (twice: judged, then remembered) and the detailed one agree."""
-    oa.forget_judged_rounds()
+    oa.forget_checked_rounds()
     judged, judged_board = outcome(state), board_or_problems(state)
     remembered, remembered_board = outcome(state), board_or_problems(state)
     with from_scratch():
@@ -258,7 +258,7 @@ def test_parsed_tricks_carry_their_judgement_and_hand_built_ones_do_not() -> Non
 def test_a_remembered_round_is_shared_and_the_memory_stays_bounded() -> None:
     rnd = random.Random(5)
     players = NAMES[:5]
-    oa.forget_judged_rounds()
+    oa.forget_checked_rounds()
     state = {
         "players": players,
         "rounds": [play_along_round(rnd, players, "basic", cards_down=35)],
@@ -266,28 +266,28 @@ def test_a_remembered_round_is_shared_and_the_memory_stays_bounded() -> None:
     first = oa.parse(state).rounds[0].tricks
     again = oa.parse(copy.deepcopy(state)).rounds[0].tricks
     assert first is again
-    with mock.patch.object(owl_state, "JUDGED_ROUNDS_SIZE", 3):
+    with mock.patch.object(owl_state, "CHECKED_ROUNDS_SIZE", 3):
         for cards_down in range(5, 35, 5):
             other = {
                 "players": players,
                 "rounds": [play_along_round(rnd, players, "basic", cards_down=cards_down)],
             }
             GAME.score(other)
-            assert len(owl_state.JUDGED_ROUNDS) <= 3
-    oa.forget_judged_rounds()
-    assert not owl_state.JUDGED_ROUNDS
+            assert len(owl_state.CHECKED_ROUNDS) <= 3
+    oa.forget_checked_rounds()
+    assert not owl_state.CHECKED_ROUNDS
     assert oa.parse(state).rounds[0].tricks == first
 
 
 def test_a_broken_round_is_not_remembered() -> None:
-    oa.forget_judged_rounds()
+    oa.forget_checked_rounds()
     state = {
         "players": ["Miu", "Carol", "Romi", "Tom"],
         "rounds": [{"tricks": [{"lead": "Miu", "cards": ["6", "2", "8", "N9"]}]}],
     }
     with pytest.raises(InvalidStateError):
         GAME.score(state)
-    assert not owl_state.JUDGED_ROUNDS
+    assert not owl_state.CHECKED_ROUNDS
 
 
 @settings(max_examples=200, deadline=None)

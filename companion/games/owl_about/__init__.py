@@ -145,7 +145,7 @@ from companion.games.owl_about.state import (
     TrickInput,
     TrickModel,
     TrickRequestModel,
-    forget_judged_rounds,
+    forget_checked_rounds,
     open_round,
     parse,
 )
@@ -208,7 +208,7 @@ __all__ = [
     "check_trick",
     "default_target",
     "fighting_power",
-    "forget_judged_rounds",
+    "forget_checked_rounds",
     "game_end",
     "judge_trick",
     "legal_cards",

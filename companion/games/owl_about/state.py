@@ -657,51 +657,11 @@ def _too_many_copies_of_any(codes: Sequence[str]) -> bool:
     return any(count > DECK[code] for code, count in Counter(codes).items())
 
 
-#: A round's tricks as :func:`_clean_tricks` reads them: the names as seated, the mode,
-#: whether the last trick may be short, and each trick's lead, cards and override.
-TricksKey = tuple[tuple[str, ...], str, bool, tuple[tuple[str, tuple[str, ...], str | None], ...]]
-
-
-#: How many rounds' judged tricks one process remembers. An entry holds at most 9
-#: tricks (a few KB), so the whole stays around a few MB.
-JUDGED_ROUNDS_SIZE = 1024
-
-
-#: Rounds whose tricks were checked and judged, by :data:`TricksKey`. Every request of a
-#: game sends its finished rounds again (a tap of a play-along game scores the whole
-#: game, often more than once), and the same tricks always check and judge the same:
-#: a remembered round is not judged again. Its tricks are immutable, so sharing them
-#: between requests is safe; each dict operation is atomic, so threads may share it.
-JUDGED_ROUNDS: dict[TricksKey, tuple[TrickInput, ...]] = {}
-
-
-def forget_judged_rounds() -> None:
-    """Forget every remembered round (every trick is then judged again)."""
-    JUDGED_ROUNDS.clear()
-
-
 def _clean_tricks(
     tricks: Sequence[TrickModel], *, context: _Context, open_round: bool
 ) -> tuple[TrickInput, ...] | None:
     """The tricks of a round with no problem, each complete one judged; ``None`` when
-    :func:`_tricks_problems` or :func:`_trick_problems` may find one. Remembered in
-    :data:`JUDGED_ROUNDS`."""
-    entered = tuple((trick.lead, tuple(trick.cards), trick.winner) for trick in tricks)
-    key = (context.roster.names, context.mode, open_round, entered)
-    done = JUDGED_ROUNDS.get(key)
-    if done is None:
-        done = _judged_tricks(tricks, context=context, open_round=open_round)
-        if done is not None:
-            if len(JUDGED_ROUNDS) >= JUDGED_ROUNDS_SIZE:
-                JUDGED_ROUNDS.clear()  # simpler than least recently used, and as bounded
-            JUDGED_ROUNDS[key] = done
-    return done
-
-
-def _judged_tricks(
-    tricks: Sequence[TrickModel], *, context: _Context, open_round: bool
-) -> tuple[TrickInput, ...] | None:
-    """What :func:`_clean_tricks` remembers, worked out."""
+    :func:`_tricks_problems` or :func:`_trick_problems` may find one."""
     roster = context.roster
     chart = roster.chart
     mode = context.known_mode
@@ -760,9 +720,71 @@ def _clean_hands(round_: RoundModel, *, context: _Context) -> dict[str, tuple[st
     return None if _played_from_hands_problems(round_, location=(), roster=roster) else found
 
 
+#: A round as :func:`_clean_round` reads it: the names as seated, the mode, whether its
+#: last trick may be short, and what was entered (tricks, trophies, penalties, hands).
+RoundKey = tuple[
+    tuple[str, ...],
+    str,
+    bool,
+    bool,
+    tuple[tuple[str, tuple[str, ...], str | None], ...] | None,
+    tuple[tuple[str, int], ...] | None,
+    tuple[tuple[str, int], ...],
+    tuple[tuple[str, tuple[str, ...]], ...] | None,
+]
+
+
+#: How many checked rounds one process remembers. An entry holds at most 9 tricks and
+#: the hands (a few KB), so the whole stays around a few MB.
+CHECKED_ROUNDS_SIZE = 1024
+
+
+#: Rounds found without problems, built and their tricks judged, by :data:`RoundKey`.
+#: Every request of a game sends its finished rounds again (a tap of a play-along game
+#: scores the whole game, often more than once), and the same round always checks and
+#: judges the same, so a remembered round is not checked again. A :class:`RoundInput` is
+#: never changed once built, so requests share it safely; each dict operation is
+#: atomic, so threads may share the memory too.
+CHECKED_ROUNDS: dict[RoundKey, RoundInput] = {}
+
+
+def forget_checked_rounds() -> None:
+    """Forget every remembered round (each is then checked and judged again)."""
+    CHECKED_ROUNDS.clear()
+
+
+def _round_key(round_: RoundModel, *, context: _Context, last: bool) -> RoundKey:
+    """Everything :func:`_checked_round` reads of a round and its request."""
+    tricks, trophies, hands = round_.tricks, round_.trophies, round_.hands
+    return (
+        context.roster.names,
+        context.mode,
+        round_.open,
+        last,
+        None if tricks is None else tuple((t.lead, tuple(t.cards), t.winner) for t in tricks),
+        None if trophies is None else tuple(trophies.items()),
+        tuple(round_.penalties.items()),
+        None if hands is None else tuple((name, tuple(hand)) for name, hand in hands.items()),
+    )
+
+
 def _clean_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundInput | None:
     """The round built, its complete tricks judged, when :func:`_round_problems` would
-    find no problem in it; ``None`` when it may find one."""
+    find no problem in it; ``None`` when it may find one. Remembered in
+    :data:`CHECKED_ROUNDS`."""
+    key = _round_key(round_, context=context, last=last)
+    done = CHECKED_ROUNDS.get(key)
+    if done is None:
+        done = _checked_round(round_, context=context, last=last)
+        if done is not None:
+            if len(CHECKED_ROUNDS) >= CHECKED_ROUNDS_SIZE:
+                CHECKED_ROUNDS.clear()  # simpler than least recently used, and as bounded
+            CHECKED_ROUNDS[key] = done
+    return done
+
+
+def _checked_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundInput | None:
+    """What :func:`_clean_round` remembers, worked out."""
     roster = context.roster
     if (round_.tricks is None) == (round_.trophies is None):
         return None
