@@ -184,9 +184,11 @@ def score_round(
     collection: dict[str, NightCollection] = {}
     if taken.night_cards is not None and not rules.isdisjoint(_NIGHT_COLLECTIONS):
         for name, nights in taken.night_cards.items():
-            effect = _night_collection(nights, rules)
-            if effect is not None:
-                collection[name] = effect
+            # Fewer night cards than either collection needs change nothing.
+            if nights >= _FEWEST_COLLECTED:
+                effect = _night_collection(nights, rules)
+                if effect is not None:
+                    collection[name] = effect
     penalties = {name: round_.penalties.get(name, 0) for name in game.players}
     vp, totals = {}, {}
     for name in game.players:
@@ -210,8 +212,10 @@ def score_round(
     )
 
 
-#: The variants that look at the night cards each player collected.
+#: The variants that look at the night cards each player collected, and the fewest
+#: night cards that either does something with.
 _NIGHT_COLLECTIONS = frozenset({Variant.NIGHT_COLLECTION_3, Variant.NIGHT_COLLECTION_4})
+_FEWEST_COLLECTED = min(NIGHT_COLLECTION_VOID, NIGHT_COLLECTION_RESET)
 
 
 def score_rounds(game: GameInput) -> list[RoundScore]:
