@@ -4,7 +4,7 @@ Validation collects every problem at once."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -739,18 +739,37 @@ RoundKey = tuple[
 CHECKED_ROUNDS_SIZE = 1024
 
 
-#: Rounds found without problems, built and their tricks judged, by :data:`RoundKey`.
-#: Every request of a game sends its finished rounds again (a tap of a play-along game
-#: scores the whole game, often more than once), and the same round always checks and
-#: judges the same, so a remembered round is not checked again. A :class:`RoundInput` is
-#: never changed once built, so requests share it safely; each dict operation is
-#: atomic, so threads may share the memory too.
-CHECKED_ROUNDS: dict[RoundKey, RoundInput] = {}
+#: Rounds found without problems, built and their tricks judged, by :data:`RoundKey`,
+#: least recently used first. Every request of a game sends its finished rounds again (a
+#: tap of a play-along game scores the whole game, often more than once), and the same
+#: round always checks and judges the same, so a remembered round is not checked again.
+#: A :class:`RoundInput` is never changed once built, so requests share it safely.
+CHECKED_ROUNDS: OrderedDict[RoundKey, RoundInput] = OrderedDict()
 
 
 def forget_checked_rounds() -> None:
     """Forget every remembered round (each is then checked and judged again)."""
     CHECKED_ROUNDS.clear()
+
+
+def _remembered(key: RoundKey) -> RoundInput | None:
+    """The round remembered under ``key`` (now the most recently used), or ``None``."""
+    # Taken out and put back at the end: two atomic steps, so that threads may share
+    # the memory (another thread missing the round meanwhile only checks it again).
+    found = CHECKED_ROUNDS.pop(key, None)
+    if found is not None:
+        CHECKED_ROUNDS[key] = found
+    return found
+
+
+def _remember(key: RoundKey, round_: RoundInput) -> None:
+    """Remember a checked round, dropping the least recently used beyond the size."""
+    CHECKED_ROUNDS[key] = round_
+    while len(CHECKED_ROUNDS) > CHECKED_ROUNDS_SIZE:
+        try:
+            CHECKED_ROUNDS.popitem(last=False)
+        except KeyError:  # emptied by another thread meanwhile
+            break
 
 
 def _round_key(round_: RoundModel, *, context: _Context, last: bool) -> RoundKey:
@@ -773,13 +792,11 @@ def _clean_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundI
     find no problem in it; ``None`` when it may find one. Remembered in
     :data:`CHECKED_ROUNDS`."""
     key = _round_key(round_, context=context, last=last)
-    done = CHECKED_ROUNDS.get(key)
+    done = _remembered(key)
     if done is None:
         done = _checked_round(round_, context=context, last=last)
         if done is not None:
-            if len(CHECKED_ROUNDS) >= CHECKED_ROUNDS_SIZE:
-                CHECKED_ROUNDS.clear()  # simpler than least recently used, and as bounded
-            CHECKED_ROUNDS[key] = done
+            _remember(key, done)
     return done
 
 
