@@ -451,7 +451,7 @@ _BIG_OWL_CODES = frozenset(code for code, c in CARDS.items() if c.speed in BIG_O
 
 
 def judge_trick(
-    mode: Mode, *, seats: Sequence[str], cards: Sequence[str], taker: str | None = None
+    mode: Mode | str, *, seats: Sequence[str], cards: Sequence[str], taker: str | None = None
 ) -> PlayedTrick:
     """A complete trick judged in one pass over its cards: FP, winner, trophies, night
     cards and same speed, as :func:`trick_progress`, :func:`trick_trophies` and
@@ -465,6 +465,8 @@ def judge_trick(
     >>> t = judge_trick(Mode.BASIC, seats=("Miu", "Carol", "Romi"), cards=("6", "N6", "8"))
     >>> t.winner, t.fp, t.trophies, t.night_cards, t.same_speed
     ('Carol', (6, 8, 8), 3, 1, False)
+    >>> judge_trick("quick", seats=("Miu", "Carol", "Romi"), cards=("6", "N6", "8")).winner
+    'Miu'
     """
     # Whether a big owl is in the trick is the same for every card: found once.
     powers = _FP if _BIG_OWL_CODES.isdisjoint(cards) else _FP_NEAR_BIG_OWL
@@ -472,7 +474,7 @@ def judge_trick(
     nights = sum(map(_NIGHT_COUNT.__getitem__, cards))
     if taker is None:
         # As _winning_card, inlined: this runs for every trick of every round.
-        taker = seats[_highest_unique(fp) if mode is Mode.QUICK else fp.index(max(fp))]
+        taker = seats[_highest_unique(fp) if mode == Mode.QUICK else fp.index(max(fp))]
     # Positional: a frozen dataclass is built noticeably faster so, once per trick.
     return PlayedTrick(
         seats[LEAD],

@@ -1,6 +1,9 @@
 """Owl About states: request shapes, sizes, and validation into a parsed game.
 
-Validation collects every problem at once."""
+Validation collects every problem at once. A round without problems (the usual case) is
+checked, built and its tricks judged in one pass, and remembered: a game's requests send
+its finished rounds again and again (see :func:`_clean_round`).
+"""
 
 from __future__ import annotations
 
