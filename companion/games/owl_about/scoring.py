@@ -151,10 +151,11 @@ def _taken(game: GameInput, round_: RoundInput, rules: frozenset[Variant]) -> _T
     trophies, nights, bonus = dict(zero), dict(zero), dict(zero)
     same_speed_counts = Variant.SAME_SPEED in rules
     for trick in played:
-        trophies[trick.winner] += trick.trophies
-        nights[trick.winner] += trick.night_cards
+        winner = trick.winner
+        trophies[winner] += trick.trophies
+        nights[winner] += trick.night_cards
         if same_speed_counts and trick.same_speed:
-            bonus[trick.winner] += SAME_SPEED_VP
+            bonus[winner] += SAME_SPEED_VP
     return _Taken(played, trophies, nights, bonus)
 
 
@@ -189,13 +190,17 @@ def score_round(
                 effect = _night_collection(nights, rules)
                 if effect is not None:
                     collection[name] = effect
-    penalties = {name: round_.penalties.get(name, 0) for name in game.players}
-    vp, totals = {}, {}
-    for name in game.players:
-        earned = 0 if name in collection else base[name]
-        vp[name] = earned + taken.same_speed[name] + penalties[name]
-        reset = collection.get(name) is NightCollection.TOTAL_RESET
-        totals[name] = 0 if reset else totals_before[name] + vp[name]
+    entered = round_.penalties
+    penalties = {name: entered.get(name, 0) for name in game.players}
+    bonus = taken.same_speed
+    vp = {
+        name: (0 if name in collection else base[name]) + bonus[name] + penalties[name]
+        for name in game.players
+    }
+    totals = {name: totals_before[name] + vp[name] for name in game.players}
+    for name, effect in collection.items():
+        if effect is NightCollection.TOTAL_RESET:
+            totals[name] = 0
     complete = round_.tricks is None or len(taken.tricks) == game.chart.tricks
     # Positional: a frozen dataclass is built noticeably faster so, once per round.
     return RoundScore(
@@ -203,7 +208,7 @@ def score_round(
         taken.tricks,
         taken.trophies,
         taken.night_cards,
-        taken.same_speed,
+        bonus,
         penalties,
         collection,
         vp,
