@@ -484,7 +484,8 @@ def judge_trick(
         taker,
         TROPHIES_PER_TRICK + TROPHIES_PER_NIGHT_CARD * nights,
         nights,
-        len(set(map(_SPEED.__getitem__, cards))) == 1,
+        # Mostly told by the first and last cards alone.
+        _SPEED[cards[0]] == _SPEED[cards[-1]] and len(set(map(_SPEED.__getitem__, cards))) == 1,
     )
 
 
