@@ -28,7 +28,7 @@ from bench import maximal_odd_world
 from oddland_bench import DEFINITIONS, maximal_rows, spread_tokens
 from oddville_bench import big_city
 
-from companion.games import GAMES
+from companion.games import GAMES, owl_about
 from companion.games import oddland as ol
 from companion.games.luckys import facts as lf
 from companion.games.oddland import placement
@@ -110,6 +110,14 @@ def owl_round(rng: random.Random, lead: str) -> tuple[dict[str, Any], str]:
         assert winner.winner is not None
         lead = winner.winner
     return {"tricks": tricks, "hands": hands}, lead
+
+
+def forget_owl_rounds() -> None:
+    """Forget every Owl About round remembered as checked (nothing to forget in a tree
+    without that memory, so that the same script measures the code before it)."""
+    forget = getattr(owl_about, "forget_checked_rounds", None)
+    if forget is not None:
+        forget()
 
 
 def maximal_owl_about(target: int = oa.MAX_TARGET) -> dict[str, Any]:
@@ -350,6 +358,17 @@ def main() -> None:
         "owl-about",
         owl,
         SCORE_BUDGET,
+    )
+    # Each request of a game sends its rounds again: those seen before are remembered.
+    # The same state with every round checked and every trick judged again:
+    owl_game = GAMES["owl-about"]
+
+    def owl_cold() -> object:
+        forget_owl_rounds()
+        return owl_game.score(owl)
+
+    figures.append(
+        Figure("  (the same, every round checked again)", per_call_ms(owl_cold, 300), None)
     )
     usual = maximal_owl_about(oa.default_target(len(OWL_PLAYERS)))
     score(

@@ -83,6 +83,7 @@ from companion.games.owl_about.cards import (
     ChartRow,
     Mode,
     NightCollection,
+    PlayedTrick,
     RuleBreak,
     TrickOutcome,
     TrickProgress,
@@ -90,6 +91,7 @@ from companion.games.owl_about.cards import (
     card,
     default_target,
     fighting_power,
+    judge_trick,
     legal_cards,
     player_chart,
     rule_breaks,
@@ -121,7 +123,6 @@ from companion.games.owl_about.referee import (
 )
 from companion.games.owl_about.scoring import (
     WRONG_CARD_REMINDER,
-    PlayedTrick,
     RoundScore,
     game_end,
     play_trick,
@@ -144,6 +145,7 @@ from companion.games.owl_about.state import (
     TrickInput,
     TrickModel,
     TrickRequestModel,
+    forget_checked_rounds,
     open_round,
     parse,
 )
@@ -206,7 +208,9 @@ __all__ = [
     "check_trick",
     "default_target",
     "fighting_power",
+    "forget_checked_rounds",
     "game_end",
+    "judge_trick",
     "legal_cards",
     "new_round",
     "open_round",

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 SLUG = "owl-about"
 
@@ -316,10 +317,15 @@ def trick_outcome(mode: Mode | str, cards: Sequence[str]) -> TrickOutcome:
     # Whether a big owl is in the trick is the same for every card: found once.
     big_owl = any(p.speed in BIG_OWLS for p in played)
     fp = tuple(_power(p, big_owl=big_owl) for p in played)
-    if Mode(mode) is Mode.QUICK:
-        return TrickOutcome(_highest_unique(fp), fp)
+    return TrickOutcome(_winning_card(Mode(mode), fp), fp)
+
+
+def _winning_card(mode: Mode, fp: Sequence[int]) -> int:
+    """The index of the winning card, given every FP in play order."""
+    if mode is Mode.QUICK:
+        return _highest_unique(fp)
     # index() finds the first card with that FP, so ties go to the earlier card.
-    return TrickOutcome(fp.index(max(fp)), fp)
+    return fp.index(max(fp))
 
 
 def _highest_unique(fp: Sequence[int]) -> int:
@@ -408,6 +414,78 @@ def trick_progress(
         winner=seats[outcome.winner],
         trophies=trick_trophies(cards),
         next_player=seats[len(cards)] if len(cards) < len(seats) else None,
+    )
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """A scored trick: who took it, every FP, and what it was worth."""
+
+    lead: str
+    seats: tuple[str, ...]
+    cards: tuple[str, ...]
+    fp: tuple[int, ...]
+    winner: str
+    trophies: int
+    night_cards: int
+    same_speed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The API shape of a scored trick."""
+        return {
+            "lead": self.lead,
+            "winner": self.winner,
+            "fp": list(self.fp),
+            "trophies": self.trophies,
+            "same_speed": self.same_speed,
+        }
+
+
+# What a trick needs of each card, looked up by code in C (``map``) rather than card by
+# card in Python: judging every trick of a long game is most of scoring it.
+_SPEED = {code: c.speed for code, c in CARDS.items()}
+_NIGHT_COUNT = {code: int(c.night) for code, c in CARDS.items()}
+_FP = {code: _power(c, big_owl=False) for code, c in CARDS.items()}
+_FP_NEAR_BIG_OWL = {code: _power(c, big_owl=True) for code, c in CARDS.items()}
+_BIG_OWL_CODES = frozenset(code for code, c in CARDS.items() if c.speed in BIG_OWLS)
+
+
+def judge_trick(
+    mode: Mode | str, *, seats: Sequence[str], cards: Sequence[str], taker: str | None = None
+) -> PlayedTrick:
+    """A complete trick judged in one pass over its cards: FP, winner, trophies, night
+    cards and same speed, as :func:`trick_progress`, :func:`trick_trophies` and
+    :func:`same_speed` find them one by one. Validation judges each trick with it once,
+    and scoring and the play-along reuse the result.
+
+    ``seats`` are the players in play order (the lead first, as :func:`seating_from`
+    gives them) and ``cards`` known card codes, one per seat; ``taker`` is an
+    advanced-mode override (``None``: the cards decide).
+
+    >>> t = judge_trick(Mode.BASIC, seats=("Miu", "Carol", "Romi"), cards=("6", "N6", "8"))
+    >>> t.winner, t.fp, t.trophies, t.night_cards, t.same_speed
+    ('Carol', (6, 8, 8), 3, 1, False)
+    >>> judge_trick("quick", seats=("Miu", "Carol", "Romi"), cards=("6", "N6", "8")).winner
+    'Miu'
+    """
+    # Whether a big owl is in the trick is the same for every card: found once.
+    powers = _FP if _BIG_OWL_CODES.isdisjoint(cards) else _FP_NEAR_BIG_OWL
+    fp = tuple(map(powers.__getitem__, cards))
+    nights = sum(map(_NIGHT_COUNT.__getitem__, cards))
+    if taker is None:
+        # As _winning_card, inlined: this runs for every trick of every round.
+        taker = seats[_highest_unique(fp) if mode == Mode.QUICK else fp.index(max(fp))]
+    # Positional: a frozen dataclass is built noticeably faster so, once per trick.
+    return PlayedTrick(
+        seats[LEAD],
+        tuple(seats),
+        tuple(cards),
+        fp,
+        taker,
+        TROPHIES_PER_TRICK + TROPHIES_PER_NIGHT_CARD * nights,
+        nights,
+        # Mostly told by the first and last cards alone.
+        _SPEED[cards[0]] == _SPEED[cards[-1]] and len(set(map(_SPEED.__getitem__, cards))) == 1,
     )
 
 

@@ -9,6 +9,7 @@ from companion.games.owl_about.cards import (
     DECK,
     LEAD,
     Mode,
+    TrickProgress,
     _fastest,
     _rule_break_message,
     card,
@@ -122,9 +123,7 @@ def _view_trick(
     game: GameInput,
     hands: Mapping[str, list[str]],
 ) -> TrickView:
-    progress = trick_progress(
-        mode=game.mode, players=game.players, lead=trick.lead, cards=trick.cards
-    )
+    progress = _progress(trick, game=game)
     plays = []
     check = game.mode is not Mode.ADVANCED
     for index, (seat, code) in enumerate(zip(progress.seats, trick.cards, strict=False)):
@@ -153,6 +152,19 @@ def _view_trick(
     )
 
 
+def _progress(trick: TrickInput, *, game: GameInput) -> TrickProgress:
+    """The trick so far. A complete trick that validation judged is not judged again,
+    unless an override hides who the cards chose."""
+    played = trick.played
+    if played is None or trick.winner is not None:
+        return trick_progress(
+            mode=game.mode, players=game.players, lead=trick.lead, cards=trick.cards
+        )
+    return TrickProgress(
+        played.seats, played.cards, played.fp, played.winner, played.trophies, None
+    )
+
+
 def round_view(game: GameInput, index: int) -> RoundView:
     """The play-along picture of a round entered trick by trick (index from 0).
 
@@ -171,8 +183,9 @@ def round_view(game: GameInput, index: int) -> RoundView:
     left = dict(DECK)
     views = []
     for number, trick in enumerate(tricks, 1):
-        views.append(_view_trick(trick, number=number, game=game, hands=hands))
-        for seat, code in zip(seating_from(game.players, trick.lead), trick.cards, strict=False):
+        view = _view_trick(trick, number=number, game=game, hands=hands)
+        views.append(view)
+        for seat, code in zip(view.seats, trick.cards, strict=False):
             left[code] -= 1
             if code in hands.get(seat, ()):
                 hands[seat].remove(code)

@@ -27,6 +27,7 @@ from companion.games.owl_about.cards import (
     ChartRow,
     Mode,
     NightCollection,
+    PlayedTrick,
     Variant,
     _fastest,
     _rule_break_message,
@@ -37,30 +38,6 @@ from companion.games.owl_about.cards import (
     trick_progress,
 )
 from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
-
-
-@dataclass(frozen=True)
-class PlayedTrick:
-    """A scored trick: who took it, every FP, and what it was worth."""
-
-    lead: str
-    seats: tuple[str, ...]
-    cards: tuple[str, ...]
-    fp: tuple[int, ...]
-    winner: str
-    trophies: int
-    night_cards: int
-    same_speed: bool
-
-    def to_json(self) -> dict[str, Any]:
-        """The API shape of a scored trick."""
-        return {
-            "lead": self.lead,
-            "winner": self.winner,
-            "fp": list(self.fp),
-            "trophies": self.trophies,
-            "same_speed": self.same_speed,
-        }
 
 
 def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:
@@ -158,29 +135,41 @@ class _Taken:
     same_speed: dict[str, int]
 
 
-def _taken(game: GameInput, round_: RoundInput) -> _Taken:
+def _taken(game: GameInput, round_: RoundInput, rules: frozenset[Variant]) -> _Taken:
     zero = dict.fromkeys(game.players, 0)
     if round_.tricks is None:
         assert round_.trophies is not None  # validation allows exactly one of the two
         return _Taken((), {**zero, **round_.trophies}, None, zero)
+    count = len(game.players)
+    # Validation judged each complete trick of a parsed game already (``played``); a
+    # trick built by hand is judged here.
     played = tuple(
-        play_trick(t, mode=game.mode, players=game.players)
+        t.played or play_trick(t, mode=game.mode, players=game.players)
         for t in round_.tricks
-        if len(t.cards) == len(game.players)
+        if len(t.cards) == count
     )
     trophies, nights, bonus = dict(zero), dict(zero), dict(zero)
+    same_speed_counts = Variant.SAME_SPEED in rules
     for trick in played:
-        trophies[trick.winner] += trick.trophies
-        nights[trick.winner] += trick.night_cards
-        if trick.same_speed and Variant.SAME_SPEED in rules_of(game.variants):
-            bonus[trick.winner] += SAME_SPEED_VP
+        winner = trick.winner
+        trophies[winner] += trick.trophies
+        nights[winner] += trick.night_cards
+        if same_speed_counts and trick.same_speed:
+            bonus[winner] += SAME_SPEED_VP
     return _Taken(played, trophies, nights, bonus)
 
 
 def score_round(
-    game: GameInput, round_: RoundInput, *, number: int, totals_before: Mapping[str, int]
+    game: GameInput,
+    round_: RoundInput,
+    *,
+    number: int,
+    totals_before: Mapping[str, int],
+    rules: frozenset[Variant] | None = None,
 ) -> RoundScore:
     """Score one round on top of the totals before it (order of steps: module docstring).
+
+    ``rules`` are the game's (:func:`rules_of` its variants), when the caller has them.
 
     >>> from companion.games.owl_about.state import parse
     >>> game = parse({"players": ["A", "B", "C"], "rounds": []})
@@ -189,42 +178,58 @@ def score_round(
     >>> s.vp, s.totals
     ({'A': 5, 'B': 3, 'C': 4}, {'A': 5, 'B': 6, 'C': 4})
     """
-    taken = _taken(game, round_)
+    if rules is None:
+        rules = rules_of(game.variants)
+    taken = _taken(game, round_, rules)
     base = trophy_vp(taken.trophies)
     collection: dict[str, NightCollection] = {}
-    rules = rules_of(game.variants)
-    if taken.night_cards is not None:
+    if taken.night_cards is not None and not rules.isdisjoint(_NIGHT_COLLECTIONS):
         for name, nights in taken.night_cards.items():
-            effect = _night_collection(nights, rules)
-            if effect is not None:
-                collection[name] = effect
-    vp, totals = {}, {}
-    for name in game.players:
-        earned = 0 if name in collection else base[name]
-        vp[name] = earned + taken.same_speed[name] + round_.penalties.get(name, 0)
-        reset = collection.get(name) is NightCollection.TOTAL_RESET
-        totals[name] = 0 if reset else totals_before[name] + vp[name]
+            # Fewer night cards than either collection needs change nothing.
+            if nights >= _FEWEST_COLLECTED:
+                effect = _night_collection(nights, rules)
+                if effect is not None:
+                    collection[name] = effect
+    entered = round_.penalties
+    penalties = {name: entered.get(name, 0) for name in game.players}
+    bonus = taken.same_speed
+    vp = {
+        name: (0 if name in collection else base[name]) + bonus[name] + penalties[name]
+        for name in game.players
+    }
+    totals = {name: totals_before[name] + vp[name] for name in game.players}
+    for name, effect in collection.items():
+        if effect is NightCollection.TOTAL_RESET:
+            totals[name] = 0
     complete = round_.tricks is None or len(taken.tricks) == game.chart.tricks
+    # Positional: a frozen dataclass is built noticeably faster so, once per round.
     return RoundScore(
-        number=number,
-        tricks=taken.tricks,
-        trophies=taken.trophies,
-        night_cards=taken.night_cards,
-        same_speed=taken.same_speed,
-        penalties={name: round_.penalties.get(name, 0) for name in game.players},
-        night_collection=collection,
-        vp=vp,
-        totals=totals,
-        complete=complete,
+        number,
+        taken.tricks,
+        taken.trophies,
+        taken.night_cards,
+        bonus,
+        penalties,
+        collection,
+        vp,
+        totals,
+        complete,
     )
+
+
+#: The variants that look at the night cards each player collected, and the fewest
+#: night cards that either does something with.
+_NIGHT_COLLECTIONS = frozenset({Variant.NIGHT_COLLECTION_3, Variant.NIGHT_COLLECTION_4})
+_FEWEST_COLLECTED = min(NIGHT_COLLECTION_VOID, NIGHT_COLLECTION_RESET)
 
 
 def score_rounds(game: GameInput) -> list[RoundScore]:
     """Score every round in order, each on top of the totals of the ones before."""
     totals: Mapping[str, int] = dict.fromkeys(game.players, 0)
+    rules = rules_of(game.variants)
     scored = []
     for number, round_ in enumerate(game.rounds, 1):
-        result = score_round(game, round_, number=number, totals_before=totals)
+        result = score_round(game, round_, number=number, totals_before=totals, rules=rules)
         scored.append(result)
         totals = result.totals
     return scored
@@ -257,21 +262,27 @@ def _after_end_problems(rounds: Sequence[RoundScore], *, end: int, target: int) 
     ]
 
 
-def _breakdown(name: str, rounds: Sequence[RoundScore]) -> tuple[BreakdownLine, ...]:
-    lines = []
-    before = 0
+def _breakdowns(
+    players: Sequence[str], rounds: Sequence[RoundScore]
+) -> dict[str, tuple[BreakdownLine, ...]]:
+    """Each player's breakdown: a line per round, and a line for a night-collection reset."""
+    lines: dict[str, list[BreakdownLine]] = {name: [] for name in players}
+    before = dict.fromkeys(players, 0)
     for scored in rounds:
-        lines.append(BreakdownLine(f"Round {scored.number}", scored.vp[name], rule=ROUND_VP_RULE))
-        if scored.night_collection.get(name) is NightCollection.TOTAL_RESET:
-            lines.append(
-                BreakdownLine(
-                    f"Round {scored.number}: night collection reset",
-                    -(before + scored.vp[name]),
-                    rule=NIGHT_COLLECTION_4_RULE,
+        label = f"Round {scored.number}"
+        for name in players:
+            vp = scored.vp[name]
+            lines[name].append(BreakdownLine(label, vp, ROUND_VP_RULE))
+            if scored.night_collection.get(name) is NightCollection.TOTAL_RESET:
+                lines[name].append(
+                    BreakdownLine(
+                        f"{label}: night collection reset",
+                        -(before[name] + vp),
+                        NIGHT_COLLECTION_4_RULE,
+                    )
                 )
-            )
-        before = scored.totals[name]
-    return tuple(lines)
+            before[name] = scored.totals[name]
+    return {name: tuple(found) for name, found in lines.items()}
 
 
 def _round_warnings(game: GameInput, rounds: Sequence[RoundScore]) -> list[str]:
@@ -389,9 +400,9 @@ def score_game(game: GameInput) -> Result:
     if end is not None and end < len(rounds):
         raise InvalidStateError(_after_end_problems(rounds, end=end, target=game.target))
     totals = rounds[-1].totals if rounds else dict.fromkeys(game.players, 0)
+    breakdowns = _breakdowns(game.players, rounds)
     entries = [
-        Entry(player=name, score=totals[name], breakdown=_breakdown(name, rounds))
-        for name in game.players
+        Entry(player=name, score=totals[name], breakdown=breakdowns[name]) for name in game.players
     ]
     ranking = rank(entries, order=ScoreOrder.LOWEST_FIRST)
     warnings = _round_warnings(game, rounds)

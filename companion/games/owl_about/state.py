@@ -1,10 +1,13 @@
 """Owl About states: request shapes, sizes, and validation into a parsed game.
 
-Validation collects every problem at once."""
+Validation collects every problem at once. A round without problems (the usual case) is
+checked, built and its tricks judged in one pass, and remembered: a game's requests send
+its finished rounds again and again (see :func:`_clean_round`).
+"""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,9 +45,11 @@ from companion.games.owl_about.cards import (
     TROPHY_TOTALS_RULE,
     ChartRow,
     Mode,
+    PlayedTrick,
     Variant,
     card,
     default_target,
+    judge_trick,
     seating_from,
     trick_progress,
 )
@@ -171,12 +176,31 @@ TRICK_REQUEST_SIZE = object_size(
 
 @dataclass(frozen=True)
 class Roster(BaseRoster):
-    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart."""
+    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart.
+
+    ``exact`` maps each name exactly as seated to the player it finds: a request names
+    players hundreds of times, nearly always as seated, and those need no casefolding.
+    """
+
+    exact: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, raw: Sequence[str]) -> Roster:
         """The roster of names as entered."""
-        return cls(tuple(name.strip() for name in raw))
+        names = tuple(name.strip() for name in raw)
+        seated = BaseRoster(names)
+        exact = {name: found for name in names if (found := seated.find(name)) is not None}
+        return cls(names, exact)
+
+    def find(self, name: str) -> str | None:
+        """The player a name refers to, or ``None`` (as :meth:`BaseRoster.find`).
+
+        >>> roster = Roster.of(["Ann", "Ben"])
+        >>> roster.find("Ann"), roster.find(" ben "), roster.find("Cy")
+        ('Ann', 'Ben', None)
+        """
+        found = self.exact.get(name)
+        return found if found is not None else super().find(name)
 
     @property
     def chart(self) -> ChartRow | None:
@@ -265,11 +289,18 @@ def _copies_problems(
 
 @dataclass(frozen=True)
 class TrickInput:
-    """A trick after validation: names are the players' names as shown."""
+    """A trick after validation: names are the players' names as shown.
+
+    ``played`` is the complete trick as validation judged it (:func:`parse` judges each
+    trick once; scoring and the play-along reuse it); ``None`` for a trick still being
+    played or one built by hand, which scoring then judges itself. It is left out of
+    comparisons: it follows from the other fields.
+    """
 
     lead: str
     cards: tuple[str, ...]
     winner: str | None
+    played: PlayedTrick | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -305,8 +336,27 @@ class GameInput:
 
 @dataclass(frozen=True)
 class _Context:
+    """What every round of a request is checked against.
+
+    ``known_mode`` is the mode when it is one (else validation reports it);
+    ``seatings`` each player -> the seats of a trick they lead, in play order.
+    """
+
     roster: Roster
     mode: str
+    known_mode: Mode | None = None
+    seatings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, roster: Roster, mode: str) -> _Context:
+        """The context of a request, its seatings found once."""
+        names = roster.names
+        seatings = {name: seating_from(names, name) for name in names}
+        return cls(roster, mode, Mode(mode) if mode in _MODES else None, seatings)
+
+
+_MODES = frozenset(Mode)
+_CODES = frozenset(DECK)
 
 
 def _player_map_problems(
@@ -315,14 +365,13 @@ def _player_map_problems(
     problems = []
     seen: set[str] = set()
     for name, value in values.items():
-        path = path_of([*location, name])
         player = roster.find(name)
         if player is None:
-            problems.append(Problem(path, _unknown_player(name)))
+            problems.append(Problem(path_of([*location, name]), _unknown_player(name)))
         elif player in seen:
-            problems.append(Problem(path, _entered_twice(player)))
+            problems.append(Problem(path_of([*location, name]), _entered_twice(player)))
         elif value < 0:
-            problems.append(Problem(path, f"{what} cannot be negative."))
+            problems.append(Problem(path_of([*location, name]), f"{what} cannot be negative."))
         seen.add(player or name)
     return problems
 
@@ -598,32 +647,236 @@ def _played_from_hands_problems(
     return problems
 
 
-def _game_input(model: StateModel) -> GameInput:
-    """Build the validated game (only called once every problem check passed)."""
+# --- the usual request: checked and built in one pass -------------------------------------
+#
+# Most rounds have no problem at all. For them, :func:`_clean_round` checks what the
+# detailed checks above check, builds the round and judges each complete trick once
+# (scoring and the play-along reuse it). Any doubt sends the round to
+# :func:`_round_problems`, which names every problem: the messages have one source.
+
+
+def _too_many_copies_of_any(codes: Sequence[str]) -> bool:
+    """Whether known card codes hold a card more often than the deck has it."""
+    return any(count > DECK[code] for code, count in Counter(codes).items())
+
+
+def _clean_tricks(
+    tricks: Sequence[TrickModel], *, context: _Context, open_round: bool
+) -> tuple[TrickInput, ...] | None:
+    """The tricks of a round with no problem, each complete one judged; ``None`` when
+    :func:`_tricks_problems` or :func:`_trick_problems` may find one."""
+    roster = context.roster
+    chart = roster.chart
+    mode = context.known_mode
+    if chart is None or mode is None or len(tricks) > chart.tricks:
+        return None
+    find, seatings, count = roster.find, context.seatings, len(roster.names)
+    built = []
+    played_cards: list[str] = []
+    taker: str | None = None  # of the trick before
+    for trick in tricks:
+        cards = tuple(trick.cards)
+        played_cards += cards
+        lead = find(trick.lead)
+        # The first trick may be led by anyone; later ones by the last taker.
+        if lead is None or (taker is not None and lead != taker) or not _CODES.issuperset(cards):
+            return None
+        if len(cards) != count:
+            # Only the last trick of an open round may be short, and it has no taker yet.
+            if not (open_round and trick is tricks[-1] and len(cards) < count):
+                return None
+            if trick.winner is not None:
+                return None
+            built.append(TrickInput(lead, cards, None))
+            continue
+        override = None
+        if trick.winner is not None:
+            override = find(trick.winner) if mode is Mode.ADVANCED else None
+            if override is None:
+                return None
+        played = judge_trick(mode, seats=seatings[lead], cards=cards, taker=override)
+        taker = played.winner
+        built.append(TrickInput(lead, cards, override, played))
+    if _too_many_copies_of_any(played_cards):
+        return None
+    return tuple(built)
+
+
+def _clean_hands(round_: RoundModel, *, context: _Context) -> dict[str, tuple[str, ...]] | None:
+    """The round's hands by player (names as shown) when :func:`_round_hands_problems`
+    finds nothing in them; ``None`` when it may find something."""
+    roster = context.roster
+    chart = roster.chart
+    hands = round_.hands or {}
+    found: dict[str, tuple[str, ...]] = {}
+    for name, hand in hands.items():
+        player = roster.find(name)
+        if player is None or player in found:
+            return None
+        if not _CODES.issuperset(hand) or (chart is not None and len(hand) > chart.hand_cards):
+            return None
+        found[player] = tuple(hand)
+    if _too_many_copies_of_any([code for hand in hands.values() for code in hand]):
+        return None
+    if context.mode == Mode.ADVANCED or not round_.tricks:
+        return found
+    return None if _played_from_hands_problems(round_, location=(), roster=roster) else found
+
+
+#: A round as :func:`_clean_round` reads it: the names as seated, the mode, whether its
+#: last trick may be short, and what was entered (tricks, trophies, penalties, hands).
+RoundKey = tuple[
+    tuple[str, ...],
+    str,
+    bool,
+    bool,
+    tuple[tuple[str, tuple[str, ...], str | None], ...] | None,
+    tuple[tuple[str, int], ...] | None,
+    tuple[tuple[str, int], ...],
+    tuple[tuple[str, tuple[str, ...]], ...] | None,
+]
+
+
+#: How many checked rounds one process remembers. An entry (key and round, tricks and
+#: hands included) takes about 6 KB, so the whole stays under about 7 MB.
+CHECKED_ROUNDS_SIZE = 1024
+
+
+#: Rounds found without problems, built and their tricks judged, by :data:`RoundKey`,
+#: least recently used first. Every request of a game sends its finished rounds again (a
+#: tap of a play-along game scores the whole game, often more than once), and the same
+#: round always checks and judges the same, so a remembered round is not checked again.
+#: A :class:`RoundInput` is never changed once built, so requests share it safely.
+CHECKED_ROUNDS: OrderedDict[RoundKey, RoundInput] = OrderedDict()
+
+
+def forget_checked_rounds() -> None:
+    """Forget every remembered round (each is then checked and judged again)."""
+    CHECKED_ROUNDS.clear()
+
+
+def _remembered(key: RoundKey) -> RoundInput | None:
+    """The round remembered under ``key`` (now the most recently used), or ``None``."""
+    # Taken out and put back at the end: two atomic steps, so that threads may share
+    # the memory (another thread missing the round meanwhile only checks it again).
+    found = CHECKED_ROUNDS.pop(key, None)
+    if found is not None:
+        CHECKED_ROUNDS[key] = found
+    return found
+
+
+def _remember(key: RoundKey, round_: RoundInput) -> None:
+    """Remember a checked round, dropping the least recently used beyond the size."""
+    CHECKED_ROUNDS[key] = round_
+    while len(CHECKED_ROUNDS) > CHECKED_ROUNDS_SIZE:
+        try:
+            CHECKED_ROUNDS.popitem(last=False)
+        except KeyError:  # emptied by another thread meanwhile
+            break
+
+
+def _round_key(round_: RoundModel, *, context: _Context, last: bool) -> RoundKey:
+    """Everything :func:`_checked_round` reads of a round and its request."""
+    tricks, trophies, hands = round_.tricks, round_.trophies, round_.hands
+    return (
+        context.roster.names,
+        context.mode,
+        round_.open,
+        last,
+        None if tricks is None else tuple((t.lead, tuple(t.cards), t.winner) for t in tricks),
+        None if trophies is None else tuple(trophies.items()),
+        tuple(round_.penalties.items()),
+        None if hands is None else tuple((name, tuple(hand)) for name, hand in hands.items()),
+    )
+
+
+def _clean_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundInput | None:
+    """The round built, its complete tricks judged, when :func:`_round_problems` would
+    find no problem in it; ``None`` when it may find one. Remembered in
+    :data:`CHECKED_ROUNDS`."""
+    key = _round_key(round_, context=context, last=last)
+    done = _remembered(key)
+    if done is None:
+        done = _checked_round(round_, context=context, last=last)
+        if done is not None:
+            _remember(key, done)
+    return done
+
+
+def _checked_round(round_: RoundModel, *, context: _Context, last: bool) -> RoundInput | None:
+    """What :func:`_clean_round` remembers, worked out."""
+    roster = context.roster
+    if (round_.tricks is None) == (round_.trophies is None):
+        return None
+    tricks = None
+    if round_.tricks is not None:
+        tricks = _clean_tricks(round_.tricks, context=context, open_round=round_.open and last)
+        if tricks is None:
+            return None
+    elif round_.open:
+        return None
+    trophies = round_.trophies
+    if trophies is not None and _trophies_problems(trophies, location=(), roster=roster):
+        return None
+    if _penalties_problems(round_.penalties, location=(), roster=roster):
+        return None
+    hands = None
+    if round_.hands is not None:
+        hands = _clean_hands(round_, context=context)
+        if hands is None:
+            return None
+    return _round_input(round_, roster=roster, tricks=tricks, hands=hands)
+
+
+def _by_player(values: Mapping[str, int], roster: Roster) -> dict[str, int]:
+    """Per-player values under the names as shown; a missing player has 0."""
+    # Keys may differ in case from the names.
+    totals = dict.fromkeys(roster.names, 0)
+    for name, value in values.items():
+        totals[roster.find(name) or name] = value
+    return totals
+
+
+def _round_input(
+    round_: RoundModel,
+    *,
+    roster: Roster,
+    tricks: tuple[TrickInput, ...] | None,
+    hands: Mapping[str, tuple[str, ...]] | None = None,
+) -> RoundInput:
+    """A validated round, with its tricks (and its hands, by player) already built."""
+    if hands is None:
+        hands = {
+            roster.find(name) or name: tuple(hand) for name, hand in (round_.hands or {}).items()
+        }
+    return RoundInput(
+        tricks,
+        None if round_.trophies is None else _by_player(round_.trophies, roster),
+        _by_player(round_.penalties, roster),
+        round_.open,
+        hands,
+    )
+
+
+def _trick_input(entered: TrickModel, roster: Roster) -> TrickInput:
+    """A validated trick, left for scoring to judge."""
+    winner = roster.find(entered.winner) if entered.winner is not None else None
+    return TrickInput(roster.find(entered.lead) or entered.lead, tuple(entered.cards), winner)
+
+
+def _game_input(model: StateModel, built: Sequence[RoundInput | None]) -> GameInput:
+    """Build the validated game (only called once every problem check passed), from the
+    rounds :func:`_clean_round` built, and the others."""
     roster = Roster.of(model.players)
-
-    def by_player(values: Mapping[str, int]) -> dict[str, int]:
-        # Keys may differ in case from the names; a missing player has 0.
-        totals = dict.fromkeys(roster.names, 0)
-        for name, value in values.items():
-            totals[roster.find(name) or name] = value
-        return totals
-
-    def trick(entered: TrickModel) -> TrickInput:
-        winner = roster.find(entered.winner) if entered.winner is not None else None
-        return TrickInput(roster.find(entered.lead) or entered.lead, tuple(entered.cards), winner)
-
     rounds = tuple(
-        RoundInput(
-            tricks=None if r.tricks is None else tuple(trick(t) for t in r.tricks),
-            trophies=None if r.trophies is None else by_player(r.trophies),
-            penalties=by_player(r.penalties),
-            open=r.open,
-            hands={
-                roster.find(name) or name: tuple(hand) for name, hand in (r.hands or {}).items()
-            },
+        done
+        if done is not None
+        else _round_input(
+            r,
+            roster=roster,
+            tricks=None if r.tricks is None else tuple(_trick_input(t, roster) for t in r.tricks),
         )
-        for r in model.rounds
+        for r, done in zip(model.rounds, built, strict=True)
     )
     count = len(roster.names)
     return GameInput(
@@ -638,19 +891,23 @@ def _game_input(model: StateModel) -> GameInput:
 def parse(state: object) -> GameInput:
     """Validate a state's shape and references; raise every problem at once.
 
-    Game end (rounds played after the game ended) needs the scores; :func:`score_game`
-    checks it.
+    Each complete trick is judged once here (:attr:`TrickInput.played`). Game end
+    (rounds played after the game ended) needs the scores; :func:`score_game` checks it.
     """
     model = validate_model(StateModel, state, STATE_SIZE)
     roster = Roster.of(model.players)
-    context = _Context(roster, model.mode)
+    context = _Context.of(roster, model.mode)
     problems = _roster_problems(model.players) + _options_problems(model)
+    built = []
     for index, round_ in enumerate(model.rounds):
         last = index == len(model.rounds) - 1
-        problems += _round_problems(round_, index=index, context=context, last=last)
+        clean = _clean_round(round_, context=context, last=last)
+        if clean is None:
+            problems += _round_problems(round_, index=index, context=context, last=last)
+        built.append(clean)
     if problems:
         raise InvalidStateError(problems)
-    return _game_input(model)
+    return _game_input(model, built)
 
 
 def open_round(players: Sequence[str], *, lead: str) -> dict[str, Any]:
