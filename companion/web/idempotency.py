@@ -44,8 +44,12 @@ def new_key() -> str:
 
 def guard(form: Any) -> Markup:
     """A form's CSRF token and a fresh idempotency key, as hidden inputs."""
-    key = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(new_key())}">'
-    return csrf_input() + Markup(key)
+    return csrf_input() + key_input()
+
+
+def key_input() -> Markup:
+    """A fresh idempotency key as a hidden input (``guard`` without the CSRF token)."""
+    return Markup(f'<input type="hidden" name="{KEY_FIELD}" value="{escape(new_key())}">')
 
 
 def csrf_input() -> Markup:
