@@ -283,6 +283,8 @@ def _table_key(token: str, seen: tables.Glance) -> tuple[Any, ...]:
         seen.join_generation,
         token,
         request.url_root,
+        # A game's new engine version may score its results differently.
+        tuple(game.engine_version for game in GAMES.values()),
         # Whose phone this is, or that it was never said (-1): the page asks then.
         -1 if answer is None else answer,
     )
