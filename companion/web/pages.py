@@ -283,8 +283,8 @@ def _table_key(token: str, seen: tables.Glance) -> tuple[Any, ...]:
         seen.join_generation,
         token,
         request.url_root,
-        # A game's new engine version may score its results differently.
-        tuple(game.engine_version for game in GAMES.values()),
+        # The games on offer, and their engines' versions (a new one may score differently).
+        tuple((slug, game.engine_version, slug in PAGES) for slug, game in GAMES.items()),
         # Whose phone this is, or that it was never said (-1): the page asks then.
         -1 if answer is None else answer,
     )
@@ -302,21 +302,22 @@ def _table_page(
 ) -> Response:
     """The table page, or its fragment for htmx: drawn once per state of the table and
     reused (``web/table_cache.py``); a form shown with its errors is drawn afresh. The
-    table is loaded only when it is drawn, or for the whole page's title."""
+    table is loaded only when it is drawn."""
     forms = {"start": start, "identity": identity, "seats": seats}
     key = None
     if all(form is None for form in forms.values()):
         key = _table_key(token, seen or tables.Glance.of(found or open_table(token)))
 
-    def draw() -> str:
-        context = _table_context(found or open_table(token), **forms)
-        return render_template("_table.html", **context, guard=table_cache.marked_guard)
+    def draw() -> table_cache.Drawn:
+        opened = found or open_table(token)
+        context = _table_context(opened, **forms)
+        html = render_template("_table.html", **context, guard=table_cache.marked_guard)
+        return table_cache.Drawn(html, table_label(opened))
 
-    html = table_cache.markup(key, draw)
-    if not wants_fragment():
-        found = found or open_table(token)
+    # The whole page (a first load, a boosted link) needs nothing more: its title is kept.
+    html, title = table_cache.markup(key, draw)
     return page_or_fragment(
-        "table.html", "_table_drawn.html", status=status, found=found, table_html=html
+        "table.html", "_table_drawn.html", status=status, title=title, table_html=html
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import NamedTuple
 
 from flask import current_app
 from markupsafe import Markup
@@ -38,29 +39,46 @@ def marked_guard(form: object) -> Markup:
     return Markup(GUARD_MARK)
 
 
+class Drawn(NamedTuple):
+    """The page's markup, and its title (the whole page's ``<title>`` says it)."""
+
+    html: str
+    title: str
+
+
+class Kept(NamedTuple):
+    """A drawn page as kept: its markup split at the marks, and its title."""
+
+    parts: tuple[str, ...]
+    title: str
+
+
 class _Kept:
     """The latest renderings, newest last; safe to share between a worker's threads."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.pages: OrderedDict[Hashable, tuple[str, ...]] = OrderedDict()
+        self.pages: OrderedDict[Hashable, Kept] = OrderedDict()
 
-    def get(self, key: Hashable) -> tuple[str, ...] | None:
+    def get(self, key: Hashable) -> Kept | None:
         with self.lock:
             found = self.pages.get(key)
             if found is not None:
                 self.pages.move_to_end(key)
             return found
 
-    def put(self, key: Hashable, parts: tuple[str, ...]) -> None:
+    def put(self, key: Hashable, kept: Kept) -> None:
         with self.lock:
-            self.pages[key] = parts
+            self.pages[key] = kept
             while len(self.pages) > MAX_KEPT:
                 self.pages.popitem(last=False)
 
 
 def _kept() -> _Kept:
-    return current_app.extensions.setdefault(_STORE, _Kept())  # type: ignore[no-any-return]
+    kept: _Kept | None = current_app.extensions.get(_STORE)
+    if kept is None:
+        kept = current_app.extensions.setdefault(_STORE, _Kept())
+    return kept
 
 
 def filled(parts: tuple[str, ...]) -> Markup:
@@ -72,14 +90,15 @@ def filled(parts: tuple[str, ...]) -> Markup:
     return Markup("".join(out))
 
 
-def markup(key: Hashable | None, draw: Callable[[], str]) -> Markup:
-    """The page's markup for ``key``: kept from an earlier request, else drawn (``draw``
-    renders with :func:`marked_guard` as ``guard``) and kept. ``None`` draws it without
-    keeping it (a form shown with its errors)."""
+def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
+    """The page for ``key``: kept from an earlier request, else drawn (``draw`` renders
+    with :func:`marked_guard` as ``guard``) and kept; its marks filled in afresh. ``None``
+    draws it without keeping it (a form shown with its errors)."""
     kept = _kept()
-    parts = kept.get(key) if key is not None else None
-    if parts is None:
-        parts = tuple(draw().split(GUARD_MARK))
+    found = kept.get(key) if key is not None else None
+    if found is None:
+        drawn = draw()
+        found = Kept(tuple(drawn.html.split(GUARD_MARK)), drawn.title)
         if key is not None:
-            kept.put(key, parts)
-    return filled(parts)
+            kept.put(key, found)
+    return Drawn(filled(found.parts), found.title)
