@@ -9,13 +9,14 @@ result, never its points. Nothing here knows a game: it reads the engine's inter
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import GAMES
 from companion.games.base import ScoreOrder
 from companion.models import Table
-from companion.services import plays
+from companion.services import plays, tables
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,14 @@ def points_add_up(slug: str) -> bool:
     return game is not None and game.score_order is ScoreOrder.HIGHEST_FIRST
 
 
-def summary(table: Table) -> Evening:
-    """The evening at a table, from the same results its pages show."""
+def summary(table: Table, *, outcomes: Sequence[tables.Outcome] | None = None) -> Evening:
+    """The evening at a table, from the same results its pages show (``outcomes``: the
+    table's counted results, when the caller has them already)."""
     rows: dict[int | str, Standing] = {p.id: Standing(p.id, p.name) for p in table.players}
     by_name = {name.casefold(): row for row in rows.values() for name in [row.name]}
     played: list[Played] = []
     point_games: list[str] = []
-    for outcome in plays.table_outcomes(table):
+    for outcome in plays.table_outcomes(table) if outcomes is None else outcomes:
         result: Any = outcome.result
         winners = [s["player"] for s in result["standings"] if s["winner"]]
         name = GAMES[outcome.game].name if outcome.game in GAMES else outcome.game

@@ -27,7 +27,16 @@ from sqlalchemy import delete, select, update
 
 from companion.extensions import db
 from companion.games.base import MAX_NAME_LENGTH, hidden_character, hidden_character_message
-from companion.models import GROUP_NAME_LENGTH, Group, GroupPlayer, Play, Player, PlayResult, Table
+from companion.models import (
+    GROUP_NAME_LENGTH,
+    Group,
+    GroupPlayer,
+    Play,
+    Player,
+    PlayResult,
+    Table,
+    utcnow,
+)
 from companion.services import tables
 from companion.services.results import current_result
 from companion.services.tables import MAX_PLAYERS_AT_TABLE, Access
@@ -208,6 +217,13 @@ def merge_players(group: Group, *, duplicate_id: int, into_id: int) -> None:
         .where(PlayResult.group_player_id == duplicate.id)
         .values(group_player_id=kept.id)
     )
+    # The tables they sat at show BG Stats links naming the member: their pages change.
+    seated = select(Player.table_id).where(Player.group_player_id == duplicate.id)
+    db.session.execute(
+        update(Table)
+        .where(Table.id.in_(seated))
+        .values(version=Table.version + 1, last_used_at=utcnow())
+    )
     db.session.execute(
         update(Player)
         .where(Player.group_player_id == duplicate.id)
@@ -250,6 +266,7 @@ def seat_joins_group(table: Table, seat: Player) -> None:
     if table.group is None:
         return
     seat.group_player_id = _join(table.group, seat.name).id
+    tables.bump(table)  # its BG Stats links now name the member
     db.session.commit()
 
 

@@ -17,20 +17,20 @@ import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, cast
 
 from flask import current_app
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import contains_eager, joinedload
+from sqlalchemy.orm import contains_eager, joinedload, selectinload
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from companion.extensions import db
 from companion.games.base import name_problems
-from companion.models import Play, Player, Table, Visit, utcnow
+from companion.models import Play, Player, Series, Table, Visit, utcnow
 
 TOKEN_BYTES = 16
 #: No 0/O, 1/I/L: codes are read aloud and typed on phones.
@@ -214,6 +214,82 @@ def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
     return None if row is None else (int(row[0]), int(row[1]))
 
 
+@dataclass(frozen=True)
+class Glance:
+    """What a link opens, read without loading the table: enough to tell whether a kept
+    rendering of the table page still holds (see ``web/table_cache.py``) and to note the
+    visit."""
+
+    table_id: int
+    uid: str
+    access: Access
+    version: int
+    last_used_at: datetime
+    edit_generation: int
+    join_generation: int
+
+    @classmethod
+    def of(cls, found: TableAccess) -> Glance:
+        """The same facts of a table already loaded."""
+        table = found.table
+        return cls(
+            table.id,
+            table.uid,
+            found.access,
+            table.version,
+            table.last_used_at,
+            table.edit_generation,
+            table.join_generation,
+        )
+
+    @property
+    def link_generation(self) -> int:
+        """The generation of the link it was opened with (read-only links have none)."""
+        return self.edit_generation if self.access is Access.EDIT else 0
+
+
+_GLANCE = select(
+    Table.id,
+    Table.uid,
+    Table.edit_token_hash,
+    Table.version,
+    Table.last_used_at,
+    Table.edit_generation,
+    Table.join_generation,
+).where(_OPENED_BY)
+
+
+def glance(token: str) -> Glance | None:
+    """The :class:`Glance` of the table a link opens (one indexed query, nothing loaded);
+    ``None`` when the link opens no table."""
+    hashed = _hash(token)
+    # Through SQLAlchemy's result processing: the driver alone gives SQLite's dates as text.
+    with db.engine.connect() as connection:
+        row = connection.execute(_GLANCE, {"hashed": hashed}).first()
+    if row is None:
+        return None
+    table_id, uid, edit_hash, version, last_used_at, edit_generation, join_generation = row
+    access = Access.EDIT if edit_hash == hashed else Access.VIEW
+    return Glance(table_id, uid, access, version, last_used_at, edit_generation, join_generation)
+
+
+def with_everything_shown(table: Table) -> Table:
+    """The table with its players, plays, series (with their plays) and group loaded in a
+    fixed number of queries, however many games it has seen (the table page reads them
+    all; lazy loading took a query per series)."""
+    statement = (
+        select(Table)
+        .where(Table.id == table.id)
+        .options(
+            selectinload(Table.players),
+            selectinload(Table.plays),
+            selectinload(Table.series).selectinload(Series.plays),
+            selectinload(Table.group),
+        )
+    )
+    return db.session.scalars(statement).one()
+
+
 def _first_row(statement: ClauseElement, values: dict[str, Any]) -> tuple[Any, ...] | None:
     """The statement's first row, read on a pooled connection outside the ORM session.
 
@@ -274,32 +350,52 @@ def new_visitor() -> str:
 VISIT_REFRESH = timedelta(minutes=5)
 
 
-def remember_visit(visitor: str, found: TableAccess) -> None:
+def remember_visit(visitor: str, seen: Glance) -> None:
     """Note that this phone opened this table through this link; commits when that is news.
 
     A visit noted in the last few minutes through the same link is left as it is: the
     "your tables" list only needs the order of evenings, and a phone opening its table
-    page again and again should not cost a database write each time.
+    page again and again should not cost a database write each time — nor a read: a visit
+    this process noted or found fresh is remembered here until it needs noting again (a
+    visit row only ever gets fresher, so another worker's writes cannot make this wrong).
     """
     hashed = _hash(visitor)
+    generation = seen.link_generation
+    memo_key = (hashed, seen.uid, seen.access.value, generation)
+    now = utcnow()
+    noted = _NOTED.get(memo_key)
+    if noted is not None and now - noted < VISIT_REFRESH:
+        return
     visit = db.session.scalar(
         select(Visit).where(
             Visit.visitor_hash == hashed,
-            Visit.table_id == found.table.id,
-            Visit.access == found.access.value,
+            Visit.table_id == seen.table_id,
+            Visit.access == seen.access.value,
         )
     )
-    generation = found.table.edit_generation if found.can_edit else 0
-    now = utcnow()
     fresh = visit is not None and now - visit.seen_at < VISIT_REFRESH
     if fresh and visit is not None and visit.generation == generation:
+        _note(memo_key, visit.seen_at)
         return
     if visit is None:
-        visit = Visit(visitor_hash=hashed, table_id=found.table.id, access=found.access.value)
+        visit = Visit(visitor_hash=hashed, table_id=seen.table_id, access=seen.access.value)
         db.session.add(visit)
     visit.generation = generation
     visit.seen_at = now
     db.session.commit()
+    _note(memo_key, now)
+
+
+#: Visits this process noted or found fresh lately, by visitor hash, table, link and
+#: generation -> when they were last seen (see :func:`remember_visit`); bounded.
+_NOTED: dict[tuple[str, str, str, int], datetime] = {}
+MAX_NOTED = 4096
+
+
+def _note(key: tuple[str, str, str, int], seen_at: datetime) -> None:
+    if len(_NOTED) >= MAX_NOTED:
+        _NOTED.clear()  # a fresh start costs each phone one read, nothing more
+    _NOTED[key] = seen_at
 
 
 def recent_visits(visitor: str) -> list[TableAccess]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -386,16 +386,19 @@ def seat_added(table: Table, seat: Player) -> None:
     groups.seat_joins_group(table, seat)
 
 
-def table_extras(found: TableAccess) -> dict[str, Any]:
+def table_extras(
+    found: TableAccess, *, outcomes: Sequence[tables.Outcome] | None = None
+) -> dict[str, Any]:
     """What a table's page shows of the evening and the group: the summary, each finished
-    play's exports and BG Stats link, and (for editors) the group's read-only link."""
+    play's exports and BG Stats link, and (for editors) the group's read-only link.
+    ``outcomes``: the table's counted results, when the caller has them already."""
     table = found.table
     finished: list[Play] = [p for p in table.plays if p.finished]
     group_link = None
     if table.group is not None and found.can_edit:
         group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
     return {
-        "evening": evening.summary(table),
+        "evening": evening.summary(table, outcomes=outcomes),
         "finished_plays": [(p, bgstats.push_link(p)) for p in finished],
         "group_link": group_link,
     }

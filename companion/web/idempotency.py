@@ -45,10 +45,14 @@ def new_key() -> str:
 
 def guard(form: Any) -> Markup:
     """A form's CSRF token and a fresh idempotency key, as hidden inputs."""
+    return csrf_input() + key_input()
+
+
+def key_input() -> Markup:
+    """A fresh idempotency key as a hidden input (``guard`` without the CSRF token)."""
     # Rendered for the panel cache, the key is a slot, filled per phone (web/panel_cache.py).
     value = KEY_SLOT if rendering_with_slots() else new_key()
-    key = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(value)}">'
-    return csrf_input() + Markup(key)
+    return Markup(f'<input type="hidden" name="{KEY_FIELD}" value="{escape(value)}">')
 
 
 def csrf_input() -> Markup:

@@ -94,10 +94,10 @@ def _minutes_until_reset(item: RateLimitItem, *identifiers: str) -> int:
     return max(1, math.ceil((reset_at - time.time()) / SECONDS_PER_MINUTE))
 
 
-#: Endpoints no limit applies to, which a table calls most: the live poll (every phone,
-#: every few seconds). Flask-Limiter would otherwise work out, on each of them, that no
-#: limit applies.
-UNLIMITED_ENDPOINTS = frozenset({"pages.poll"})
+#: Endpoints no limit applies to, which a table calls most: the live polls of a play and
+#: of the table page (every phone, every few seconds). Flask-Limiter would otherwise work
+#: out, on each of them, that no limit applies.
+UNLIMITED_ENDPOINTS = frozenset({"pages.poll", "pages.table_poll"})
 
 
 @limiter.request_filter

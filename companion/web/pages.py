@@ -8,7 +8,7 @@ from http import HTTPStatus
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, flash, redirect, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_htmx import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
@@ -19,9 +19,10 @@ from companion.games.base import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess
-from companion.web import groups, limits, pieces, security
+from companion.web import groups, limits, pieces, security, table_cache
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
+    NAMES_KEY,
     VISITOR_KEY,
     game_css,
     has_answered_whose_phone,
@@ -93,10 +94,10 @@ def _go(target: str) -> Response:
 NEW_ROSTER = {"players": ["", ""]}
 
 
-def _remember(found: TableAccess) -> None:
+def _remember(seen: tables.Glance) -> None:
     """Note the table in this phone's list of tables (server-side: the cookie holds only an
     opaque visitor id, never a link)."""
-    tables.remember_visit(visitor_of(), found)
+    tables.remember_visit(visitor_of(), seen)
 
 
 def _recent() -> list[dict[str, str]]:
@@ -238,7 +239,7 @@ def _table_context(
     identity: IdentityForm | None = None,
     seats: SeatForm | None = None,
 ) -> dict[str, Any]:
-    table = found.table
+    table = tables.with_everything_shown(found.table)
     links = _links(found)
     outcomes = plays.table_outcomes(table)
     start = start or _start_form()
@@ -264,8 +265,69 @@ def _table_context(
         "now_playing": _now_playing(table),
         "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
         # The evening's summary, exports, BG Stats links and the group (web/groups.py).
-        **groups.table_extras(found),
+        **groups.table_extras(found, outcomes=outcomes),
     }
+
+
+def _table_key(token: str, seen: tables.Glance) -> tuple[Any, ...]:
+    """Everything the table page's markup is drawn from (see ``web/table_cache.py``)."""
+    answer = (
+        session.get(NAMES_KEY, {}).get(str(seen.table_id)) if seen.access is Access.EDIT else None
+    )
+    return (
+        seen.uid,
+        seen.version,
+        # Every edit of a play touches its table: a series' standings follow the games
+        # still being played, whose edits leave the version alone.
+        seen.last_used_at,
+        seen.edit_generation,
+        seen.join_generation,
+        token,
+        request.url_root,
+        # The games on offer, and their engines' versions (a new one may score differently).
+        tuple((slug, game.engine_version, slug in PAGES) for slug, game in GAMES.items()),
+        # Whose phone this is, or that it was never said (-1): the page asks then.
+        -1 if answer is None else answer,
+    )
+
+
+def _table_page(
+    token: str,
+    *,
+    seen: tables.Glance | None = None,
+    found: TableAccess | None = None,
+    status: int = 200,
+    start: StartPlayForm | None = None,
+    identity: IdentityForm | None = None,
+    seats: SeatForm | None = None,
+) -> Response:
+    """The table page, or its fragment for htmx: drawn once per state of the table and
+    reused (``web/table_cache.py``); a form shown with its errors is drawn afresh. The
+    table is loaded only when it is drawn."""
+    forms = {"start": start, "identity": identity, "seats": seats}
+    key = None
+    if all(form is None for form in forms.values()):
+        key = _table_key(token, seen or tables.Glance.of(found or open_table(token)))
+
+    def draw() -> table_cache.Drawn:
+        opened = found or open_table(token)
+        context = _table_context(opened, **forms)
+        html = render_template("_table.html", **context, guard=table_cache.marked_guard)
+        return table_cache.Drawn(html, table_label(opened))
+
+    # The whole page (a first load, a boosted link) needs nothing more: its title is kept.
+    html, title = table_cache.markup(key, draw)
+    return page_or_fragment(
+        "table.html", "_table_drawn.html", status=status, title=title, table_html=html
+    )
+
+
+def _glance_or_404(token: str) -> tables.Glance:
+    """What the link opens (see :class:`tables.Glance`), else 404."""
+    seen = tables.glance(token)
+    if seen is None:
+        abort(404)
+    return seen
 
 
 def _now_playing(table: Table) -> Play | None:
@@ -295,9 +357,9 @@ def _qr_svg(url: str) -> str:
 @bp.get("/t/<token>")
 def table(token: str) -> Response:
     """A table: join code, QR code, links, games played and running totals."""
-    found = open_table(token)
-    _remember(found)
-    return page_or_fragment("table.html", "_table.html", **_table_context(found))
+    seen = _glance_or_404(token)
+    _remember(seen)
+    return _table_page(token, seen=seen)
 
 
 @bp.get("/t/<token>/poll")
@@ -306,8 +368,7 @@ def table_poll(token: str) -> Response:
     seen = request.args.get("version", type=int)
     if seen is not None and seen == tables.table_version(token):
         return Response(status=HTTPStatus.NO_CONTENT)
-    found = open_table(token)
-    return page_or_fragment("table.html", "_table.html", **_table_context(found))
+    return _table_page(token, seen=_glance_or_404(token))
 
 
 @bp.post("/t/<token>/players")
@@ -323,10 +384,9 @@ def seats(token: str) -> Response:
             form.name.errors = [refused.message]
         else:
             if wants_fragment():
-                return page_or_fragment("table.html", "_table.html", **_table_context(found))
+                return _table_page(token, found=found)
             return redirect(url_for("pages.table", token=token, _anchor="players"), code=303)
-    context = _table_context(found, seats=form)
-    return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+    return _table_page(token, found=found, status=UNPROCESSABLE, seats=form)
 
 
 def _change_roster(table: Table, form: SeatForm) -> None:
@@ -348,7 +408,7 @@ def rotate_link(token: str) -> Response:
     """Replace the edit link (the old one stops working; the read-only link stays)."""
     found = open_for_edit(token)
     fresh = tables.rotate_edit_link(found.table)
-    tables.remember_visit(visitor_of(), TableAccess(found.table, Access.EDIT))
+    tables.remember_visit(visitor_of(), tables.Glance.of(TableAccess(found.table, Access.EDIT)))
     flash("New edit link made: the old one no longer works. Share this one with the table.")
     return redirect(url_for("pages.table", token=fresh), code=303)
 
@@ -368,8 +428,7 @@ def identify(token: str) -> Response:
     found = open_for_edit(token)
     form = _identity_form(found, formdata=request.form)
     if not form.validate():
-        context = _table_context(found, identity=form)
-        return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+        return _table_page(token, found=found, status=UNPROCESSABLE, identity=form)
     remember_owner(found, form.name.data or None)
     return redirect(url_for("pages.table", token=token), code=303)
 
@@ -396,8 +455,7 @@ def start_play(token: str) -> Response:
                 form.game.errors = [p.message for p in refused.problems]
             else:
                 return redirect_to_play(found, play)
-    context = _table_context(found, start=form)
-    return page_or_fragment("table.html", "_table.html", status=UNPROCESSABLE, **context)
+    return _table_page(token, found=found, status=UNPROCESSABLE, start=form)
 
 
 @bp.route("/t/<token>/plays/new/<slug>", methods=["GET", "POST"])

@@ -145,11 +145,19 @@ def test_the_qr_code_is_drawn_once_per_link(client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     client.get(f"/t/{links.edit}")
     drawn = pages._qr_svg.cache_info()
+    # A change of the roster draws the page anew (see the next test), not its QR code.
+    token = csrf(client, f"/t/{links.edit}")
+    renamed = client.post(
+        f"/t/{links.edit}/players",
+        data={"csrf_token": token, "action": "add", "name": "Cid"},
+    )
+    assert renamed.status_code == 303
     page = client.get(f"/t/{links.edit}").get_data(as_text=True)
     again = pages._qr_svg.cache_info()
     assert again.hits == drawn.hits + 1
     assert again.misses == drawn.misses
     assert "<svg" in page
+    assert "Cid" in page
 
 
 def test_the_undo_offered_from_the_newest_edits_matches_the_whole_log(

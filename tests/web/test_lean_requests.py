@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import flask
 import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
@@ -31,6 +32,27 @@ def test_an_unchanged_poll_leaves_the_session_alone(client: FlaskClient) -> None
     # Neither read (no Vary: Cookie) nor compressed (no Vary: Accept-Encoding).
     assert "Vary" not in answer.headers
     assert "Content-Encoding" not in answer.headers
+
+
+def test_an_unchanged_table_poll_leaves_the_session_and_the_limits_alone(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    page = client.get(f"/t/{links.edit}").get_data(as_text=True)
+    found = re.search(r'hx-get="([^"]*/t/[^"]*/poll\?version=\d+)"', page)
+    assert found is not None
+    url = found.group(1)
+    answer = client.get(url, headers=HTMX)
+    assert answer.status_code == 204
+    assert "Set-Cookie" not in answer.headers
+    assert "Vary" not in answer.headers
+    assert "Content-Encoding" not in answer.headers
+    # Flask-Limiter is told up front that no limit applies, for it as for a play's poll.
+    with app.test_request_context(url, headers=HTMX):
+        assert flask.request.endpoint == "pages.table_poll"
+        assert limits._never_limited()
+    with app.test_request_context(f"/t/{links.edit}"):
+        assert not limits._never_limited()
 
 
 def test_a_page_still_reads_and_writes_the_session(client: FlaskClient) -> None:

@@ -1,0 +1,164 @@
+"""The table page's cost in process, on a table like a real evening's (a benchmark).
+
+A group's table of four players that played every game (one of each, finished), a
+finished three-game Odd World series, two more finished Odd World games and one still
+being played: every section of the page has something to show. The request is the one a
+phone on that page sends (htmx's header and its session cookie), built once with
+werkzeug's ``EnvironBuilder`` and answered by calling the WSGI app directly, so the
+figure is the app's own work and nothing else. Prints the best of several runs (the
+least disturbed by other processes) and the SQL statements one request runs.
+
+With ``--draw`` every request draws the page anew (nothing kept: what the first request
+after a change costs); ``--profile`` profiles instead of timing, ``--sql`` lists the
+statements.
+
+Run: .venv/bin/python benchmarks/table_page.py [--draw] [--profile] [--sql]
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from flask import Flask  # noqa: E402
+from flask.testing import FlaskClient  # noqa: E402
+from sqlalchemy import event  # noqa: E402
+from werkzeug.test import EnvironBuilder  # noqa: E402
+
+from companion import create_app  # noqa: E402
+from companion.extensions import db  # noqa: E402
+from companion.services import groups  # noqa: E402
+from companion.web import table_cache  # noqa: E402
+from tests.group_helpers import create_group, start_group_table  # noqa: E402
+from tests.helpers import HTMX, csrf, edit, start_play  # noqa: E402
+from tests.web.test_security_routes import STARTERS  # noqa: E402
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+HOST = "bench.test"
+REPEATS = 7
+CALLS = 200
+
+
+def finish(client: FlaskClient, token: str, play_id: int) -> None:
+    """Finish a play as its page's button does (confirmed)."""
+    data = {"csrf_token": csrf(client, f"/t/{token}"), "confirm": "yes"}
+    response = client.post(f"/t/{token}/plays/{play_id}/finish", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def busy_table(app: Flask, client: FlaskClient) -> str:
+    """The evening described above; returns the table's edit token."""
+    links = create_group(client, "Thursdays", PLAYERS)
+    with app.app_context(), app.test_request_context():
+        found = groups.find(links.edit)
+        assert found is not None
+        ids = [p.id for p in found.group.players]
+    token = start_group_table(client, links.edit, ids)
+    for start in STARTERS.values():
+        finish(client, token, start(client, token))
+    series = start_play(client, token, series=True)
+    for game in range(3):
+        edit(client, token, series, path="players[0].display.hoopoe", value=str(game + 2))
+        finish(client, token, series)
+        if game < 2:
+            following = client.post(
+                f"/t/{token}/plays/{series}/next", data={"csrf_token": csrf(client)}
+            )
+            assert following.status_code == 303, following.get_data(as_text=True)
+            series = int(following.headers["Location"].split("/plays/")[1].split("?")[0])
+    for score in (3, 5):
+        single = start_play(client, token)
+        edit(client, token, single, path=f"players[{score % 4}].display.shoebill", value="2")
+        finish(client, token, single)
+    start_play(client, token)
+    return token
+
+
+def phone_environ(client: FlaskClient, path: str) -> dict[str, Any]:
+    """The WSGI environ of the phone's request: htmx's header and its session cookie."""
+    cookie = client.get_cookie("session", domain=HOST)
+    assert cookie is not None
+    headers = {**HTMX, "Cookie": f"session={cookie.value}"}
+    return EnvironBuilder(path=path, base_url=f"http://{HOST}", headers=headers).get_environ()
+
+
+def caller(app: Flask, environ: dict[str, Any]) -> Callable[[], bytes]:
+    """One request through the WSGI app, its body read to the end."""
+    statuses: list[str] = []
+
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
+        statuses.append(status)
+
+    def call() -> bytes:
+        body = b"".join(app(dict(environ), start_response))
+        assert statuses[-1].startswith("200"), statuses[-1]
+        return body
+
+    return call
+
+
+@contextmanager
+def counted_statements(app: Flask) -> Iterator[list[str]]:
+    """Every SQL statement run inside the block."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def best_ms(call: Callable[[], bytes]) -> float:
+    """Milliseconds per request: the best of several runs of many requests."""
+    runs = []
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        for _ in range(CALLS):
+            call()
+        runs.append((time.perf_counter() - started) / CALLS * 1000)
+    return min(runs)
+
+
+def main() -> None:
+    """Print the table page's and a bare 404's cost, and the statements it runs."""
+    folder = Path(tempfile.mkdtemp(prefix="table-page-"))
+    settings = {"INSTANCE_PATH": str(folder), "SECRET_KEY": "bench", "SERVER_NAME": HOST}
+    app = create_app({**settings, "RATELIMIT_ENABLED": False})
+    client = app.test_client()
+    token = busy_table(app, client)
+    if "--draw" in sys.argv:
+        table_cache.MAX_KEPT = 0
+    page = caller(app, phone_environ(client, f"/t/{token}"))
+    body = page()
+    with counted_statements(app) as statements:
+        page()
+    print(f"table page: {len(body)} bytes, {len(statements)} SQL statements", flush=True)
+    if "--profile" in sys.argv:
+        profile = cProfile.Profile()
+        profile.runcall(lambda: [page() for _ in range(CALLS)])
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+        return
+    if "--sql" in sys.argv:
+        print("\n".join(statements))
+    kept = "drawn every time" if "--draw" in sys.argv else "kept markup"
+    print(f"table page ({kept}), in process: {best_ms(page):.3f} ms", flush=True)
+
+
+if __name__ == "__main__":
+    main()
