@@ -95,9 +95,9 @@ def _minutes_until_reset(item: RateLimitItem, *identifiers: str) -> int:
 
 
 #: Endpoints no limit applies to, which a table calls most: the live polls of a play and
-#: of the table page (every phone, every few seconds). Flask-Limiter would otherwise work
-#: out, on each of them, that no limit applies.
-UNLIMITED_ENDPOINTS = frozenset({"pages.poll", "pages.table_poll"})
+#: of the table page (every phone, every few seconds), a play's page and its taps.
+#: Flask-Limiter would otherwise work out, on each of them, that no limit applies.
+UNLIMITED_ENDPOINTS = frozenset({"pages.poll", "pages.table_poll", "pages.play", "pages.edit"})
 
 
 @limiter.request_filter

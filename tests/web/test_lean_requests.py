@@ -9,6 +9,7 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
+from companion.extensions import limiter
 from companion.web import limits
 from companion.web.compression import worth_compressing
 from companion.web.sessions import LazySession, LazySessionInterface
@@ -139,3 +140,16 @@ def test_a_large_page_is_still_compressed(client: FlaskClient) -> None:
 def test_the_endpoints_no_limit_applies_to_exist(app: Flask) -> None:
     # A renamed view would silently fall back to the slower path: keep the names true.
     assert set(app.view_functions) >= limits.UNLIMITED_ENDPOINTS
+
+
+def test_no_endpoint_with_a_limit_skips_the_limiter(app: Flask) -> None:
+    """Skipping the limiter is only for endpoints that have no limit of their own, nor one
+    of their blueprint's (the API's)."""
+    # Flask-Limiter keeps them by route function ("module.view.view") and by blueprint.
+    manager = limiter.limit_manager
+    limited_views = {name.rsplit(".", 1)[-1] for name in manager._decorated_limits}
+    assert limited_views >= {"create_table", "create_group"}  # the names are what we think
+    for endpoint in limits.UNLIMITED_ENDPOINTS:
+        blueprint, view = endpoint.split(".")
+        assert blueprint not in manager._blueprint_limits, endpoint
+        assert view not in limited_views, endpoint
