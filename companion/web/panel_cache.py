@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +39,7 @@ from markupsafe import Markup
 from companion.models import Play
 from companion.services.tables import TableAccess
 from companion.web import pieces
+from companion.web.kept import Kept
 
 #: The panels kept per process, and their total size (characters of markup, counted
 #: twice: each piece keeps its own copy).
@@ -64,55 +63,23 @@ class Panel:
     html: str
     rendered: pieces.Rendered
 
-    @property
-    def size(self) -> int:
+    def cost(self) -> int:
         """What it costs the cache: its markup, and the pieces' copies of it."""
         return 2 * len(self.html)
 
 
-class PanelCache:
-    """A bounded least-recently-used map of panels, safe across a worker's threads."""
-
-    def __init__(self, max_panels: int = MAX_PANELS, max_size: int = MAX_CHARACTERS):
-        self.max_panels = max_panels
-        self.max_size = max_size
-        self.size = 0
-        self._panels: OrderedDict[Hashable, Panel] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._panels)
-
-    def get(self, key: Hashable) -> Panel | None:
-        """The panel kept under ``key`` (now the most recently used), if any."""
-        with self._lock:
-            found = self._panels.get(key)
-            if found is not None:
-                self._panels.move_to_end(key)
-            return found
-
-    def put(self, key: Hashable, panel: Panel) -> None:
-        """Keep ``panel``; the least recently used go while the cache is over its bounds."""
-        if panel.size > self.max_size:
-            return
-        with self._lock:
-            old = self._panels.pop(key, None)
-            if old is not None:
-                self.size -= old.size
-            self._panels[key] = panel
-            self.size += panel.size
-            while len(self._panels) > self.max_panels or self.size > self.max_size:
-                _, dropped = self._panels.popitem(last=False)
-                self.size -= dropped.size
-
-
 def register(app: Flask) -> None:
     """Give the app its own cache (tests run many apps in one process)."""
-    app.extensions[EXTENSION_KEY] = PanelCache()
+    app.extensions[EXTENSION_KEY] = new_cache()
 
 
-def _cache() -> PanelCache | None:
-    found: PanelCache | None = current_app.extensions.get(EXTENSION_KEY)
+def new_cache(max_panels: int = MAX_PANELS, max_size: int = MAX_CHARACTERS) -> Kept[Panel]:
+    """An empty panel cache with these bounds."""
+    return Kept(max_panels, max_size, Panel.cost)
+
+
+def _cache() -> Kept[Panel] | None:
+    found: Kept[Panel] | None = current_app.extensions.get(EXTENSION_KEY)
     return found
 
 

@@ -17,8 +17,6 @@ and one-time key go (``guard``), a mark stands, filled in afresh for each answer
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
@@ -26,6 +24,7 @@ from flask import current_app
 from markupsafe import Markup
 
 from companion.web import idempotency
+from companion.web.kept import Kept
 
 #: Stands where ``guard(form)`` would write its hidden inputs; escaped text cannot hold it.
 GUARD_MARK = "<!--guard-->"
@@ -46,38 +45,17 @@ class Drawn(NamedTuple):
     title: str
 
 
-class Kept(NamedTuple):
+class KeptPage(NamedTuple):
     """A drawn page as kept: its markup split at the marks, and its title."""
 
     parts: tuple[str, ...]
     title: str
 
 
-class _Kept:
-    """The latest renderings, newest last; safe to share between a worker's threads."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.pages: OrderedDict[Hashable, Kept] = OrderedDict()
-
-    def get(self, key: Hashable) -> Kept | None:
-        with self.lock:
-            found = self.pages.get(key)
-            if found is not None:
-                self.pages.move_to_end(key)
-            return found
-
-    def put(self, key: Hashable, kept: Kept) -> None:
-        with self.lock:
-            self.pages[key] = kept
-            while len(self.pages) > MAX_KEPT:
-                self.pages.popitem(last=False)
-
-
-def _kept() -> _Kept:
-    kept: _Kept | None = current_app.extensions.get(_STORE)
+def _kept() -> Kept[KeptPage]:
+    kept: Kept[KeptPage] | None = current_app.extensions.get(_STORE)
     if kept is None:
-        kept = current_app.extensions.setdefault(_STORE, _Kept())
+        kept = current_app.extensions.setdefault(_STORE, Kept(MAX_KEPT))
     return kept
 
 
@@ -98,7 +76,7 @@ def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
     found = kept.get(key) if key is not None else None
     if found is None:
         drawn = draw()
-        found = Kept(tuple(drawn.html.split(GUARD_MARK)), drawn.title)
+        found = KeptPage(tuple(drawn.html.split(GUARD_MARK)), drawn.title)
         if key is not None:
             kept.put(key, found)
     return Drawn(filled(found.parts), found.title)

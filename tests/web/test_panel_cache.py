@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from markupsafe import Markup
 
 from companion.web import panel_cache
-from companion.web.panel_cache import EXTENSION_KEY, Panel, PanelCache
+from companion.web.panel_cache import EXTENSION_KEY, Panel, new_cache
 from companion.web.pieces import Rendered
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
 from tests.web import test_luckys_pages as luckys
@@ -189,7 +189,7 @@ def test_each_phone_keeps_its_own_oddville_palette(
 
 
 def test_panels_are_kept_within_their_bounds() -> None:
-    cache = PanelCache(max_panels=3, max_size=100)
+    cache = new_cache(max_panels=3, max_size=100)
     for number in range(5):
         cache.put(number, Panel("x" * 10, Rendered()))
     assert len(cache) == 3
