@@ -35,6 +35,8 @@ CONNECTIONS = 16
 #: What every request sends, as the phone that made the table would: htmx's header and,
 #: once prepared, that phone's session cookie.
 PHONE_HEADERS = ["HX-Request: true"]
+#: The play page loaded whole, as a browser does on opening it (no htmx header).
+WHOLE_PAGE = "4-player Odd World play page (whole page)"
 SCORE_BODY = {
     "players": [
         {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
@@ -73,17 +75,22 @@ def prepare(instance: Path) -> dict[str, str]:
     PHONE_HEADERS.append(f"Cookie: session={cookie.value}")
     return {
         "poll, nothing changed (204)": poll.group(1).replace("&amp;", "&"),
-        "4-player Odd World play page": f"/t/{links.edit}/plays/{play}",
+        "4-player Odd World play page (htmx: the panel)": f"/t/{links.edit}/plays/{play}",
+        WHOLE_PAGE: f"/t/{links.edit}/plays/{play}",
         "table page": f"/t/{links.edit}",
         "Odd World score API": "/api/v1/games/odd-world/score",
     }
 
 
-def requests_per_second(wrk: str, url: str, seconds: int, script: Path | None) -> float:
-    """wrk's requests per second for one URL, asked as the phone that made the table."""
+def requests_per_second(
+    wrk: str, url: str, seconds: int, script: Path | None, *, htmx: bool = True
+) -> float:
+    """wrk's requests per second for one URL, asked as the phone that made the table
+    (without htmx's header: as a browser loading the whole page)."""
     command = [wrk, f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s"]
     for header in PHONE_HEADERS:
-        command += ["-H", header]
+        if htmx or not header.startswith("HX-"):
+            command += ["-H", header]
     if script is not None:
         command += ["-s", str(script)]
     output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
@@ -126,7 +133,7 @@ def main() -> None:
         print(f"bare Flask route: {baseline:.0f} requests/s (= 1.00 x)", flush=True)
         for label, path in paths.items():
             script = post_script(folder) if path.startswith("/api/") else None
-            rate = requests_per_second(wrk, app + path, seconds, script)
+            rate = requests_per_second(wrk, app + path, seconds, script, htmx=label != WHOLE_PAGE)
             print(f"{label}: {rate:.0f} requests/s = {rate / baseline:.2f} x", flush=True)
 
 
