@@ -23,7 +23,7 @@ from companion.games import GAMES
 from companion.models import Play
 from companion.services import plays, rule_refs, tables
 from companion.services.tables import TableAccess
-from companion.web import panel_cache
+from companion.web import kept, panel_cache
 from companion.web.finish import ending
 from companion.web.game_pages import GamePages, PlayPage
 from companion.web.idempotency import new_key, note_table
@@ -265,7 +265,7 @@ def render_play(
             PLAY_FRAGMENT, **play_context(found, play, errors=errors, extra=extra, **shown)
         ),
     )
-    fill = partial(panel_cache.fill, csrf_token=generate_csrf(), new_key=new_key)
+    fill = partial(kept.fill, csrf_token=generate_csrf(), new_key=new_key)
     if wants_fragment():
         return fragment_response(made.html, status, fill=fill)
     html = render_template(

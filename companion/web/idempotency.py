@@ -22,7 +22,7 @@ from companion.extensions import db
 from companion.models import Table
 from companion.services import submissions, tables
 from companion.services.tables import Access, TableAccess
-from companion.web.panel_cache import KEY_SLOT, rendering_with_slots
+from companion.web.kept import KEY_SLOT, rendering_with_slots
 from companion.web.render import wants_fragment
 
 KEY_FIELD = "submission"
@@ -50,7 +50,7 @@ def guard(form: Any) -> Markup:
 
 def key_input() -> Markup:
     """A fresh idempotency key as a hidden input (``guard`` without the CSRF token)."""
-    # Rendered for the panel cache, the key is a slot, filled per phone (web/panel_cache.py).
+    # Rendered to be kept, the key is a slot, filled in per phone (web/kept.py).
     value = KEY_SLOT if rendering_with_slots() else new_key()
     return Markup(f'<input type="hidden" name="{KEY_FIELD}" value="{escape(value)}">')
 

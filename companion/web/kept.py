@@ -1,12 +1,28 @@
 """What a worker keeps of its renderings (table pages, play panels): a bounded map that
-forgets the least recently used first, safe to share between a worker's threads."""
+forgets the least recently used first, safe to share between a worker's threads, and the
+slots that keep each phone's own values out of a kept rendering.
+
+A kept rendering is sent to many phones, so it must hold neither a phone's CSRF token
+(one per session) nor a form's one-time submission key (fresh at every rendering, see
+``web/idempotency.py``). Rendered inside :func:`slots`, forms get a slot in their place,
+and :func:`fill` puts each phone's values in before the markup is sent. A slot holds a
+random nonce of this process and a NUL character, which no text typed at a table can
+contain.
+"""
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
+
+from flask import current_app, g
+from markupsafe import Markup
+
+from companion.web.pieces import CSRF_INPUT_KEY
 
 Value = TypeVar("Value")
 
@@ -57,3 +73,45 @@ class Kept(Generic[Value]):
             while len(self._values) > self.max_entries or self.size > self.max_size:
                 _, dropped = self._values.popitem(last=False)
                 self.size -= self.size_of(dropped)
+
+
+_NONCE = secrets.token_hex(8)
+#: Where a form's one-time submission key goes.
+KEY_SLOT = f"\x00k{_NONCE}"
+#: Where the CSRF token goes (the value of the one hidden CSRF input).
+CSRF_SLOT = f"\x00c{_NONCE}"
+#: Set in ``g`` while a rendering is made to be kept: forms get slots, not values.
+SLOTS_KEY = "kept_slots"
+
+
+@contextmanager
+def slots() -> Iterator[None]:
+    """Render forms with slots for the CSRF token and the submission keys (see
+    ``idempotency.guard``); this request's own CSRF input is back afterwards."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    slot = Markup('<input type="hidden" name="{}" value="{}">').format(field, CSRF_SLOT)
+    real = g.pop(CSRF_INPUT_KEY, None)
+    setattr(g, CSRF_INPUT_KEY, slot)
+    setattr(g, SLOTS_KEY, True)
+    try:
+        yield
+    finally:
+        g.pop(SLOTS_KEY, None)
+        g.pop(CSRF_INPUT_KEY, None)
+        if real is not None:
+            setattr(g, CSRF_INPUT_KEY, real)
+
+
+def rendering_with_slots() -> bool:
+    """Whether forms are being rendered to be kept (see ``idempotency.guard``)."""
+    return bool(g.get(SLOTS_KEY))
+
+
+def fill(html: str, *, csrf_token: str, new_key: Callable[[], str]) -> str:
+    """``html`` with this phone's CSRF token and a fresh submission key in each slot."""
+    html = html.replace(CSRF_SLOT, csrf_token)
+    if KEY_SLOT not in html:
+        return html
+    parts = html.split(KEY_SLOT)
+    keys = [new_key() for _ in range(len(parts) - 1)]
+    return "".join(part + key for part, key in zip(parts, [*keys, ""], strict=True))

@@ -312,7 +312,7 @@ def _table_page(
     def draw() -> table_cache.Drawn:
         opened = found or open_table(token)
         context = _table_context(opened, **forms)
-        html = render_template("_table.html", **context, guard=table_cache.marked_guard)
+        html = render_template("_table.html", **context)
         return table_cache.Drawn(html, table_label(opened))
 
     # The whole page (a first load, a boosted link) needs nothing more: its title is kept.

@@ -5,10 +5,8 @@ or a reload of the same seat) would each render the same panel after every chang
 first one renders it and the others take a copy, the scoring and the queries behind it
 included.
 
-What differs from phone to phone is filled in afterwards. The cached markup holds slots
-where the CSRF token goes (one per session) and where each form's one-time submission key
-goes (fresh at every rendering, see ``web/idempotency.py``). A slot holds a random nonce
-of this process and a NUL character, which no text typed at a table can contain.
+What differs from phone to phone is filled in afterwards: the cached markup holds slots
+where the CSRF token and each form's one-time submission key go (``web/kept.py``).
 
 The key names everything the panel shows:
 
@@ -28,32 +26,22 @@ with errors, a clash, a verdict or anything else an action left for it is never 
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, g
-from markupsafe import Markup
+from flask import Flask, current_app
 
 from companion.models import Play
 from companion.services.tables import TableAccess
 from companion.web import pieces
-from companion.web.kept import Kept
+from companion.web.kept import Kept, slots
 
 #: The panels kept per process, and their total size (characters of markup, counted
 #: twice: each piece keeps its own copy).
 MAX_PANELS = 256
 MAX_CHARACTERS = 16_000_000
 EXTENSION_KEY = "companion.panel_cache"
-#: Set in ``g`` while a panel is rendered for the cache: forms get slots, not values.
-SLOTS_KEY = "panel_slots"
-
-_NONCE = secrets.token_hex(8)
-#: Where a form's one-time submission key goes.
-KEY_SLOT = f"\x00k{_NONCE}"
-#: Where the CSRF token goes (the value of the one hidden CSRF input).
-CSRF_SLOT = f"\x00c{_NONCE}"
 
 
 @dataclass(frozen=True)
@@ -125,32 +113,7 @@ def panel(key: Hashable | None, render: Callable[[], str]) -> Panel:
 
 
 def _render_with_slots(render: Callable[[], str]) -> Panel:
-    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    slot = Markup('<input type="hidden" name="{}" value="{}">').format(field, CSRF_SLOT)
-    real = g.pop(pieces.CSRF_INPUT_KEY, None)
-    setattr(g, pieces.CSRF_INPUT_KEY, slot)
-    setattr(g, SLOTS_KEY, True)
     pieces.use(pieces.Rendered())
-    try:
+    with slots():
         html = render()
-    finally:
-        g.pop(SLOTS_KEY, None)
-        g.pop(pieces.CSRF_INPUT_KEY, None)
-        if real is not None:
-            setattr(g, pieces.CSRF_INPUT_KEY, real)
     return Panel(html, pieces.current())
-
-
-def rendering_with_slots() -> bool:
-    """Whether forms are being rendered for the cache (see ``idempotency.guard``)."""
-    return bool(g.get(SLOTS_KEY))
-
-
-def fill(html: str, *, csrf_token: str, new_key: Callable[[], str]) -> str:
-    """``html`` with this phone's CSRF token and a fresh submission key in each slot."""
-    html = html.replace(CSRF_SLOT, csrf_token)
-    if KEY_SLOT not in html:
-        return html
-    parts = html.split(KEY_SLOT)
-    keys = [new_key() for _ in range(len(parts) - 1)]
-    return "".join(part + key for part, key in zip(parts, [*keys, ""], strict=True))

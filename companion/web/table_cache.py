@@ -12,7 +12,7 @@ this?". Nothing is ever invalidated: a change makes a new key, so workers and ma
 each keep their own copy, and none can serve a stale one.
 
 What must differ on every request is left out of the kept markup: where a form's CSRF token
-and one-time key go (``guard``), a mark stands, filled in afresh for each answer.
+and one-time key go, a slot stands, filled in afresh for each answer (``web/kept.py``).
 """
 
 from __future__ import annotations
@@ -21,62 +21,42 @@ from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 from flask import current_app
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from companion.web import idempotency
+from companion.web import idempotency, kept
 from companion.web.kept import Kept
 
-#: Stands where ``guard(form)`` would write its hidden inputs; escaped text cannot hold it.
-GUARD_MARK = "<!--guard-->"
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
 _STORE = "companion.table_pages"
 
 
-def marked_guard(form: object) -> Markup:
-    """The template's ``guard`` while the kept markup is drawn: a mark filled in later."""
-    return Markup(GUARD_MARK)
-
-
 class Drawn(NamedTuple):
-    """The page's markup, and its title (the whole page's ``<title>`` says it)."""
+    """The page's markup (as kept: with slots), and its title (the whole page's
+    ``<title>`` says it)."""
 
     html: str
     title: str
 
 
-class KeptPage(NamedTuple):
-    """A drawn page as kept: its markup split at the marks, and its title."""
-
-    parts: tuple[str, ...]
-    title: str
-
-
-def _kept() -> Kept[KeptPage]:
-    kept: Kept[KeptPage] | None = current_app.extensions.get(_STORE)
-    if kept is None:
-        kept = current_app.extensions.setdefault(_STORE, Kept(MAX_KEPT))
-    return kept
-
-
-def filled(parts: tuple[str, ...]) -> Markup:
-    """The markup with a fresh ``guard`` (CSRF token and one-time key) at every mark."""
-    csrf = idempotency.csrf_input()
-    out = [parts[0]]
-    for part in parts[1:]:
-        out += (csrf, idempotency.key_input(), part)
-    return Markup("".join(out))
+def _store() -> Kept[Drawn]:
+    found: Kept[Drawn] | None = current_app.extensions.get(_STORE)
+    if found is None:
+        found = current_app.extensions.setdefault(_STORE, Kept(MAX_KEPT))
+    return found
 
 
 def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
-    """The page for ``key``: kept from an earlier request, else drawn (``draw`` renders
-    with :func:`marked_guard` as ``guard``) and kept; its marks filled in afresh. ``None``
-    draws it without keeping it (a form shown with its errors)."""
-    kept = _kept()
-    found = kept.get(key) if key is not None else None
+    """The page for ``key``: kept from an earlier request, else drawn (with slots for the
+    forms' CSRF token and keys) and kept; its slots filled in afresh. ``None`` draws it
+    without keeping it (a form shown with its errors)."""
+    store = _store()
+    found = store.get(key) if key is not None else None
     if found is None:
-        drawn = draw()
-        found = KeptPage(tuple(drawn.html.split(GUARD_MARK)), drawn.title)
+        with kept.slots():
+            found = draw()
         if key is not None:
-            kept.put(key, found)
-    return Drawn(filled(found.parts), found.title)
+            store.put(key, found)
+    html = kept.fill(found.html, csrf_token=generate_csrf(), new_key=idempotency.new_key)
+    return Drawn(Markup(html), found.title)

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import Markup
 
-from companion.web import panel_cache
+from companion.web import kept
 from companion.web.panel_cache import EXTENSION_KEY, Panel, new_cache
 from companion.web.pieces import Rendered
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
@@ -204,8 +204,8 @@ def test_panels_are_kept_within_their_bounds() -> None:
 
 def test_filling_gives_every_slot_its_own_key() -> None:
     counter = iter(range(100))
-    html = f"a{panel_cache.KEY_SLOT}b{panel_cache.KEY_SLOT}c{panel_cache.CSRF_SLOT}"
-    filled = panel_cache.fill(html, csrf_token="T", new_key=lambda: f"k{next(counter)}")
+    html = f"a{kept.KEY_SLOT}b{kept.KEY_SLOT}c{kept.CSRF_SLOT}"
+    filled = kept.fill(html, csrf_token="T", new_key=lambda: f"k{next(counter)}")
     assert filled == "ak0bk1cT"
     assert isinstance(Markup(filled), Markup)
 
