@@ -327,15 +327,14 @@ def rank(
     if not entries:
         return Ranking((), Decision.SHARED.value)
 
-    def key(entry: Entry) -> tuple[Any, ...]:
-        return _sort_key(entry, order, tiebreaks)
-
+    # Each entry's key is worked out once (the standings compare neighbours' keys again).
+    keyed = [(_sort_key(entry, order, tiebreaks), entry) for entry in entries]
     # sorted() is stable, so fully tied players keep seating order.
-    ordered = sorted(entries, key=key)
+    keyed.sort(key=lambda pair: pair[0])
     standings: list[Standing] = []
-    for position, entry in enumerate(ordered):
+    for position, (key, entry) in enumerate(keyed):
         previous = standings[-1] if standings else None
-        tied = previous is not None and key(ordered[position - 1]) == key(entry)
+        tied = previous is not None and keyed[position - 1][0] == key
         place = previous.rank if tied and previous is not None else position + 1
         standings.append(
             Standing(
@@ -350,19 +349,18 @@ def rank(
                 ),
             )
         )
-    return Ranking(tuple(standings), _decided_by(ordered, tiebreaks, key))
+    return Ranking(tuple(standings), _decided_by(keyed, tiebreaks))
 
 
 def _decided_by(
-    ordered: Sequence[Entry],
-    tiebreaks: Sequence[Tiebreak],
-    key: Callable[[Entry], tuple[Any, ...]],
+    keyed: Sequence[tuple[tuple[Any, ...], Entry]], tiebreaks: Sequence[Tiebreak]
 ) -> str:
-    """Name what separated the leader from the runner-up (or that the victory is shared)."""
-    if len(ordered) < 2:
+    """Name what separated the leader from the runner-up (or that the victory is shared),
+    given the entries in order with their sort keys."""
+    if len(keyed) < 2:
         return Decision.SCORE.value
-    first, second = ordered[0], ordered[1]
-    if key(first) == key(second):
+    (first_key, first), (second_key, second) = keyed[0], keyed[1]
+    if first_key == second_key:
         return Decision.SHARED.value
     if first.score != second.score:
         return Decision.SCORE.value

@@ -231,10 +231,10 @@ def known_mavens(table: Table, *, besides: Play | None = None) -> list[KnownMave
     return sorted(found.values(), key=lambda m: m.name.casefold())
 
 
-def maven_sources(table: Table) -> list[tuple[int, int]]:
+def maven_sources(table_id: int) -> list[tuple[int, int]]:
     """The id and version of each of the table's Lucky's plays: what
     :func:`known_mavens` reads, without loading them."""
-    query = select(Play.id, Play.version).where(Play.table_id == table.id, Play.game == f.SLUG)
+    query = select(Play.id, Play.version).where(Play.table_id == table_id, Play.game == f.SLUG)
     return [(int(i), int(v)) for i, v in db.session.execute(query.order_by(Play.id))]
 
 

@@ -273,6 +273,97 @@ def glance(token: str) -> Glance | None:
     return Glance(table_id, uid, access, version, last_used_at, edit_generation, join_generation)
 
 
+@dataclass(frozen=True)
+class PlayGlance:
+    """What a play's kept panel is known by, read without loading the play or its table
+    (see ``web/panel_cache.py``): the same facts :meth:`of` takes from loaded ones."""
+
+    id: int
+    table_id: int
+    game: str
+    version: int
+    status: str
+    series_id: int | None
+    table_version: int
+    join_generation: int
+    access: Access
+    #: The table's players' ids, in seat order.
+    player_ids: tuple[int, ...]
+
+    @classmethod
+    def of(cls, found: TableAccess, play: Play) -> PlayGlance:
+        """The same facts of a play and table already loaded."""
+        table = found.table
+        return cls(
+            play.id,
+            table.id,
+            play.game,
+            play.version,
+            play.status,
+            play.series_id,
+            table.version,
+            table.join_generation,
+            found.access,
+            tuple(player.id for player in table.players),
+        )
+
+
+# A row per player of the table (in seat order), each with the play's and table's facts.
+_PLAY_GLANCE = (
+    select(
+        Play.id,
+        Play.table_id,
+        Play.game,
+        Play.version,
+        Play.status,
+        Play.series_id,
+        Table.version,
+        Table.join_generation,
+        Table.edit_token_hash,
+        Player.id,
+    )
+    .join(Table, Play.table_id == Table.id)
+    .join(Player, Player.table_id == Table.id)
+    .where(Play.id == bindparam("play_id"), _OPENED_BY)
+    .order_by(Player.seat)
+)
+
+
+def glance_play(token: str, play_id: int) -> PlayGlance | None:
+    """The :class:`PlayGlance` of a play of the table a link opens (one indexed query,
+    nothing loaded); ``None`` when the link opens no table or the play is not its own."""
+    hashed = _hash(token)
+    rows = _rows(_PLAY_GLANCE, {"hashed": hashed, "play_id": play_id})
+    if not rows:
+        return None
+    *facts, edit_hash, _player = rows[0]
+    play, table_id, game, version, status, series_id, table_version, join_generation = facts
+    return PlayGlance(
+        int(play),
+        int(table_id),
+        str(game),
+        int(version),
+        str(status),
+        None if series_id is None else int(series_id),
+        int(table_version),
+        int(join_generation),
+        Access.EDIT if edit_hash == hashed else Access.VIEW,
+        tuple(int(row[-1]) for row in rows),
+    )
+
+
+_SERIES_VERSIONS = (
+    select(Play.id, Play.version)
+    .where(Play.series_id == bindparam("series_id"))
+    .order_by(Play.series_index)
+)
+
+
+def series_versions(series_id: int) -> list[tuple[int, int]]:
+    """The id and version of each game of a series, in order, read without loading them."""
+    return [(int(i), int(v)) for i, v in _rows(_SERIES_VERSIONS, {"series_id": series_id})]
+
+
 def with_everything_shown(table: Table) -> Table:
     """The table with its players, plays, series (with their plays) and group loaded in a
     fixed number of queries, however many games it has seen (the table page reads them
@@ -291,30 +382,36 @@ def with_everything_shown(table: Table) -> Table:
 
 
 def _first_row(statement: ClauseElement, values: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The statement's first row, read on a pooled connection outside the ORM session.
+    """The statement's first row (see :func:`_rows`)."""
+    rows = _rows(statement, values)
+    return rows[0] if rows else None
+
+
+def _rows(statement: ClauseElement, values: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The statement's rows, read on a pooled connection outside the ORM session.
 
     The statement is compiled once per database dialect and run on the driver's own
     cursor: SQLAlchemy's execution machinery cost more than the indexed query itself.
+    Only for columns the driver gives as they are (no dates: SQLite gives them as text).
     """
     sql, names, positional = _compiled(statement, db.engine.dialect)
     parameters: Any = tuple(values[name] for name in names) if positional else values
-    row = driver_row(sql, parameters)
-    return None if row is None else tuple(row)
+    return [tuple(row) for row in driver_rows(sql, parameters)]
 
 
-def driver_row(sql: str, parameters: Any) -> Sequence[Any] | None:
-    """The first row of ``sql`` run on the driver's cursor of a pooled connection."""
+def driver_rows(sql: str, parameters: Any) -> Sequence[Sequence[Any]]:
+    """The rows of ``sql`` run on the driver's cursor of a pooled connection."""
     connection = db.engine.raw_connection()
     try:
         cursor = connection.cursor()
         try:
             cursor.execute(sql, parameters)
-            row: Sequence[Any] | None = cursor.fetchone()
+            rows: Sequence[Sequence[Any]] = cursor.fetchall()
         finally:
             cursor.close()
     finally:
         connection.close()  # back to the pool, which ends the transaction (rollback)
-    return row
+    return rows
 
 
 @functools.cache

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
 from flask import abort, current_app, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion.extensions import db
@@ -35,6 +33,8 @@ from companion.web.render import (
 )
 
 DEVICE_KEY = "device"
+#: Where Flask keeps flashed messages in the session.
+FLASHES_KEY = "_flashes"
 VISITOR_KEY = "visitor"
 NAMES_KEY = "names"
 DEVICE_ID_BYTES = 2
@@ -120,15 +120,19 @@ def seat_of(found: TableAccess, play: Play) -> int | str:
     """Whose entry this phone shows (a seat number, or everyone): what it asked for, else
     its owner's seat (see "Whose phone is this?"), else everyone. Seats are the table's,
     which every play starts with."""
+    return seat_among(tuple(player.id for player in found.table.players), found.table.id)
+
+
+def seat_among(player_ids: Sequence[int], table_id: int) -> int | str:
+    """:func:`seat_of`, given the ids of the table's players in seat order."""
     asked = request.values.get("seat", "")
-    names = found.table.player_names
     # ASCII digits only, and few: "²" is a digit to str.isdigit, and a huge number is slow.
-    if asked.isascii() and asked.isdigit() and len(asked) < 4 and int(asked) < len(names):
+    if asked.isascii() and asked.isdigit() and len(asked) < 4 and int(asked) < len(player_ids):
         return int(asked)
     if asked == ALL_SEATS:
         return ALL_SEATS
-    owner = owner_of(found)
-    return names.index(owner) if owner in names else ALL_SEATS
+    owner = session.get(NAMES_KEY, {}).get(str(table_id))
+    return player_ids.index(owner) if owner in player_ids else ALL_SEATS
 
 
 GAME_CSS = "games/{slug}.css"
@@ -245,38 +249,76 @@ def render_play(
 ) -> Response:
     """The play's page, or its panel for htmx. The panel comes from the panel cache when
     this view of this version was rendered before (for this phone or another), and is
-    rendered and kept otherwise; this phone's CSRF token and form keys are filled in."""
-    seat = seat_of(found, play)
+    rendered and kept otherwise (not with errors or anything else shown this once); so is
+    the page's frame. This phone's CSRF token and form keys are filled in."""
+    glance = tables.PlayGlance.of(found, play)
     token = token_of(found)
-    pages = game_pages(play.game)
-    depends_on = {
-        "game": pages.panel_depends_on(play) if pages is not None else None,
-        # The series' totals count each of its games as it stands (one may be reopened).
-        "series": [(p.id, p.version) for p in play.series.plays] if play.series else None,
-    }
-    key = None
-    if not errors and not extra and status == HTTPStatus.OK:
-        key = panel_cache.key_for(
-            found, play, token=token, seat=seat, depends_on=depends_on, shown=shown
-        )
+    keep = not errors and not extra and not shown and status == HTTPStatus.OK
     made = panel_cache.panel(
-        key,
+        _panel_key(glance, token) if keep else None,
         lambda: render_template(
             PLAY_FRAGMENT, **play_context(found, play, errors=errors, extra=extra, **shown)
         ),
     )
-    fill = partial(kept.fill, csrf_token=generate_csrf(), new_key=new_key)
     if wants_fragment():
-        return fragment_response(made.html, status, fill=fill)
-    html = render_template(
-        PLAY_PAGE,
-        panel=Markup(fill(made.html)),
-        found=found,
-        token=token,
-        game=GAMES[play.game],
-        game_css=game_css(play.game),
+        return fragment_response(made.html, status, fill=_fill)
+    frame = panel_cache.frame(
+        _frame_key(glance, token),
+        lambda panel: render_template(
+            PLAY_PAGE,
+            panel=panel,
+            found=found,
+            token=token,
+            game=GAMES[play.game],
+            game_css=game_css(play.game),
+        ),
     )
-    return page_response(html, status)
+    return page_response(_fill(frame.around(made.html)), status)
+
+
+def kept_play(token: str, play_id: int) -> Response | None:
+    """The play's page or panel straight from what is kept, found from the play's glance
+    (one query) before anything is loaded: most loads and polls after a change find what
+    another phone's request rendered. ``None`` when it is not kept (or the link does not
+    open the play): then load the play and :func:`render_play`, which says why."""
+    glance = tables.glance_play(token, play_id)
+    if glance is None:
+        return None
+    made = panel_cache.kept_panel(_panel_key(glance, token))
+    if made is None:
+        return None
+    if wants_fragment():
+        return fragment_response(made.html, fill=_fill)
+    frame_key = _frame_key(glance, token)
+    frame = panel_cache.kept_frame(frame_key) if frame_key is not None else None
+    if frame is None:
+        return None
+    return page_response(_fill(frame.around(made.html)))
+
+
+def _panel_key(glance: tables.PlayGlance, token: str) -> Hashable:
+    pages = game_pages(glance.game)
+    depends_on = {
+        "game": pages.panel_depends_on(glance) if pages is not None else None,
+        # The series' totals count each of its games as it stands (one may be reopened).
+        "series": None if glance.series_id is None else tables.series_versions(glance.series_id),
+    }
+    seat = seat_among(glance.player_ids, glance.table_id)
+    return panel_cache.key_for(glance, token=token, seat=seat, depends_on=depends_on)
+
+
+def _frame_key(glance: tables.PlayGlance, token: str) -> Hashable | None:
+    """What the page around the panel shows: the game, the table's label (its players or
+    its join code) and links; ``None`` while a flashed message waits (shown this once)."""
+    if FLASHES_KEY in session:
+        return None
+    table = (glance.table_id, glance.table_version, glance.join_generation, glance.access)
+    return (glance.game, table, token, request.script_root)
+
+
+def _fill(html: str) -> str:
+    """``html`` with this phone's CSRF token and fresh form keys in its slots."""
+    return kept.fill(html, csrf_token=generate_csrf(), new_key=new_key)
 
 
 def play_response(

@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 
 from companion.models import Play, Table
 from companion.services import plays
-from companion.services.tables import TableAccess
+from companion.services.tables import PlayGlance, TableAccess
 
 
 class OptionsForm(FlaskForm):
@@ -71,7 +71,7 @@ def no_context(page: PlayPage) -> dict[str, Any]:
     return {}
 
 
-def nothing_else(play: Play) -> None:
+def nothing_else(play: PlayGlance) -> None:
     """A game whose panel shows nothing besides its play and its table."""
     return
 
@@ -87,5 +87,6 @@ class GamePages:
     tools: tuple[GameTool, ...] = field(default=())
     #: What else the play's panel shows, beyond the play and its table (a palette kept
     #: in the phone's session, other plays' entries): part of the panel cache's key
-    #: (``web/panel_cache.py``). Any JSON-able value.
-    panel_depends_on: Callable[[Play], object] = nothing_else
+    #: (``web/panel_cache.py``). Any JSON-able value, found from the play's glance alone:
+    #: a kept panel is looked up before anything is loaded.
+    panel_depends_on: Callable[[PlayGlance], object] = nothing_else

@@ -19,7 +19,8 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from flask import current_app, g
+from flask import Flask, current_app, g
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from companion.web.pieces import CSRF_INPUT_KEY
@@ -80,6 +81,8 @@ _NONCE = secrets.token_hex(8)
 KEY_SLOT = f"\x00k{_NONCE}"
 #: Where the CSRF token goes (the value of the one hidden CSRF input).
 CSRF_SLOT = f"\x00c{_NONCE}"
+#: Where a kept page frame takes the panel it is sent with (see ``web/panel_cache.py``).
+PANEL_SLOT = f"\x00p{_NONCE}"
 #: Set in ``g`` while a rendering is made to be kept: forms get slots, not values.
 SLOTS_KEY = "kept_slots"
 
@@ -105,6 +108,20 @@ def slots() -> Iterator[None]:
 def rendering_with_slots() -> bool:
     """Whether forms are being rendered to be kept (see ``idempotency.guard``)."""
     return bool(g.get(SLOTS_KEY))
+
+
+def csrf_token() -> str:
+    """The CSRF token, for templates (``csrf_token()``, the header htmx sends it in): a
+    slot while rendering to be kept."""
+    return CSRF_SLOT if rendering_with_slots() else generate_csrf()
+
+
+def register(app: Flask) -> None:
+    """Templates' ``csrf_token()`` leaves a slot in kept renderings (Flask-WTF's own
+    would put the rendering phone's token in every phone's page). Flask-WTF offers its
+    own both as a global and through a context processor: this replaces both."""
+    app.add_template_global(csrf_token, "csrf_token")
+    app.context_processor(lambda: {"csrf_token": csrf_token})
 
 
 def fill(html: str, *, csrf_token: str, new_key: Callable[[], str]) -> str:

@@ -26,6 +26,7 @@ from companion.web.context import (
     VISITOR_KEY,
     game_css,
     has_answered_whose_phone,
+    kept_play,
     open_for_edit,
     open_table,
     owner_of,
@@ -496,6 +497,9 @@ def options(token: str, slug: str) -> Response:
 @bp.get("/t/<token>/plays/<int:play_id>")
 def play(token: str, play_id: int) -> Response:
     """A play: entry for the table, live standings, undo and finish."""
+    answer = kept_play(token, play_id)
+    if answer is not None:
+        return answer
     opened = load_play(token, play_id)
     return render_play(opened.found, opened.play)
 
@@ -513,6 +517,9 @@ def poll(token: str, play_id: int) -> Response:
     current = tables.play_versions(token, play_id) if seen_play is not None else None
     if current is not None and seen_play == current[0] and seen_table in (None, current[1]):
         return Response(status=HTTPStatus.NO_CONTENT)
+    answer = kept_play(token, play_id)
+    if answer is not None:
+        return answer
     opened = load_play(token, play_id)
     return render_play(opened.found, opened.play)
 

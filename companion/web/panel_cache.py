@@ -3,15 +3,18 @@
 The phones at a table that show the same view (the "Everyone" view, the read-only link,
 or a reload of the same seat) would each render the same panel after every change; the
 first one renders it and the others take a copy, the scoring and the queries behind it
-included.
+included. The whole play page keeps its frame (everything around the panel) the same way.
 
 What differs from phone to phone is filled in afterwards: the cached markup holds slots
 where the CSRF token and each form's one-time submission key go (``web/kept.py``).
 
-The key names everything the panel shows:
+The key names everything the panel shows, all of it read in one indexed query before
+anything is loaded (``tables.glance_play``), so a kept panel is served without loading the
+play, its table or its players:
 
 * the play's version (every edit, undo, finish or reopening raises it) and status;
-* the table's version (the roster, a newer game, any of its games finished or reopened);
+* the table's version (the roster, a newer game, any of its games finished or reopened)
+  and its join code's generation;
 * the link (its token and whether it may edit) and the seat the phone shows;
 * the versions of the series' games, whose totals it shows;
 * whatever else the game's panel shows (Oddland's and OddVille's palettes, kept in the
@@ -26,22 +29,24 @@ with errors, a clash, a verdict or anything else an action left for it is never 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Flask, current_app
+from markupsafe import Markup
 
-from companion.models import Play
-from companion.services.tables import TableAccess
-from companion.web import pieces
-from companion.web.kept import Kept, slots
+from companion.services.tables import PlayGlance
+from companion.web import kept, pieces
+from companion.web.kept import PANEL_SLOT, Kept, slots
 
 #: The panels kept per process, and their total size (characters of markup, counted
 #: twice: each piece keeps its own copy).
 MAX_PANELS = 256
 MAX_CHARACTERS = 16_000_000
+#: The page frames kept per process (one per table state, link and game: a few KB each).
+MAX_FRAMES = 256
 EXTENSION_KEY = "companion.panel_cache"
+FRAMES_KEY = "companion.play_frames"
 
 
 @dataclass(frozen=True)
@@ -56,9 +61,27 @@ class Panel:
         return 2 * len(self.html)
 
 
+@dataclass(frozen=True)
+class Frame:
+    """The whole play page around its panel (with slots), cut where the panel goes."""
+
+    before: str
+    after: str
+
+    def around(self, panel: str) -> str:
+        """The whole page with ``panel`` in its place."""
+        return self.before + panel + self.after
+
+    def cost(self) -> int:
+        """What it costs the cache: its markup."""
+        return len(self.before) + len(self.after)
+
+
 def register(app: Flask) -> None:
-    """Give the app its own cache (tests run many apps in one process)."""
+    """Give the app its own caches (tests run many apps in one process)."""
     app.extensions[EXTENSION_KEY] = new_cache()
+    app.extensions[FRAMES_KEY] = Kept(MAX_FRAMES, MAX_FRAMES * 16_000, Frame.cost)
+    kept.register(app)
 
 
 def new_cache(max_panels: int = MAX_PANELS, max_size: int = MAX_CHARACTERS) -> Kept[Panel]:
@@ -71,49 +94,61 @@ def _cache() -> Kept[Panel] | None:
     return found
 
 
-def key_for(
-    found: TableAccess,
-    play: Play,
-    *,
-    token: str,
-    seat: int | str,
-    depends_on: object,
-    shown: Mapping[str, Any],
-) -> Hashable | None:
-    """The cache key of this phone's panel, or None when it must be rendered afresh."""
-    if shown:  # a notice, a confirmation...: this once only
-        return None
-    return (
-        play.id,
-        play.game,
-        play.version,
-        play.status,
-        found.table.id,
-        found.table.version,
-        found.access,
-        token,
-        seat,
-        json.dumps(depends_on, sort_keys=True, default=str),
-    )
+def _frames() -> Kept[Frame] | None:
+    found: Kept[Frame] | None = current_app.extensions.get(FRAMES_KEY)
+    return found
+
+
+def key_for(glance: PlayGlance, *, token: str, seat: int | str, depends_on: object) -> Hashable:
+    """The cache key of the panel of the play ``glance`` describes, shown through the link
+    ``token`` at ``seat``, with what else it shows (``depends_on``, JSON-able)."""
+    return (glance, token, seat, json.dumps(depends_on, sort_keys=True, default=str))
+
+
+def kept_panel(key: Hashable) -> Panel | None:
+    """The panel kept under ``key``, if any (then this request's pieces are its own)."""
+    cache = _cache()
+    found = cache.get(key) if cache is not None else None
+    if found is not None:
+        pieces.use(found.rendered)
+    return found
 
 
 def panel(key: Hashable | None, render: Callable[[], str]) -> Panel:
-    """The panel under ``key``, rendered by ``render`` (with slots) when not kept yet.
+    """The panel under ``key``, rendered by ``render`` (with slots) when not kept yet;
+    ``None``: rendered afresh and not kept.
 
     Either way this request's pieces are the panel's, so that only what changed can be
     sent (``pieces.changed_only``)."""
-    cache = _cache() if key is not None else None
-    kept = cache.get(key) if cache is not None else None
-    if kept is None:
-        kept = _render_with_slots(render)
-        if cache is not None:
-            cache.put(key, kept)
-    pieces.use(kept.rendered)
-    return kept
-
-
-def _render_with_slots(render: Callable[[], str]) -> Panel:
+    found = kept_panel(key) if key is not None else None
+    if found is not None:
+        return found
     pieces.use(pieces.Rendered())
     with slots():
         html = render()
-    return Panel(html, pieces.current())
+    made = Panel(html, pieces.current())
+    cache = _cache()
+    if key is not None and cache is not None:
+        cache.put(key, made)
+    return made
+
+
+def kept_frame(key: Hashable) -> Frame | None:
+    """The page frame kept under ``key``, if any."""
+    frames = _frames()
+    return frames.get(key) if frames is not None else None
+
+
+def frame(key: Hashable | None, draw: Callable[[Markup], str]) -> Frame:
+    """The page frame under ``key``, drawn when not kept yet (``None``: drawn and not
+    kept). ``draw`` renders the whole page with the markup it is given as its panel."""
+    found = kept_frame(key) if key is not None else None
+    if found is not None:
+        return found
+    with slots():
+        before, after = draw(Markup(PANEL_SLOT)).split(PANEL_SLOT)
+    made = Frame(before, after)
+    frames = _frames()
+    if key is not None and frames is not None:
+        frames.put(key, made)
+    return made

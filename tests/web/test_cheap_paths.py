@@ -32,17 +32,17 @@ def counted_queries(app: Flask) -> Iterator[list[str]]:
     def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
         statements.append(statement)
 
-    real_row = tables.driver_row
+    real_rows = tables.driver_rows
 
-    def counted_row(sql: str, parameters: Any) -> Any:
+    def counted_rows(sql: str, parameters: Any) -> Any:
         statements.append(sql)
-        return real_row(sql, parameters)
+        return real_rows(sql, parameters)
 
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", note)
     try:
-        with patch.object(tables, "driver_row", counted_row):
+        with patch.object(tables, "driver_rows", counted_rows):
             yield statements
     finally:
         event.remove(engine, "before_cursor_execute", note)

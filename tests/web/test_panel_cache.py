@@ -11,16 +11,19 @@ from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import Markup
 
+from companion.services import tables
 from companion.web import kept
 from companion.web.panel_cache import EXTENSION_KEY, Panel, new_cache
 from companion.web.pieces import Rendered
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
 from tests.web import test_luckys_pages as luckys
+from tests.web.test_cheap_paths import counted_queries
 from tests.web.test_owl_about_pages import act, start_owl, start_round
 
 NAMES = ["Ann", "Ben", "Cy", "Dan"]
 KEYS = re.compile(r'name="submission" value="([^"]*)"')
 CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]*)"')
+CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]*)"')
 
 
 def volatile_free(html: str) -> str:
@@ -64,6 +67,8 @@ def test_two_phones_share_one_rendering_with_their_own_tokens_and_keys(
     # part before the first dot is the session's), and no key is handed out twice.
     assert {session_part(t) for t in CSRF_INPUT.findall(mine)} == {session_part(csrf(client))}
     assert {session_part(t) for t in CSRF_INPUT.findall(theirs)} == {session_part(csrf(other))}
+    # The whole page's frame is kept too: the header htmx sends the token in is each's own.
+    assert [session_part(t) for t in CSRF_HEADER.findall(theirs)] == [session_part(csrf(other))]
     assert session_part(csrf(client)) != session_part(csrf(other))
     keys = KEYS.findall(mine) + KEYS.findall(theirs)
     assert keys
@@ -222,3 +227,65 @@ def test_a_maven_entered_in_another_luckys_game_reaches_a_cached_page(
     maven = {"player": 1, "name": "Pumpkin Ted", "faction": "oddling", "vp": 6}
     assert luckys.post(client, links.edit, first, "maven", maven).status_code == 200
     assert chip in client.get(page).get_data(as_text=True)
+
+
+def test_a_kept_page_or_panel_is_served_from_one_query(
+    app: Flask, client: FlaskClient, other: FlaskClient, links: TableLinks
+) -> None:
+    """Another phone's load or poll finds what the first one rendered from the play's
+    glance alone: nothing is loaded, whatever the page shows."""
+    play = start_play(client, links.edit)
+    url = f"/t/{links.edit}/plays/{play}"
+    assert (
+        edit(client, links.edit, play, path="players[0].display.hoopoe", value="2").status_code
+        == 200
+    )
+    client.get(url)
+    client.get(url, headers=HTMX)
+    with counted_queries(app) as statements:
+        page = other.get(url)
+        panel = other.get(url, headers=HTMX)
+    assert page.status_code == panel.status_code == 200
+    assert len(statements) == 2, statements
+    assert 'id="n-0-hoopoe" name="value" value="2"' in page.get_data(as_text=True)
+    assert "<html" not in panel.get_data(as_text=True)
+
+
+def test_the_glance_knows_the_play_as_loading_it_does(
+    app: Flask, client: FlaskClient, links: TableLinks
+) -> None:
+    """The key of a kept panel is made from the glance on one path and from the loaded
+    play on the other: the same facts, or a kept panel would never be found."""
+    play = start_play(client, links.edit)
+    with app.test_request_context():
+        for token in (links.edit, links.view):
+            found = tables.find_play(token, play)
+            assert found is not None
+            assert tables.glance_play(token, play) == tables.PlayGlance.of(*found)
+        assert tables.glance_play(links.edit, play + 1) is None
+        assert tables.glance_play("not-a-link", play) is None
+
+
+def test_a_new_join_code_reaches_the_kept_page(client: FlaskClient, links: TableLinks) -> None:
+    """The page's title names the table by its join code: a new code makes a new page."""
+    play = start_play(client, links.edit)
+    url = f"/t/{links.edit}/plays/{play}"
+    assert f"Table {links.code}" in client.get(url).get_data(as_text=True)
+    rotated = client.post(f"/t/{links.edit}/rotate-code", data={"csrf_token": csrf(client, url)})
+    assert rotated.status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert f"Table {links.code}" not in page
+    assert re.search(r"<title>Odd World · Table [A-Z0-9]{4,}</title>", page)
+
+
+def test_a_flashed_message_is_shown_once_and_never_kept(
+    client: FlaskClient, other: FlaskClient, links: TableLinks
+) -> None:
+    play = start_play(client, links.edit)
+    url = f"/t/{links.edit}/plays/{play}"
+    client.get(url)  # the page is kept
+    with other.session_transaction() as kept_session:
+        kept_session["_flashes"] = [("message", "Something to say once")]
+    assert "Something to say once" in other.get(url).get_data(as_text=True)
+    assert "Something to say once" not in other.get(url).get_data(as_text=True)
+    assert "Something to say once" not in client.get(url).get_data(as_text=True)

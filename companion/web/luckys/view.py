@@ -10,8 +10,8 @@ from typing import Any
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.luckys.scoring import TIEBREAKS
-from companion.models import Play
 from companion.services import luckys as service
+from companion.services.tables import PlayGlance
 from companion.web.game_pages import PlayPage
 
 SUIT_ORDER = tuple(f.Suit)
@@ -57,10 +57,10 @@ class DeckView:
     tiebreaks: tuple[str, ...] = ()
 
 
-def maven_sources(play: Play) -> list[tuple[int, int]]:
+def maven_sources(play: PlayGlance) -> list[tuple[int, int]]:
     """The table's Lucky's plays and their versions: the Maven chips come from all of them
     (an edit of another play changes this one's panel)."""
-    return service.maven_sources(play.table)
+    return service.maven_sources(play.table_id)
 
 
 def context(page: PlayPage) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from flask import session
 
-from companion.models import Play
+from companion.services.tables import PlayGlance
 
 SESSION_KEY = "oddland"
 DRAFT_KEY = "oddland-card"
@@ -50,6 +50,6 @@ def keep_draft(play_id: int, values: Mapping[str, str]) -> None:
     _remember_in(DRAFT_KEY, play_id, values)
 
 
-def kept(play: Play) -> dict[str, dict[str, str]]:
+def kept(play: PlayGlance) -> dict[str, dict[str, str]]:
     """All this phone keeps for the play: what its panel shows from the session."""
     return {"palette": remembered(play.id), "draft": _remembered_in(DRAFT_KEY, play.id)}

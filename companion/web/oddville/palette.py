@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from flask import session
 
-from companion.models import Play
+from companion.services.tables import PlayGlance
 
 SESSION_KEY = "oddville"
 #: Palettes remembered per phone (the newest plays only, to keep the cookie small).
@@ -20,7 +20,7 @@ def remembered(play_id: int) -> dict[str, str]:
     return dict(session.get(SESSION_KEY, {}).get(str(play_id), {}))
 
 
-def kept(play: Play) -> dict[str, str]:
+def kept(play: PlayGlance) -> dict[str, str]:
     """What the play's panel shows from this phone's session: its palette."""
     return remembered(play.id)
 
