@@ -37,6 +37,9 @@ CONNECTIONS = 16
 PHONE_HEADERS = ["HX-Request: true"]
 #: The play page loaded whole, as a browser does on opening it (no htmx header).
 WHOLE_PAGE = "4-player Odd World play page (whole page)"
+#: The score API asked the same body again (its answer is kept), and a new body each time.
+SCORE_AGAIN = "Odd World score API (the same body again)"
+SCORE_FRESH = "Odd World score API (a new body each time)"
 SCORE_BODY = {
     "players": [
         {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
@@ -78,7 +81,8 @@ def prepare(instance: Path) -> dict[str, str]:
         "4-player Odd World play page (htmx: the panel)": f"/t/{links.edit}/plays/{play}",
         WHOLE_PAGE: f"/t/{links.edit}/plays/{play}",
         "table page": f"/t/{links.edit}",
-        "Odd World score API": "/api/v1/games/odd-world/score",
+        SCORE_AGAIN: "/api/v1/games/odd-world/score",
+        SCORE_FRESH: "/api/v1/games/odd-world/score",
     }
 
 
@@ -102,16 +106,37 @@ def requests_per_second(
     return float(found.group(1))
 
 
-def post_script(folder: Path) -> Path:
-    """A wrk Lua script that POSTs the score request as JSON."""
-    script = folder / "post.lua"
+def post_script(folder: Path, *, fresh: bool = False) -> Path:
+    """A wrk Lua script that POSTs the score request as JSON; ``fresh``: each request
+    renames a player (thread number and a counter), so no answer is ever kept."""
+    script = folder / ("fresh.lua" if fresh else "post.lua")
     body = json.dumps(SCORE_BODY).replace("\\", "\\\\").replace('"', '\\"')
-    script.write_text(
+    lua = (
         'wrk.method = "POST"\n'
         f'wrk.body = "{body}"\n'
         'wrk.headers["Content-Type"] = "application/json"\n'
     )
+    if fresh:
+        lua += FRESH_BODIES
+    script.write_text(lua)
     return script
+
+
+FRESH_BODIES = """
+local made = 0
+function setup(thread)
+  made = made + 1
+  thread:set("id", made)
+end
+function init(args)
+  count = 0
+end
+function request()
+  count = count + 1
+  local body = string.gsub(wrk.body, '"Dee"', '"Dee' .. id .. 'x' .. count .. '"')
+  return wrk.format(nil, nil, nil, body)
+end
+"""
 
 
 def main() -> None:
@@ -132,7 +157,11 @@ def main() -> None:
         baseline = requests_per_second(wrk, bare + "/ok", seconds, None)
         print(f"bare Flask route: {baseline:.0f} requests/s (= 1.00 x)", flush=True)
         for label, path in paths.items():
-            script = post_script(folder) if path.startswith("/api/") else None
+            script = (
+                post_script(folder, fresh=label == SCORE_FRESH)
+                if path.startswith("/api/")
+                else None
+            )
             rate = requests_per_second(wrk, app + path, seconds, script, htmx=label != WHOLE_PAGE)
             print(f"{label}: {rate:.0f} requests/s = {rate / baseline:.2f} x", flush=True)
 

@@ -5,20 +5,26 @@ token. Errors always come back as JSON: 400 (not a JSON object), 404 (unknown ga
 endpoint), 405, 413, 415 (not JSON) and 422 with the problems found (at most
 :data:`~companion.games.base.MAX_PROBLEMS`, then ``more_problems`` counts the rest).
 ``openapi.json`` describes every endpoint (see :mod:`companion.web.openapi`).
+
+The engines are pure: the same body always gets the same answer. So each worker keeps
+the answers to the bodies it saw last (a client scoring a table again that has not
+changed gets the kept answer without it being scored again), bounded in number and size;
+a large body is scored every time.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.base import InvalidStateError, Problem, listed_problems
 from companion.web import openapi, security
+from companion.web.kept import Kept
 from companion.web.limits import api_limit
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -26,6 +32,30 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 limiter.limit(api_limit)(bp)
 
 JSON_MIMETYPE = "application/json"
+#: Answers kept per worker; bodies longer than this are scored every time (bytes).
+MAX_KEPT_ANSWERS = 1024
+MAX_KEPT_BODY = 16 * 1024
+MAX_KEPT_BYTES = 8 * 1024 * 1024
+KEPT_STORE = "companion.api_answers"
+
+
+class KeptAnswer(NamedTuple):
+    """An engine's answer to one body: its status (200 or 422) and its JSON."""
+
+    status: int
+    body: bytes
+
+
+def _answer_size(answer: KeptAnswer) -> int:
+    return len(answer.body) + MAX_KEPT_BODY  # the body it answers is at most that long
+
+
+def _kept_answers() -> Kept[KeptAnswer]:
+    found: Kept[KeptAnswer] | None = current_app.extensions.get(KEPT_STORE)
+    if found is None:
+        found = Kept(MAX_KEPT_ANSWERS, MAX_KEPT_BYTES, _answer_size)
+        found = current_app.extensions.setdefault(KEPT_STORE, found)
+    return found
 
 
 class ApiError(Exception):
@@ -93,11 +123,19 @@ def call(slug: str, check: str) -> Response:
     handler = game.api_endpoints().get(check)
     if handler is None:
         raise ApiError(404, "not_found", f'{game.name} has no "{check}" endpoint.')
+    raw = request.get_data()
+    key = (slug, check, raw) if len(raw) <= MAX_KEPT_BODY else None
+    kept = _kept_answers().get(key) if key is not None else None
+    if kept is not None and request.mimetype == JSON_MIMETYPE:
+        return Response(kept.body, kept.status, mimetype=JSON_MIMETYPE)
     body = _json_object()
     try:
-        return jsonify(handler(body))
+        response = jsonify(handler(body))
     except InvalidStateError as invalid:
-        return invalid_state_response(invalid.problems)
+        response = invalid_state_response(invalid.problems)
+    if key is not None:
+        _kept_answers().put(key, KeptAnswer(response.status_code, response.get_data()))
+    return response
 
 
 def invalid_state_response(problems: Sequence[Problem]) -> Response:

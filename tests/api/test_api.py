@@ -10,6 +10,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.web.api import KEPT_STORE, MAX_KEPT_BODY
+
 SCORE = "/api/v1/games/odd-world/score"
 SERIES = "/api/v1/games/odd-world/series"
 
@@ -176,3 +178,44 @@ def test_fuzzed_bodies_never_cause_a_500(client: FlaskClient, body: Any) -> None
             problems = response.get_json()["problems"]
             assert problems
             assert all(p["message"].endswith(".") for p in problems)
+
+
+def kept_answers(client: FlaskClient) -> int:
+    """How many answers the app keeps."""
+    return len(client.application.extensions.get(KEPT_STORE) or ())
+
+
+def test_a_body_sent_again_gets_the_same_answer_from_what_was_kept(client: FlaskClient) -> None:
+    first = client.post(SCORE, json=API_EXAMPLE)
+    kept = kept_answers(client)
+    assert kept >= 1
+    again = client.post(SCORE, json=API_EXAMPLE)
+    assert kept_answers(client) == kept  # answered from the kept answer
+    assert (again.status_code, again.mimetype) == (first.status_code, first.mimetype)
+    assert again.get_data() == first.get_data()
+    # Another body, or the same body to another endpoint, is answered for itself.
+    changed = json.loads(json.dumps(API_EXAMPLE))
+    changed["players"][1]["display"]["cassowary"] = 7
+    other = client.post(SCORE, json=changed).get_json()
+    assert other["winners"] == ["Ben"]
+    assert client.post(SERIES, json=API_EXAMPLE).status_code == 422
+
+
+def test_a_kept_refusal_is_refused_again_and_a_kept_body_needs_json(
+    client: FlaskClient,
+) -> None:
+    bad = {"players": [{"name": "Ann", "display": {"hoopoe": 9}}]}
+    first = client.post(SCORE, json=bad)
+    again = client.post(SCORE, json=bad)
+    assert first.status_code == again.status_code == 422
+    assert again.get_json() == first.get_json()
+    as_text = client.post(SCORE, data=json.dumps(bad), content_type="text/plain")
+    assert as_text.status_code == 415
+
+
+def test_a_large_body_is_never_kept(client: FlaskClient) -> None:
+    padded = {**API_EXAMPLE, "note": "x" * MAX_KEPT_BODY}
+    before = kept_answers(client)
+    response = client.post(SCORE, json=padded)
+    assert response.status_code in (200, 422)
+    assert kept_answers(client) == before
