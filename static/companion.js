@@ -4,7 +4,8 @@
  * is looking at and doing while that happens:
  *  - the play panel is morphed (idiomorph), not replaced: unchanged elements stay, so the
  *    page does not jump and the button just tapped stays under the thumb;
- *  - a poll is skipped while they are typing or choosing in a field of the live region;
+ *  - a poll is skipped while they are typing or choosing in a field of the live region,
+ *    and while a boosted link or form is loading another page;
  *  - a field changed since it was rendered ("dirty") keeps its value through any swap
  *    until its form is saved or the value is set back;
  *  - panels (<details>) they opened stay open after the region is replaced;
@@ -179,6 +180,35 @@
     var target = event.detail.target;
     if (active && target && target.contains(active) && active.matches(FIELDS)) {
       event.preventDefault(); // try again at the next tick, once the field is left
+    }
+  });
+
+  // --- Leaving the page ------------------------------------------------------------------
+  // While a boosted link or form loads another page, a live update must not land: it would
+  // replace the link or form that asked, htmx would forget that its request was boosted,
+  // and the new page would show under the old page's address (a play under the table's).
+  // So no poll is sent, and no poll's answer swapped in, until that request is over; the
+  // next poll catches up if the page is not left after all.
+  var leaving = [];
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var xhr = event.detail && event.detail.boosted ? event.detail.xhr : null;
+    if (xhr) {
+      leaving.push(xhr);
+      // On the request, not the element: the element may be gone by the time it ends.
+      xhr.addEventListener("loadend", function () {
+        leaving = leaving.filter(function (other) {
+          return other !== xhr;
+        });
+      });
+    } else if (leaving.length && isPoll(event.detail)) {
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (leaving.length && isPoll(event.detail)) {
+      event.detail.shouldSwap = false;
     }
   });
 

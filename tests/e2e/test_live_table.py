@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from tests.e2e.conftest import PHONE
 
@@ -192,6 +192,38 @@ def test_owl_about_penalty_keeps_the_button_in_place(phone: Phone, live_server: 
     expect(penalty).to_contain_text("2 this round")
     ann.wait_for_timeout(300)
     assert_still(penalty, before, "the +1")
+
+
+def test_a_live_update_while_a_page_loads_leaves_it_its_own_address(
+    phone: Phone, live_server: str
+) -> None:
+    """The table's live update lands while Start is on its way: the play still opens under
+    its own address. (htmx forgets that a request was boosted once a swap replaced the
+    form that sent it, and then shows the new page under the old address.)"""
+    ann = phone(service_workers="block")  # so that the Start post can be held here
+    new_table(ann, live_server, ["Ann", "Ben"])
+    held: list[Route] = []
+    ann.route(re.compile(r"/t/[^/]+/plays$"), lambda route: held.append(route))
+    ben = phone()
+    ben.goto(ann.url)
+
+    ann.get_by_label("Game", exact=True).select_option("odd-world")
+    ann.get_by_role("button", name="Start", exact=True).click()
+    for _ in range(50):
+        if held:
+            break
+        ann.wait_for_timeout(100)
+    assert held, "the Start post never left"
+    ben.get_by_label("New player", exact=True).fill("Cy")
+    ben.get_by_role("button", name="Add a player").click()
+    expect(ben.locator(".lead").first).to_have_text("Ann, Ben, Cy")
+    ann.wait_for_timeout(SETTLE_MS)  # polls come due while the post is held
+    held[0].continue_()
+
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
+    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
+    ann.reload()
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
 
 
 # --- 3. Typed input is never lost -------------------------------------------------------
