@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-import uuid
+import secrets
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
@@ -80,7 +80,8 @@ def request_id() -> str:
 
 def _assign_request_id() -> None:
     incoming = request.headers.get(REQUEST_ID_HEADER, "")
-    g.request_id = incoming if SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+    # 128 random bits as 32 hex digits, like a UUID's hex but without building one.
+    g.request_id = incoming if SANE_REQUEST_ID.fullmatch(incoming) else secrets.token_hex(16)
 
 
 def _send_request_id(response: Response) -> Response:

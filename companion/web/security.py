@@ -13,7 +13,7 @@ HTTPS, so links and QR codes say ``https://`` even behind a proxy that does not 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -44,6 +44,10 @@ TOKEN_PREFIX = "/t/"
 LINK_PREFIXES = (TOKEN_PREFIX, "/g/")
 # Headers that may name a token URL: a plain redirect, and htmx's client-side redirects.
 REDIRECT_HEADERS = ("Location", "HX-Redirect", "HX-Location")
+#: The headers above as (lower-case name, name, value), and the redirect headers' names in
+#: lower case: what the after-request hook compares with each response's own headers.
+_ADDED = tuple((name.lower(), name, value) for name, value in HEADERS.items())
+_REDIRECTS = tuple(name.lower() for name in REDIRECT_HEADERS)
 HTML = "text/html"
 TOKEN_PAGE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
 
@@ -67,11 +71,13 @@ def register(app: Flask) -> None:
     @app.after_request
     def add_headers(response: Response) -> Response:
         # One pass over the headers a view set: werkzeug's ``setdefault`` would look each
-        # name up and raise (and catch) a KeyError for each one missing, on every poll.
-        present = {name.lower() for name, _ in response.headers.items()}
-        missing = [(name, value) for name, value in HEADERS.items() if name.lower() not in present]
-        response.headers.extend(missing)
-        if carries_tokens(request.path, response):
+        # name up and raise (and catch) a KeyError for each one missing, on every poll;
+        # the redirect targets are then read from that pass too, not looked up again.
+        present = {name.lower(): value for name, value in response.headers.items()}
+        response.headers.extend(
+            [(name, value) for lower, name, value in _ADDED if lower not in present]
+        )
+        if carries_tokens(request.path, response, present):
             # Overwrite, not setdefault: an earlier max-age must not keep a token around.
             for name, value in TOKEN_PAGE_HEADERS.items():
                 response.headers.set(name, value)
@@ -82,17 +88,25 @@ def register(app: Flask) -> None:
         return response
 
 
-def carries_tokens(path: str, response: Response) -> bool:
-    """Whether a response may show or lead to a capability token.
+def carries_tokens(
+    path: str, response: Response, headers: Mapping[str, str] | None = None
+) -> bool:
+    """Whether a response may show or lead to a capability token (``headers``: the
+    response's headers by lower-case name, when the caller has them at hand).
 
     >>> carries_tokens("/t/abc/plays/1/poll", Response(status=204))
     True
     >>> carries_tokens("/static/app.css", Response(mimetype="text/css"))
     False
+    >>> moved = Response(status=303, headers={"Location": "/t/abc"})
+    >>> carries_tokens("/tables", moved), carries_tokens("/tables", moved, {"location": "/t/abc"})
+    (True, True)
     """
     if path.startswith(LINK_PREFIXES) or response.mimetype == HTML:
         return True
-    return _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
+    if headers is None:
+        return _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
+    return _points_at_token(headers.get(name, "") for name in _REDIRECTS)
 
 
 def _points_at_token(targets: Iterable[str]) -> bool:
