@@ -124,8 +124,9 @@ def call(slug: str, check: str) -> Response:
     if handler is None:
         raise ApiError(404, "not_found", f'{game.name} has no "{check}" endpoint.')
     raw = request.get_data()
+    answers = _kept_answers()
     key = (slug, check, raw) if len(raw) <= MAX_KEPT_BODY else None
-    kept = _kept_answers().get(key) if key is not None else None
+    kept = answers.get(key) if key is not None else None
     if kept is not None and request.mimetype == JSON_MIMETYPE:
         return Response(kept.body, kept.status, mimetype=JSON_MIMETYPE)
     body = _json_object()
@@ -134,7 +135,7 @@ def call(slug: str, check: str) -> Response:
     except InvalidStateError as invalid:
         response = invalid_state_response(invalid.problems)
     if key is not None:
-        _kept_answers().put(key, KeptAnswer(response.status_code, response.get_data()))
+        answers.put(key, KeptAnswer(response.status_code, response.get_data()))
     return response
 
 

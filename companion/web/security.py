@@ -13,7 +13,7 @@ HTTPS, so links and QR codes say ``https://`` even behind a proxy that does not 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -81,36 +81,32 @@ def register(app: Flask) -> None:
             # Overwrite, not setdefault: an earlier max-age must not keep a token around.
             for name, value in TOKEN_PAGE_HEADERS.items():
                 response.headers.set(name, value)
-            if is_public(request.path, response):
+            if is_public(request.path, present):
                 del response.headers["X-Robots-Tag"]
         if app.config[HTTPS_SETTING]:
             response.headers["Strict-Transport-Security"] = HSTS
         return response
 
 
-def carries_tokens(
-    path: str, response: Response, headers: Mapping[str, str] | None = None
-) -> bool:
+def carries_tokens(path: str, response: Response, headers: Mapping[str, str]) -> bool:
     """Whether a response may show or lead to a capability token (``headers``: the
-    response's headers by lower-case name, when the caller has them at hand).
+    response's headers by lower-case name).
 
-    >>> carries_tokens("/t/abc/plays/1/poll", Response(status=204))
+    >>> carries_tokens("/t/abc/plays/1/poll", Response(status=204), {})
     True
-    >>> carries_tokens("/static/app.css", Response(mimetype="text/css"))
+    >>> carries_tokens("/static/app.css", Response(mimetype="text/css"), {})
     False
-    >>> moved = Response(status=303, headers={"Location": "/t/abc"})
-    >>> carries_tokens("/tables", moved), carries_tokens("/tables", moved, {"location": "/t/abc"})
-    (True, True)
+    >>> carries_tokens("/tables", Response(status=303), {"location": "/t/abc"})
+    True
     """
     if path.startswith(LINK_PREFIXES) or response.mimetype == HTML:
         return True
-    if headers is None:
-        return _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
-    return _points_at_token(headers.get(name, "") for name in _REDIRECTS)
+    return _leads_to_token(headers)
 
 
-def _points_at_token(targets: Iterable[str]) -> bool:
-    """Whether any redirect target is a table link (absolute or relative)."""
+def _leads_to_token(headers: Mapping[str, str]) -> bool:
+    """Whether any redirect target (absolute or relative) is a table's or group's link."""
+    targets = (headers.get(name, "") for name in _REDIRECTS)
     return any(prefix in target for target in targets if target for prefix in LINK_PREFIXES)
 
 
@@ -122,11 +118,12 @@ def mark_public() -> None:
     g.public_page = True
 
 
-def is_public(path: str, response: Response) -> bool:
-    """Whether a view marked this page public and it cannot lead to a table's link."""
+def is_public(path: str, headers: Mapping[str, str]) -> bool:
+    """Whether a view marked this page public and it cannot lead to a table's link
+    (``headers``: the response's headers by lower-case name)."""
     if not g.get("public_page") or path.startswith(LINK_PREFIXES):
         return False
-    return not _points_at_token(response.headers.get(name, "") for name in REDIRECT_HEADERS)
+    return not _leads_to_token(headers)
 
 
 def wrap(app: Flask) -> None:
