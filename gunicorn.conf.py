@@ -23,6 +23,7 @@ talks to a fast local peer.
 from __future__ import annotations
 
 import os
+import sys
 
 # Behind the reverse proxy on the same machine; pass -b to listen elsewhere.
 bind = "127.0.0.1:8000"
@@ -32,9 +33,12 @@ worker_class = "gthread"
 # Processes: one per core, at least 2 and at most 4 unless $WEB_CONCURRENCY says otherwise
 # (each holds up to 15 PostgreSQL connections; the server allows 100 by default).
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, max(2, os.cpu_count() or 1))))
-# Threads per process. Requests are short (a poll is one indexed read), so threads mostly
-# wait for the network; 12 leave room for slow clients and stay under SQLAlchemy's default
-# pool (5 + 10 connections per process), so no thread ever waits for a database connection.
+# Threads per process. They are there for the network: each reads its request and sends
+# its answer at the client's pace, while the app's own code runs for one request of the
+# process at a time (COMPANION_REQUESTS_AT_ONCE, see companion/web/gate.py: a dozen at once
+# made every request as slow as all of them together). 12 leave room for slow clients and
+# stay under SQLAlchemy's default pool (5 + 10 connections per process), so no thread ever
+# waits for a database connection.
 threads = 12
 # A gthread process hands every connection it accepts to its thread pool at once, and by
 # default keeps accepting (up to 1000) while all its threads are busy: new connections then
@@ -67,3 +71,16 @@ forwarded_allow_ips = "127.0.0.1,::1"
 # Errors go to stderr (gunicorn's default). No access log here: table URLs carry the
 # capability tokens, and the proxy's log already records requests (mask them there too).
 accesslog = None
+
+
+# How long a thread runs before Python hands the GIL to another that waits, in seconds
+# (Python's default is 0.005). The app's code runs for one request of a process at a time
+# (companion/web/gate.py) while other threads read and send; when that request waits for
+# the database and another thread takes the GIL meanwhile, it gets it back within this
+# time rather than 5 ms later, holding SQLite's write lock (and its turn) for less.
+SWITCH_INTERVAL = 0.0005
+
+
+def post_worker_init(worker: object) -> None:
+    """Set up each worker process once it has loaded the app."""
+    sys.setswitchinterval(SWITCH_INTERVAL)

@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         compression,
         errors,
         games,
+        gate,
         groups,
         idempotency,
         operations,
@@ -58,6 +59,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database.configure(app)
 
     sessions.register(app)
+    app.wsgi_app = gate.wrap(  # type: ignore[method-assign]
+        app.wsgi_app,
+        at_once=int(app.config[gate.SETTING]),
+        max_body=int(app.config["MAX_CONTENT_LENGTH"]),
+    )
     security.wrap(app)  # before ProxyFix, so the HTTPS setting has the last word
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:

@@ -19,7 +19,8 @@ SECRET_KEY_FILE = "secret_key"
 ENV_PREFIX = "COMPANION"
 
 DEFAULTS: dict[str, Any] = {
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    # More engine options; a server database also gets pool_pre_ping (see load()).
+    "SQLALCHEMY_ENGINE_OPTIONS": {},
     # A phone tab stays open all evening: the CSRF token lives as long as the session.
     "WTF_CSRF_TIME_LIMIT": None,
     "WTF_CSRF_SSL_STRICT": True,
@@ -33,6 +34,10 @@ DEFAULTS: dict[str, Any] = {
     "AUTO_MIGRATE": True,
     # How often phones ask whether a play changed, in seconds.
     "POLL_SECONDS": 2,
+    # Requests each process runs the app's code for at once; its other threads read slow
+    # clients' requests meanwhile (see companion/web/gate.py). 0: no limit. More than 1
+    # only helps when the database is far away (each request then waits for it longer).
+    "REQUESTS_AT_ONCE": 1,
     # API bodies and forms are small; refuse anything larger (413).
     "MAX_CONTENT_LENGTH": 1024 * 1024,
     # Join codes stay valid this long after a table was last used.
@@ -95,6 +100,12 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.setdefault(
         "SQLALCHEMY_DATABASE_URI", f"sqlite:///{Path(app.instance_path) / 'companion.sqlite'}"
     )
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # A connection to a database server may have been cut while it sat in the pool
+        # (a restart, a network blip): each is checked as it is taken. A SQLite file cannot
+        # go stale, and the check would cost a query per request.
+        options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **options}
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
     app.config["TRUSTED_HOSTS"] = _trusted_hosts(app.config)

@@ -7,6 +7,7 @@ from typing import Any
 import flask_migrate
 from flask import Flask
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
 from companion.extensions import db
 
@@ -29,3 +30,10 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def is_contention(error: OperationalError) -> bool:
+    """Whether the database refused a statement only because others held its lock too long
+    (SQLite's "database is locked" once ``busy_timeout`` ran out): trying again later
+    works, so it is said so rather than treated as a failure of the app."""
+    return "database is locked" in str(error.orig) or "database table is locked" in str(error.orig)

@@ -16,7 +16,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import OperationalError
 
+from companion.database import is_contention
 from companion.extensions import db
 from companion.games import GAMES, Game
 from companion.games.base import InvalidStateError, Problem, parse_path
@@ -534,21 +536,29 @@ def _commit(
     """Write the play's new column values and log the edit, but only if the version did not
     move since the play was read; ``None`` when it did (the caller re-reads and retries)."""
     version = play.version
-    written = db.session.execute(
-        update(Play)
-        .where(Play.id == play.id, Play.version == version)
-        .values(**values, version=version + 1)
-    )
-    if written.rowcount != 1:  # type: ignore[attr-defined]
+    try:
+        written = db.session.execute(
+            update(Play)
+            .where(Play.id == play.id, Play.version == version)
+            .values(**values, version=version + 1)
+        )
+        if written.rowcount != 1:  # type: ignore[attr-defined]
+            db.session.rollback()
+            return None
+        edit.play_id = play.id
+        edit.number = version + 1
+        db.session.add(edit)
+        tables.touch(play.table)
+        if along is not None:
+            along()
+        db.session.commit()
+    except OperationalError as error:
+        # SQLite's lock stayed taken for longer than its busy timeout: nothing was written,
+        # and the phone is asked to try again rather than shown a server error.
         db.session.rollback()
-        return None
-    edit.play_id = play.id
-    edit.number = version + 1
-    db.session.add(edit)
-    tables.touch(play.table)
-    if along is not None:
-        along()
-    db.session.commit()
+        if is_contention(error):
+            raise WriteContention from error
+        raise
     db.session.refresh(play)
     return edit
 

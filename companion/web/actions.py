@@ -90,7 +90,9 @@ def run(
         errors, status = {key: CONTENTION_MESSAGE}, CONFLICT
     else:
         errors, status = {}, HTTPStatus.OK
-    shown: dict[str, Any] = {conflict_as: conflict} if conflict_as else {}
+    # Only a clash is shown this once: an answer without one is the play as every phone
+    # sees it, which the panel cache keeps for the other phones' next poll.
+    shown: dict[str, Any] = {conflict_as: conflict} if conflict_as and conflict else {}
     return play_response(
         opened, status=status, errors=errors, fragment=fragment, extra=extra, **shown
     )

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from flask import Flask, Response, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
+from companion.database import is_contention
+from companion.extensions import db
 from companion.web.api import error_response
 
 API_PREFIX = "/api/"
@@ -19,6 +22,9 @@ API_CODES = {
 }
 TOO_MANY = 429
 TOO_MANY_MESSAGE = "Too many requests from your network. Wait a few minutes and try again."
+BUSY_MESSAGE = "Many phones are saving at once, so this was not saved. Try again in a moment."
+#: Seconds a client is asked to wait before it tries again after a busy refusal.
+BUSY_RETRY_SECONDS = 1
 CSRF_MESSAGE = (
     "This page was open too long or came from elsewhere, so the change was not saved. "
     "Reload the page and try again."
@@ -31,6 +37,15 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> tuple[str, int]:
         return render_template("error.html", status=400, message=CSRF_MESSAGE), 400
+
+    @app.errorhandler(OperationalError)
+    def database_busy(error: OperationalError) -> Response:
+        # Any other database failure stays a server error (logged, the friendly page).
+        if not is_contention(error):
+            raise error
+        db.session.rollback()
+        busy = ServiceUnavailable(BUSY_MESSAGE, retry_after=BUSY_RETRY_SECONDS)
+        return http_error(busy)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:

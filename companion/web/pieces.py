@@ -142,15 +142,22 @@ def _gather(text: str, name: str, found: Rendered) -> Piece | None:
     opening = _OPENING.match(text)
     if opening is None:
         return None
-    # The pieces inside were rendered last: they end the open list (in page order).
-    start = len(found.open)
-    while start > 0 and found.open[start - 1].markup in text:
-        start -= 1
+    # The pieces inside were rendered last: they end the open list, in page order. Each is
+    # looked for from the end backwards, before the one found after it, so the text is
+    # scanned about once whatever the number of pieces inside (a search of the whole text
+    # for each was a fifth of the panel's rendering).
+    start, end = len(found.open), len(text)
+    places: list[int] = []
+    while start > 0:
+        where = text.rfind(found.open[start - 1].markup, 0, end)
+        if where < 0:
+            break
+        start, end = start - 1, where
+        places.append(where)
     inner = found.open[start:]
     parts: list[str] = []
     at = 0
-    for piece in inner:
-        where = text.find(piece.markup, at)
+    for piece, where in zip(inner, reversed(places), strict=True):
         parts += (text[at:where], _MARKER.format(piece.ident))
         at = where + len(piece.markup)
     value = digest(text[at:] if not parts else "".join((*parts, text[at:])))

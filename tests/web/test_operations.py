@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from companion.extensions import db
 from companion.web import operations
+from tests.conftest import POSTGRES
 from tests.helpers import create_table, start_play
 
 TOKEN_LOOKING = "AbCdEf0123456789secret"
@@ -202,3 +203,13 @@ def test_the_offline_page_is_public_and_plain(client: FlaskClient) -> None:
     assert answer.status_code == 200
     assert "No connection" in answer.get_data(as_text=True)
     assert "X-Robots-Tag" not in answer.headers
+
+
+def test_only_a_server_database_checks_each_connection_before_use(
+    app: Flask, backend: str
+) -> None:
+    """A pooled PostgreSQL connection may have been cut meanwhile; a SQLite file cannot,
+    and checking would cost a query per request."""
+    with app.app_context():
+        checks = db.engine.pool._pre_ping  # type: ignore[attr-defined]
+    assert checks is (backend == POSTGRES)

@@ -1,0 +1,94 @@
+"""Each process runs the app's code for one request at a time; its threads wait their turn.
+
+gunicorn's threaded workers (see ``gunicorn.conf.py``) exist for slow clients: a thread
+reads a dribbling request or sends an answer while the others go on. Running the app's
+code itself in a dozen threads at once gains nothing on top, since Python runs one of them
+at a time (the GIL), and costs a lot under load:
+
+- every request in a process is slowed by all the others at once instead of waiting its
+  turn, so a tap that needs 10 ms of work takes the time of every request in the process;
+- a thread that holds SQLite's write lock has to win the GIL back between statements,
+  holding the lock meanwhile; a writer that finds it taken sleeps in SQLite's growing
+  steps (1, 2, 5, 10, 15 ms...) rather than waking when it is free.
+
+With 12 threads the load test (``benchmarks/load.py``) measured a p95 of 190-280 ms at
+40 tables, and 49 ms with one request at a time. So this middleware reads a request's
+body first (in the request's own thread, at the client's pace), then lets the app run
+for ``REQUESTS_AT_ONCE`` requests of the process at a time; the answer is sent after.
+Flask pops its contexts (and the database session) before it returns, so all of the
+app's work is inside.
+
+``REQUESTS_AT_ONCE`` 0 turns the gate off; more than 1 lets a process overlap a request's
+waits for a distant database with another's work.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+SETTING = "REQUESTS_AT_ONCE"
+#: The body is read in pieces of this size, so a client that stops half-way leaves what
+#: it sent (the app then answers 400, as it would have reading it itself).
+CHUNK = 64 * 1024
+
+
+class Gate:
+    """WSGI middleware: the body read first, then at most ``at_once`` requests in the app."""
+
+    def __init__(self, wsgi_app: Any, *, at_once: int, max_body: int) -> None:
+        self.wsgi_app = wsgi_app
+        self.turns = threading.BoundedSemaphore(at_once)
+        self.max_body = max_body
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        read_body_first(environ, self.max_body)
+        with self.turns:
+            return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
+
+
+def wrap(wsgi_app: Any, *, at_once: int, max_body: int) -> Any:
+    """``wsgi_app`` behind the gate, or as it is when ``at_once`` is 0."""
+    if at_once <= 0:
+        return wsgi_app
+    return Gate(wsgi_app, at_once=at_once, max_body=max_body)
+
+
+def read_body_first(environ: dict[str, Any], most: int) -> None:
+    """Read the request's body into memory, so that the app never waits for the client.
+
+    Only a body the app would read: one of a declared length up to ``most`` bytes, or a
+    chunked one (up to ``most`` + 1 bytes, enough for the app to refuse it as too large).
+    A larger declared length is left unread: the app refuses it (413) without reading.
+    """
+    stream = environ.get("wsgi.input")
+    if stream is None:
+        return
+    declared = environ.get("CONTENT_LENGTH") or ""
+    if declared.isdigit():
+        size = int(declared)
+        if size == 0 or size > most:
+            return
+    elif "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        size = most + 1
+    else:
+        return
+    environ["wsgi.input"] = io.BytesIO(_read_up_to(stream, size))
+
+
+def _read_up_to(stream: Any, size: int) -> bytes:
+    """Up to ``size`` bytes of ``stream``: fewer when it ends or the client goes away."""
+    parts: list[bytes] = []
+    left = size
+    while left > 0:
+        try:
+            part = stream.read(min(left, CHUNK))
+        except Exception:
+            break
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)

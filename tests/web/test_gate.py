@@ -1,0 +1,119 @@
+"""The gate: a request's body is read before its turn; one request at a time in the app.
+
+``tests/deploy/test_slow_clients.py`` checks the same under gunicorn: with the body read
+inside the turn, a client dribbling its JSON body stalls every poll of its process.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.web import gate
+from tests.helpers import create_table
+
+MOST = 100
+
+
+class Dribble(io.RawIOBase):
+    """A client's body that arrives in small parts, then stops (``gone``: it went away)."""
+
+    def __init__(self, data: bytes, *, gone: bool = False) -> None:
+        self.data = data
+        self.gone = gone
+        self.reads = 0
+
+    def read(self, size: int = -1) -> bytes:  # type: ignore[override]
+        self.reads += 1
+        take = 3 if size < 0 else min(3, size)
+        part, self.data = self.data[:take], self.data[take:]
+        if not part and self.gone:
+            raise OSError("connection reset")
+        return part
+
+
+def _environ(body: Any, **extra: str) -> dict[str, Any]:
+    return {"REQUEST_METHOD": "POST", "wsgi.input": body, **extra}
+
+
+def test_a_body_of_declared_length_is_read_whole_first() -> None:
+    environ = _environ(Dribble(b"path=x&value=3"), CONTENT_LENGTH="14")
+    gate.read_body_first(environ, MOST)
+    assert environ["wsgi.input"].read() == b"path=x&value=3"
+
+
+def test_a_client_that_goes_away_leaves_a_short_body() -> None:
+    environ = _environ(Dribble(b"path=x", gone=True), CONTENT_LENGTH="14")
+    gate.read_body_first(environ, MOST)
+    assert environ["wsgi.input"].read() == b"path=x"
+
+
+@pytest.mark.parametrize(
+    "declared", ["", "0", str(MOST + 1), "-4", "ten"], ids=["none", "zero", "too big", "-", "x"]
+)
+def test_a_body_the_app_would_not_read_is_left_alone(declared: str) -> None:
+    body = Dribble(b"x" * (MOST + 1))
+    environ = _environ(body, CONTENT_LENGTH=declared)
+    gate.read_body_first(environ, MOST)
+    assert environ["wsgi.input"] is body
+    assert body.reads == 0
+
+
+def test_a_chunked_body_is_read_up_to_one_byte_past_the_limit() -> None:
+    environ = _environ(Dribble(b"x" * (MOST + 50)), HTTP_TRANSFER_ENCODING="chunked")
+    gate.read_body_first(environ, MOST)
+    assert environ["wsgi.input"].read() == b"x" * (MOST + 1)
+
+
+def _counting_app(pause: float) -> tuple[Callable[..., Iterable[bytes]], list[int]]:
+    """A WSGI app that notes how many requests are inside it at once."""
+    inside: list[int] = []
+    lock = threading.Lock()
+    now = [0]
+
+    def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        with lock:
+            now[0] += 1
+            inside.append(now[0])
+        time.sleep(pause)
+        with lock:
+            now[0] -= 1
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    return app, inside
+
+
+@pytest.mark.parametrize("at_once", [1, 2])
+def test_the_app_runs_for_as_many_requests_at_once_as_allowed(at_once: int) -> None:
+    app, inside = _counting_app(pause=0.02)
+    gated = gate.wrap(app, at_once=at_once, max_body=MOST)
+    threads = [
+        threading.Thread(target=gated, args=(_environ(io.BytesIO()), lambda *_: None))
+        for _ in range(6)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=5)
+    assert len(inside) == 6
+    assert max(inside) == at_once
+
+
+def test_no_gate_when_turned_off() -> None:
+    app, _inside = _counting_app(pause=0)
+    assert gate.wrap(app, at_once=0, max_body=MOST) is app
+
+
+def test_the_app_is_behind_the_gate(app: Flask, client: FlaskClient) -> None:
+    assert app.config[gate.SETTING] == 1
+    assert isinstance(app.wsgi_app, gate.Gate)
+    # Forms arrive whole through it.
+    assert create_table(client, ["Ann", "Ben"]).edit
