@@ -23,7 +23,6 @@ talks to a fast local peer.
 from __future__ import annotations
 
 import os
-import sys
 
 # Behind the reverse proxy on the same machine; pass -b to listen elsewhere.
 bind = "127.0.0.1:8000"
@@ -71,16 +70,3 @@ forwarded_allow_ips = "127.0.0.1,::1"
 # Errors go to stderr (gunicorn's default). No access log here: table URLs carry the
 # capability tokens, and the proxy's log already records requests (mask them there too).
 accesslog = None
-
-
-# How long a thread runs before Python hands the GIL to another that waits, in seconds
-# (Python's default is 0.005). The app's code runs for one request of a process at a time
-# (companion/web/gate.py) while other threads read and send; when that request waits for
-# the database and another thread takes the GIL meanwhile, it gets it back within this
-# time rather than 5 ms later, holding SQLite's write lock (and its turn) for less.
-SWITCH_INTERVAL = 0.0005
-
-
-def post_worker_init(worker: object) -> None:
-    """Set up each worker process once it has loaded the app."""
-    sys.setswitchinterval(SWITCH_INTERVAL)

@@ -11,12 +11,12 @@ at a time (the GIL), and costs a lot under load:
   holding the lock meanwhile; a writer that finds it taken sleeps in SQLite's growing
   steps (1, 2, 5, 10, 15 ms...) rather than waking when it is free.
 
-With 12 threads the load test (``benchmarks/load.py``) measured a p95 of 190-280 ms at
-40 tables, and 49 ms with one request at a time. So this middleware reads a request's
-body first (in the request's own thread, at the client's pace), then lets the app run
-for ``REQUESTS_AT_ONCE`` requests of the process at a time; the answer is sent after.
-Flask pops its contexts (and the database session) before it returns, so all of the
-app's work is inside.
+With a dozen requests at once per process, the load test (``benchmarks/load.py``) measured
+a p95 of 170-320 ms at 40 tables; behind this gate, 65-94 ms. So this middleware reads a
+request's body first (in the request's own thread, at the client's pace), then lets the
+app run for ``REQUESTS_AT_ONCE`` requests of the process at a time; the answer is sent
+after. Flask pops its contexts (and the database session) before it returns, so all of
+the app's work is inside.
 
 ``REQUESTS_AT_ONCE`` 0 turns the gate off; more than 1 lets a process overlap a request's
 waits for a distant database with another's work.
