@@ -107,6 +107,32 @@ def test_the_app_runs_for_as_many_requests_at_once_as_allowed(at_once: int) -> N
     assert max(inside) == at_once
 
 
+def test_the_json_api_goes_round_the_gate() -> None:
+    """Two API requests and one poll are inside the app together: each waits there until
+    all three arrived (behind one gate, the second would never come)."""
+    together = threading.Barrier(3, timeout=5)
+    met: list[bool] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        together.wait()
+        met.append(True)
+        return [b"ok"]
+
+    gated = gate.wrap(app, at_once=1, max_body=MOST)
+    paths = ["/api/v1/games/odd-world/score", "/api/v1/games", "/t/x/plays/1/poll"]
+    threads = [
+        threading.Thread(
+            target=gated, args=(_environ(io.BytesIO(), PATH_INFO=path), lambda *_: None)
+        )
+        for path in paths
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert met == [True, True, True]
+
+
 def test_no_gate_when_turned_off() -> None:
     app, _inside = _counting_app(pause=0)
     assert gate.wrap(app, at_once=0, max_body=MOST) is app
