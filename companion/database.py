@@ -36,4 +36,5 @@ def is_contention(error: OperationalError) -> bool:
     """Whether the database refused a statement only because others held its lock too long
     (SQLite's "database is locked" once ``busy_timeout`` ran out): trying again later
     works, so it is said so rather than treated as a failure of the app."""
-    return "database is locked" in str(error.orig) or "database table is locked" in str(error.orig)
+    message = str(error.orig)
+    return "database is locked" in message or "database table is locked" in message
