@@ -5,6 +5,9 @@
  *    queued to be sent later, so nothing arrives unexpectedly once the phone is back.
  *  - While the live poll cannot reach the server (or the phone says it is offline), a
  *    quiet status says the page shows what was last seen; it goes at the next answer.
+ *  - A change the server refused with an error page (busy, a link that no longer works,
+ *    a page open too long) says "Not saved:" and the page's own sentence; htmx would
+ *    otherwise swap nothing and show nothing.
  * Loaded as a file (the Content-Security-Policy allows no inline script).
  */
 (function () {
@@ -13,6 +16,9 @@
   var NOT_SAVED = "Not saved: no connection. Tap again once you are back online.";
   var NOT_LOADED = "Could not load that: no connection. Try again once you are back online.";
   var OFFLINE = "Offline: this page shows what it last saw. Changes need a connection.";
+  var NOT_SAVED_SERVER =
+    "Not saved: the server could not take it just now. Tap again in a moment.";
+  var NOT_LOADED_SERVER = "Could not load that just now. Try again in a moment.";
   var box = null;
 
   function notice() {
@@ -61,12 +67,48 @@
     }
   }
 
+  // The sentence of the app's error page (templates/error.html), if the answer is one.
+  function pageMessage(xhr) {
+    var text = xhr && xhr.responseText;
+    if (!text) {
+      return "";
+    }
+    var page = new DOMParser().parseFromString(text, "text/html");
+    var said = page.getElementById("error-message");
+    return said ? said.textContent.trim() : "";
+  }
+
+  // What a refused change says: the server's sentence, led by "Not saved:" unless it
+  // says so itself (the busy and the expired-page sentences do).
+  function notSaved(said) {
+    if (!said) {
+      return NOT_SAVED_SERVER;
+    }
+    return /not saved/i.test(said) ? said : "Not saved: " + said;
+  }
+
+  function refused(event) {
+    var detail = event.detail;
+    if (isPoll(detail)) {
+      return; // the next poll asks again
+    }
+    var said = pageMessage(detail.xhr);
+    if (verbOf(detail) === "get") {
+      show(said || NOT_LOADED_SERVER, true);
+    } else {
+      show(notSaved(said), true);
+    }
+  }
+
   document.addEventListener("htmx:sendError", unreachable);
   document.addEventListener("htmx:timeout", unreachable);
+  document.addEventListener("htmx:responseError", refused);
   document.addEventListener("htmx:afterRequest", function (event) {
-    var xhr = event.detail && event.detail.xhr;
-    if (xhr && xhr.status > 0) {
-      hide(); // the server answered: the connection is back
+    var detail = event.detail || {};
+    var xhr = detail.xhr;
+    // The server answered: the connection is back (a refused change keeps its notice).
+    if (xhr && xhr.status > 0 && !(detail.failed && !isPoll(detail))) {
+      hide();
     }
   });
   window.addEventListener("offline", function () {

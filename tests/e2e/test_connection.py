@@ -1,12 +1,19 @@
-"""A phone that loses its connection is told so; a tap made offline is refused visibly."""
+"""A phone that loses its connection is told so; a tap made offline is refused visibly, and
+so is a change the server could not take (its database busy)."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from companion.web.actions import CONTENTION_MESSAGE
+from companion.web.errors import BUSY_MESSAGE
 from tests.e2e.axe import assert_accessible
 from tests.e2e.test_live_table import Phone, new_table, phone, start_game
 
@@ -55,3 +62,60 @@ def test_a_page_that_needs_the_server_says_so_when_offline(
     page.goto(table)
     expect(page.get_by_role("heading", level=1)).not_to_have_text("No connection")
     context.close()
+
+
+#: The server gives up on a taken write lock after SQLite's busy timeout (5 s).
+BUSY_ANSWER_MS = 10_000
+
+
+@contextmanager
+def database_busy(folder: Path) -> Iterator[None]:
+    """Another connection holds the live server's write lock meanwhile (reads go on)."""
+    holder = sqlite3.connect(folder / "companion.sqlite", timeout=1)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        yield
+    finally:
+        holder.rollback()
+        holder.close()
+
+
+def test_a_tap_the_busy_server_could_not_save_says_so(
+    phone: Phone, live_server: str, tmp_path: Path
+) -> None:
+    ann: Page = phone()
+    new_table(ann, live_server, ["Ann", "Ben"])
+    start_game(ann, "odd-world", "Odd World")
+    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
+    count = ann.get_by_label("Ann's Hoopoe", exact=True)
+    plus = ann.get_by_role("button", name="One more Hoopoe for Ann")
+
+    with database_busy(tmp_path):
+        plus.click()
+        expect(ann.get_by_text(CONTENTION_MESSAGE)).to_be_visible(timeout=BUSY_ANSWER_MS)
+    expect(count).to_have_value("0")
+
+    plus.click()
+    expect(count).to_have_value("1")
+    expect(ann.get_by_text(CONTENTION_MESSAGE)).to_have_count(0)
+
+
+def test_any_change_the_busy_server_refused_is_not_dropped_silently(
+    phone: Phone, live_server: str, tmp_path: Path
+) -> None:
+    ann: Page = phone()
+    new_table(ann, live_server, ["Ann", "Ben"])
+    names = ann.locator(".lead").first
+    expect(names).to_have_text("Ann, Ben")
+
+    with database_busy(tmp_path):
+        ann.get_by_label("New player", exact=True).fill("Cy")
+        ann.get_by_role("button", name="Add a player").click()
+        alert = ann.locator("#connection[role=alert]")
+        expect(alert).to_have_text(BUSY_MESSAGE, timeout=BUSY_ANSWER_MS)
+    expect(names).to_have_text("Ann, Ben")
+
+    ann.get_by_label("New player", exact=True).fill("Cy")
+    ann.get_by_role("button", name="Add a player").click()
+    expect(names).to_have_text("Ann, Ben, Cy")
+    expect(ann.locator("#connection")).to_be_hidden()
