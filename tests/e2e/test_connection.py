@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.web.actions import CONTENTION_MESSAGE
-from companion.web.errors import BUSY_MESSAGE
+from companion.web.errors import BUSY_MESSAGE, CSRF_MESSAGE
 from tests.e2e.axe import assert_accessible
 from tests.e2e.test_live_table import Phone, new_table, phone, start_game
 
@@ -119,3 +119,17 @@ def test_any_change_the_busy_server_refused_is_not_dropped_silently(
     ann.get_by_role("button", name="Add a player").click()
     expect(names).to_have_text("Ann, Ben, Cy")
     expect(ann.locator("#connection")).to_be_hidden()
+
+
+def test_a_tap_from_a_page_whose_session_is_gone_says_what_to_do(
+    phone: Phone, live_server: str
+) -> None:
+    ann: Page = phone()
+    new_table(ann, live_server, ["Ann", "Ben"])
+    start_game(ann, "odd-world", "Odd World")
+    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
+    ann.context.clear_cookies()  # the page's CSRF token no longer matches a session
+
+    ann.get_by_role("button", name="One more Hoopoe for Ann").click()
+    expect(ann.locator("#connection[role=alert]")).to_have_text(CSRF_MESSAGE)
+    expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("0")
