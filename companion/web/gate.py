@@ -48,8 +48,8 @@ class Gate:
 
     def __init__(self, wsgi_app: Any, *, at_once: int, max_body: int) -> None:
         self.wsgi_app = wsgi_app
-        # A plain lock for one at a time: taking and handing it on happen in C, where a
-        # semaphore's condition variable costs a poll a tenth of its time.
+        # A plain lock for one at a time: it is taken and handed on in C, where a semaphore
+        # does both through a condition variable written in Python.
         self.turns: AbstractContextManager[Any] = (
             threading.Lock() if at_once == 1 else threading.BoundedSemaphore(at_once)
         )
