@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -75,3 +79,16 @@ def edit(
         data["base"] = base
     headers = HTMX if htmx else {}
     return client.post(f"/t/{token}/plays/{play_id}/edit", data=data, headers=headers)
+
+
+@contextmanager
+def write_lock_held(database: Path) -> Iterator[None]:
+    """Another connection holds this SQLite database's write lock meanwhile (``BEGIN
+    IMMEDIATE``; reading goes on): the app's writes wait for its busy timeout, then fail."""
+    holder = sqlite3.connect(database, timeout=1)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        yield
+    finally:
+        holder.rollback()
+        holder.close()

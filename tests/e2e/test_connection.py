@@ -4,30 +4,33 @@ so is a change the server could not take (its database busy)."""
 from __future__ import annotations
 
 import re
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE, CSRF_MESSAGE
 from tests.e2e.axe import assert_accessible
 from tests.e2e.test_live_table import Phone, new_table, phone, start_game
+from tests.helpers import write_lock_held
 
 pytestmark = pytest.mark.e2e
 __all__ = ["phone"]  # the fixture, shared with the live-table tests
 
 
-def test_a_tap_made_offline_says_it_was_not_saved(phone: Phone, live_server: str) -> None:
+def odd_world_at_ann(phone: Phone, live_server: str) -> tuple[Page, Locator, Locator]:
+    """Ann's phone on a new Odd World game: the page, her Hoopoe count and its "+"."""
     ann: Page = phone()
     new_table(ann, live_server, ["Ann", "Ben"])
     start_game(ann, "odd-world", "Odd World")
     expect(ann).to_have_url(re.compile(r"/plays/\d+"))
     count = ann.get_by_label("Ann's Hoopoe", exact=True)
-    plus = ann.get_by_role("button", name="One more Hoopoe for Ann")
+    return ann, count, ann.get_by_role("button", name="One more Hoopoe for Ann")
+
+
+def test_a_tap_made_offline_says_it_was_not_saved(phone: Phone, live_server: str) -> None:
+    ann, count, plus = odd_world_at_ann(phone, live_server)
 
     ann.context.set_offline(True)
     plus.click()
@@ -68,29 +71,12 @@ def test_a_page_that_needs_the_server_says_so_when_offline(
 BUSY_ANSWER_MS = 10_000
 
 
-@contextmanager
-def database_busy(folder: Path) -> Iterator[None]:
-    """Another connection holds the live server's write lock meanwhile (reads go on)."""
-    holder = sqlite3.connect(folder / "companion.sqlite", timeout=1)
-    try:
-        holder.execute("BEGIN IMMEDIATE")
-        yield
-    finally:
-        holder.rollback()
-        holder.close()
-
-
 def test_a_tap_the_busy_server_could_not_save_says_so(
     phone: Phone, live_server: str, tmp_path: Path
 ) -> None:
-    ann: Page = phone()
-    new_table(ann, live_server, ["Ann", "Ben"])
-    start_game(ann, "odd-world", "Odd World")
-    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
-    count = ann.get_by_label("Ann's Hoopoe", exact=True)
-    plus = ann.get_by_role("button", name="One more Hoopoe for Ann")
+    ann, count, plus = odd_world_at_ann(phone, live_server)
 
-    with database_busy(tmp_path):
+    with write_lock_held(tmp_path / "companion.sqlite"):
         plus.click()
         expect(ann.get_by_text(CONTENTION_MESSAGE)).to_be_visible(timeout=BUSY_ANSWER_MS)
     expect(count).to_have_value("0")
@@ -108,7 +94,7 @@ def test_any_change_the_busy_server_refused_is_not_dropped_silently(
     names = ann.locator(".lead").first
     expect(names).to_have_text("Ann, Ben")
 
-    with database_busy(tmp_path):
+    with write_lock_held(tmp_path / "companion.sqlite"):
         ann.get_by_label("New player", exact=True).fill("Cy")
         ann.get_by_role("button", name="Add a player").click()
         alert = ann.locator("#connection[role=alert]")
@@ -124,12 +110,9 @@ def test_any_change_the_busy_server_refused_is_not_dropped_silently(
 def test_a_tap_from_a_page_whose_session_is_gone_says_what_to_do(
     phone: Phone, live_server: str
 ) -> None:
-    ann: Page = phone()
-    new_table(ann, live_server, ["Ann", "Ben"])
-    start_game(ann, "odd-world", "Odd World")
-    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
+    ann, count, plus = odd_world_at_ann(phone, live_server)
     ann.context.clear_cookies()  # the page's CSRF token no longer matches a session
 
-    ann.get_by_role("button", name="One more Hoopoe for Ann").click()
+    plus.click()
     expect(ann.locator("#connection[role=alert]")).to_have_text(CSRF_MESSAGE)
-    expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("0")
+    expect(count).to_have_value("0")

@@ -8,8 +8,7 @@ while the app, with a short busy timeout, tries to write.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from companion.models import Play
 from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE
 from tests.conftest import SQLITE
-from tests.helpers import create_table, csrf, edit, start_play
+from tests.helpers import create_table, csrf, edit, start_play, write_lock_held
 
 # The lock below is SQLite's; PostgreSQL makes a writer wait for a row's lock instead.
 only_sqlite = pytest.mark.parametrize("backend", [SQLITE])
@@ -38,16 +37,9 @@ def short_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(database, "SQLITE_BUSY_TIMEOUT_MS", SHORT_BUSY_TIMEOUT_MS)
 
 
-@contextmanager
-def locked(app: Flask) -> Iterator[None]:
-    """Another connection holds the database's write lock meanwhile."""
-    holder = sqlite3.connect(Path(app.instance_path) / "companion.sqlite", timeout=1)
-    try:
-        holder.execute("BEGIN IMMEDIATE")
-        yield
-    finally:
-        holder.rollback()
-        holder.close()
+def locked(app: Flask) -> AbstractContextManager[None]:
+    """Another connection holds the app's database's write lock meanwhile."""
+    return write_lock_held(Path(app.instance_path) / "companion.sqlite")
 
 
 def _version(app: Flask, play_id: int) -> int:
