@@ -20,6 +20,9 @@
     "Not saved: the server could not take it just now. Tap again in a moment.";
   var NOT_LOADED_SERVER = "Could not load that just now. Try again in a moment.";
   var box = null;
+  // Whether the notice shown is the server's refusal of a change: the live poll's next
+  // answer does not take it away (it would after a second or two); the next change does.
+  var refusalShown = false;
 
   function notice() {
     if (!box) {
@@ -38,9 +41,11 @@
     el.classList.toggle("urgent", Boolean(urgent));
     el.textContent = text;
     el.hidden = false;
+    refusalShown = false;
   }
 
   function hide() {
+    refusalShown = false;
     if (box) {
       box.hidden = true;
       box.textContent = "";
@@ -98,6 +103,7 @@
     } else {
       show(notSaved(said), true);
     }
+    refusalShown = true;
   }
 
   document.addEventListener("htmx:sendError", unreachable);
@@ -106,8 +112,10 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var detail = event.detail || {};
     var xhr = detail.xhr;
-    // The server answered: the connection is back (a refused change keeps its notice).
-    if (xhr && xhr.status > 0 && !(detail.failed && !isPoll(detail))) {
+    // The server answered: the connection is back. A refused change keeps its notice
+    // until the next change is answered.
+    var poll = isPoll(detail);
+    if (xhr && xhr.status > 0 && !(detail.failed && !poll) && !(refusalShown && poll)) {
       hide();
     }
   });

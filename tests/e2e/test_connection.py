@@ -100,6 +100,8 @@ def test_any_change_the_busy_server_refused_is_not_dropped_silently(
         alert = ann.locator("#connection[role=alert]")
         expect(alert).to_have_text(BUSY_MESSAGE, timeout=BUSY_ANSWER_MS)
     expect(names).to_have_text("Ann, Ben")
+    ann.wait_for_timeout(2500)  # the table's live polls answer meanwhile (every second)
+    expect(alert).to_have_text(BUSY_MESSAGE)
 
     ann.get_by_label("New player", exact=True).fill("Cy")
     ann.get_by_role("button", name="Add a player").click()
