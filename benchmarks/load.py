@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -134,11 +135,16 @@ def run_locust(
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
 
 
+def _milliseconds(cell: str) -> float:
+    """A figure of locust's CSV; "N/A" (no request of that kind finished) is NaN."""
+    return math.nan if cell == "N/A" else float(cell)
+
+
 def p95_by_request(folder: Path) -> dict[str, float]:
     """locust's p95 (ms) of each kind of request (play page, poll, tap)."""
     with (folder / "locust_stats.csv").open() as stats:
         return {
-            row["Name"]: float(row["95%"])
+            row["Name"]: _milliseconds(row["95%"])
             for row in csv.DictReader(stats)
             if row["Name"] != "Aggregated"
         }
@@ -149,7 +155,11 @@ def locust_totals(folder: Path) -> tuple[int, int, float]:
     with (folder / "locust_stats.csv").open() as stats:
         for row in csv.DictReader(stats):
             if row["Name"] == "Aggregated":
-                return int(row["Request Count"]), int(row["Failure Count"]), float(row["95%"])
+                return (
+                    int(row["Request Count"]),
+                    int(row["Failure Count"]),
+                    _milliseconds(row["95%"]),
+                )
     raise RuntimeError("locust wrote no totals")
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -153,6 +154,38 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "companion.sqlite"
 
 
+class SharedBytecode(jinja2.BytecodeCache):
+    """Compiled templates kept in memory for every app of this test process.
+
+    Each test builds its own app, and each app would compile every template it renders
+    again (about 60 ms a test); the bytecode is the same for all of them, keyed by the
+    template's name and source.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Fill the bucket from memory when this template was compiled before."""
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Keep a freshly compiled template for the next app."""
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = SharedBytecode()
+
+
+def make_app(settings: dict[str, Any]) -> Flask:
+    """``create_app`` for a test, with the process's compiled templates."""
+    application = create_app(settings)
+    application.jinja_env.bytecode_cache = TEMPLATES
+    return application
+
+
 def _settings(instance: Path, url: str | None) -> dict[str, Any]:
     settings: dict[str, Any] = {
         "TESTING": True,
@@ -167,9 +200,42 @@ def _settings(instance: Path, url: str | None) -> dict[str, Any]:
     return settings
 
 
-@pytest.fixture(params=[SQLITE, POSTGRES])
+BOTH_BACKENDS = "both_backends"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker that puts a test on PostgreSQL as well as SQLite."""
+    config.addinivalue_line(
+        "markers",
+        f"{BOTH_BACKENDS}(why): run on PostgreSQL as well as SQLite, because the database"
+        " changes what the test checks (SQL, aggregates, contention, upserts, migrations,"
+        " transfer); the reason is required",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every app test runs on SQLite; one marked ``both_backends("why")`` on PostgreSQL too.
+
+    Most tests check pages, forms and engines, which the database does not change, so a
+    second run on PostgreSQL would only cost time (about half the suite's, once). The
+    marker's reason is required so that each second run says what it is for.
+    """
+    if "backend" not in metafunc.fixturenames:
+        return
+    if any("backend" in mark.args[0] for mark in metafunc.definition.iter_markers("parametrize")):
+        return  # the test chose its backend itself
+    marker = metafunc.definition.get_closest_marker(BOTH_BACKENDS)
+    if marker is None:
+        metafunc.parametrize("backend", [SQLITE])
+        return
+    if not (marker.args and isinstance(marker.args[0], str) and marker.args[0].strip()):
+        raise pytest.UsageError(f"{metafunc.definition.nodeid}: both_backends needs a reason")
+    metafunc.parametrize("backend", [SQLITE, POSTGRES])
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
-    """Which database this test runs on (every app test runs on both)."""
+    """Which database this test runs on (see ``pytest_generate_tests``)."""
     return str(request.param)
 
 
@@ -178,7 +244,7 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterato
     """A fresh app with its own migrated database on the chosen backend."""
     if backend == SQLITE:
         shutil.copy(request.getfixturevalue("sqlite_template"), tmp_path / "companion.sqlite")
-        application = create_app(_settings(tmp_path, None))
+        application = make_app(_settings(tmp_path, None))
         yield application
         with application.app_context():
             db.engine.dispose()
@@ -186,7 +252,7 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterato
     cluster: PostgresCluster = request.getfixturevalue("postgres")
     name = f"t_{uuid.uuid4().hex[:12]}"
     cluster.execute(f"CREATE DATABASE {name} TEMPLATE companion_template")
-    application = create_app(_settings(tmp_path, f"{cluster.base_url}/{name}"))
+    application = make_app(_settings(tmp_path, f"{cluster.base_url}/{name}"))
     yield application
     with application.app_context():
         db.engine.dispose()

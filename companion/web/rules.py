@@ -10,6 +10,7 @@ no table address ever sits in a rules address) and to the place named by ``?at=`
 
 from __future__ import annotations
 
+import functools
 import re
 from http import HTTPStatus
 from pathlib import Path
@@ -50,9 +51,9 @@ SERVICE_WORKER = "sw.js"
 
 def init_app(app: Flask) -> None:
     """Load and check the rules content, build its index, register the pages and globals."""
-    library = load()
+    library, search_index = _loaded()
     app.extensions[LIBRARY_KEY] = library
-    app.extensions[INDEX_KEY] = RulesIndex(library)
+    app.extensions[INDEX_KEY] = search_index
     app.register_blueprint(bp)
     app.add_template_global(rule_url)
     app.add_template_global(rule_panel_url)
@@ -60,6 +61,18 @@ def init_app(app: Flask) -> None:
     app.add_template_global(rule_title)
     app.add_template_global(has_rules)
     app.add_template_filter(to_html, "rules_markdown")
+
+
+@functools.cache
+def _loaded() -> tuple[Library, RulesIndex]:
+    """The rules content and its index, read once per process.
+
+    The files ship with the code and never change while it runs, and neither object is
+    changed after it is built, so every app of the process shares them (the test suite
+    builds an app per test; parsing the TOML each time cost about a third of that).
+    """
+    library = load()
+    return library, RulesIndex(library)
 
 
 def library() -> Library:

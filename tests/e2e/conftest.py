@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from companion import create_app
 from companion.extensions import db
+from tests.conftest import make_app
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -52,7 +52,7 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 def live_server(tmp_path: Path, sqlite_template: Path) -> Iterator[str]:
     """The app on a free port of 127.0.0.1, with a fresh database; yields its base URL."""
     shutil.copy(sqlite_template, tmp_path / "companion.sqlite")
-    app = create_app(
+    app = make_app(
         {"INSTANCE_PATH": tmp_path, "SECRET_KEY": "e2e", "AUTO_MIGRATE": False, "POLL_SECONDS": 1}
     )
     server = make_server("127.0.0.1", 0, app, threaded=True)

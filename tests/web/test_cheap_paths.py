@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
@@ -48,6 +49,7 @@ def counted_queries(app: Flask) -> Iterator[list[str]]:
         event.remove(engine, "before_cursor_execute", note)
 
 
+@pytest.mark.both_backends("the poll's one query, on each database")
 def test_an_unchanged_poll_is_one_query(app: Flask, client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     play = start_play(client, links.edit)
@@ -65,6 +67,7 @@ def test_an_unchanged_poll_is_one_query(app: Flask, client: FlaskClient) -> None
     assert client.get(url, headers=HTMX).status_code == 200
 
 
+@pytest.mark.both_backends("the poll's one query, on each database")
 def test_an_unchanged_table_poll_is_one_query(app: Flask, client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     page = client.get(f"/t/{links.view}").get_data(as_text=True)

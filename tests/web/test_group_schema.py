@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 
 from companion.extensions import db
+
+pytestmark = pytest.mark.both_backends("migration 0005 builds the same schema on both databases")
 
 MINE = {"groups", "group_players", "play_results"}
 LINKS = {("tables", "group_id"), ("players", "group_player_id")}

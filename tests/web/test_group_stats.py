@@ -15,6 +15,8 @@ from companion.services import evening, groups, stats
 from companion.web.charts import distribution_chart, wins_chart
 from tests.group_helpers import LowTally, Tally, finish_with, member_ids
 
+pytestmark = pytest.mark.both_backends("the statistics are SQL aggregates")
+
 
 @pytest.fixture
 def tallies(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,6 +24,8 @@ from tests.group_helpers import create_group, start_group_table
 from tests.helpers import csrf, edit, start_play
 from tests.web.test_security_routes import PLAYERS, STARTERS
 
+pytestmark = pytest.mark.both_backends("export and import are SQL reads and writes of every table")
+
 
 def _finish(client: FlaskClient, token: str, play_id: int) -> None:
     data = {"csrf_token": csrf(client, f"/t/{token}"), "confirm": "yes"}

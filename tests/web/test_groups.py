@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -113,6 +114,7 @@ def test_starting_a_table_refuses_bad_picks(app: Flask, client: FlaskClient) -> 
     assert "already in the group" in response.get_data(as_text=True)
 
 
+@pytest.mark.both_backends("merging members rewrites results in SQL")
 def test_roster_add_rename_remove_and_merge_through_the_page(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -154,6 +156,7 @@ def test_roster_add_rename_remove_and_merge_through_the_page(
         assert response.status_code == 422, bad
 
 
+@pytest.mark.both_backends("leaderboards are SQL aggregates")
 def test_leaderboard_history_and_versus_pages(app: Flask, client: FlaskClient) -> None:
     links = create_group(client, "Thursdays", ["Ann", "Ben"])
     ids = _members(app, links.edit)

@@ -111,6 +111,7 @@ def test_a_fate_card_twice_is_refused_next_to_the_picker(
     assert stored(client, play_id)["rounds"] == [["cups-4"]]
 
 
+@pytest.mark.both_backends("stale versions are refused in SQL")
 def test_a_stale_fate_tap_is_a_conflict(
     client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -190,6 +191,7 @@ def test_impossible_counts_are_refused_next_to_the_field(
     assert decks["Carol"]["machines"]["tiny-tin"] == 0
 
 
+@pytest.mark.both_backends("stale versions are refused in SQL")
 def test_a_stale_count_is_a_conflict_with_the_fresh_value(
     client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:

@@ -292,6 +292,7 @@ def test_bad_taps_are_422_and_store_nothing(
     assert state_of(app, play_id)["map"] == []
 
 
+@pytest.mark.both_backends("stale versions are refused in SQL")
 def test_stale_tap_on_the_same_space_is_a_conflict(
     app: Flask, client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -459,6 +460,7 @@ def test_manual_points_replace_the_computed_score(
     assert "Ben, Owloose: Enter a whole number of points." in text(words)
 
 
+@pytest.mark.both_backends("stale versions are refused in SQL")
 def test_stale_points_are_a_conflict(
     app: Flask, client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -486,6 +488,7 @@ def test_side_change(app: Flask, client: FlaskClient, links: TableLinks, play_id
     assert nonsense.status_code == 422
 
 
+@pytest.mark.both_backends("definitions are upserted per database")
 def test_saved_definition_scores_and_is_reused_by_the_next_game(
     app: Flask, client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -697,6 +700,7 @@ def test_finished_game_takes_no_taps(client: FlaskClient, links: TableLinks, pla
 # --- schema --------------------------------------------------------------------------------
 
 
+@pytest.mark.both_backends("the migrations build each database's schema")
 def test_migrations_match_the_models(app: Flask) -> None:
     with app.app_context(), db.engine.connect() as connection:
         differences = compare_metadata(MigrationContext.configure(connection), db.metadata)

@@ -21,6 +21,7 @@ from tests.helpers import create_table, start_play
 TOKEN_LOOKING = "AbCdEf0123456789secret"
 
 
+@pytest.mark.both_backends("the health check asks the database")
 def test_healthz_answers_ok_when_the_database_answers(client: FlaskClient) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200

@@ -380,6 +380,7 @@ def test_undo_takes_back_one_card(client: FlaskClient, links: TableLinks, basic:
     assert picker_fields(html)["seen"] == "6"
 
 
+@pytest.mark.both_backends("stale versions are refused in SQL")
 def test_two_phones_playing_for_the_same_turn_conflict(
     client: FlaskClient, links: TableLinks, basic: int
 ) -> None:

@@ -229,6 +229,7 @@ def test_a_maven_entered_in_another_luckys_game_reaches_a_cached_page(
     assert chip in client.get(page).get_data(as_text=True)
 
 
+@pytest.mark.both_backends("query counts, on each database")
 def test_a_kept_page_or_panel_is_served_from_one_query(
     app: Flask, client: FlaskClient, other: FlaskClient, links: TableLinks
 ) -> None:

@@ -102,6 +102,7 @@ def test_edit_beyond_the_deck_is_refused(
     assert _count(html, "Ben", "Hoopoe") == "0"
 
 
+@pytest.mark.both_backends("stale versions are refused in SQL")
 def test_stale_edit_of_same_field_is_refused_with_fresh_value(
     client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -116,6 +117,7 @@ def test_stale_edit_of_same_field_is_refused_with_fresh_value(
     assert _count(html, "Ann", "Hoopoe") == "1"
 
 
+@pytest.mark.both_backends("stale versions are merged in SQL")
 def test_edits_to_different_fields_from_stale_pages_are_both_kept(
     app: Flask, client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -132,6 +134,7 @@ def test_edits_to_different_fields_from_stale_pages_are_both_kept(
     assert _count(html, "Ben", "Hoopoe") == "1"
 
 
+@pytest.mark.both_backends("the poll reads versions in one query")
 def test_poll_is_204_until_something_changes(
     client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -147,6 +150,7 @@ def test_poll_is_204_until_something_changes(
     assert client.get(f"{poll}?version=1", headers=HTMX).status_code == 204
 
 
+@pytest.mark.both_backends("the edit log is ordered in SQL")
 def test_undo_reverts_newest_first(client: FlaskClient, links: TableLinks, play_id: int) -> None:
     edit(client, links.edit, play_id, path=HOOPOE_ANN, value="1")
     edit(client, links.edit, play_id, path=HOOPOE_ANN, value="2")
@@ -361,6 +365,7 @@ def test_games_without_pages_are_not_offered(
     assert refused.status_code == 422
 
 
+@pytest.mark.both_backends("racing writes: each database locks its own way")
 def test_phones_editing_different_fields_at_once_lose_nothing(
     app: Flask, links: TableLinks, play_id: int
 ) -> None:

@@ -57,6 +57,7 @@ def test_session_cookie_flags(app: Flask, client: FlaskClient) -> None:
     assert app.config["WTF_CSRF_TIME_LIMIT"] is None  # a tab left open all evening still works
 
 
+@pytest.mark.both_backends("what each database stores")
 def test_only_token_hashes_are_stored(app: Flask, client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     with app.app_context():

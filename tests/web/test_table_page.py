@@ -48,6 +48,7 @@ def _series_of_three(client: FlaskClient, token: str) -> None:
             play = int(following.headers["Location"].split("/plays/")[1].split("?")[0])
 
 
+@pytest.mark.both_backends("query counts, on each database")
 def test_drawing_the_table_page_takes_as_many_queries_however_many_games(
     app: Flask, client: FlaskClient
 ) -> None:

@@ -129,6 +129,7 @@ def odd_world(client: FlaskClient, trio: TableLinks) -> int:
     return start_play(client, trio.edit)
 
 
+@pytest.mark.both_backends("undo checks versions in SQL")
 def test_an_undo_from_a_stale_page_is_refused_and_names_the_newer_change(
     app: Flask, client: FlaskClient, trio: TableLinks, odd_world: int
 ) -> None:
@@ -146,6 +147,7 @@ def test_an_undo_from_a_stale_page_is_refused_and_names_the_newer_change(
     assert _hoopoe(app, odd_world) == 2
 
 
+@pytest.mark.both_backends("undo checks versions in SQL")
 def test_a_repeated_undo_undoes_one_edit_only(
     app: Flask, client: FlaskClient, trio: TableLinks, odd_world: int
 ) -> None:
@@ -166,6 +168,7 @@ def test_the_undo_button_names_its_edit(
     assert 'name="undoes" value="1"' in page
 
 
+@pytest.mark.both_backends("racing writes: each database locks its own way")
 def test_undo_racing_edits_of_the_same_field_never_overwrites(
     app: Flask, trio: TableLinks, odd_world: int
 ) -> None:
@@ -232,6 +235,7 @@ def test_log_problems_spots_an_undo_that_overwrote_a_newer_edit(
 # --- 5. join codes are treated like tokens -------------------------------------------------
 
 
+@pytest.mark.both_backends("what each database stores")
 def test_the_database_keeps_no_join_code(app: Flask, client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     with app.app_context():
@@ -329,6 +333,7 @@ def _key_of(html: str, action: str) -> str:
     return key.group(1)
 
 
+@pytest.mark.both_backends("a repeat is found by a unique key in SQL")
 def test_a_penalty_submitted_twice_counts_once(app: Flask, client: FlaskClient) -> None:
     links = create_table(client, ["Miu", "Carol", "Tom"])
     play_id = start_owl(client, links.edit)
@@ -346,6 +351,7 @@ def test_a_penalty_submitted_twice_counts_once(app: Flask, client: FlaskClient) 
     assert penalties == {"Tom": 1}
 
 
+@pytest.mark.both_backends("a repeat is found by a unique key in SQL")
 def test_creating_a_table_twice_makes_one_and_the_repeat_lands_on_it(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -364,6 +370,7 @@ def test_creating_a_table_twice_makes_one_and_the_repeat_lands_on_it(
     assert edit_token not in stored  # no link is kept in the database
 
 
+@pytest.mark.both_backends("racing inserts: each database locks its own way")
 def test_starting_a_game_twice_at_once_starts_one(app: Flask, client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     page = client.get(f"/t/{links.edit}").get_data(as_text=True)
@@ -430,6 +437,7 @@ def test_every_state_changing_form_but_taps_carries_a_key(
 # --- 7. species definitions saved by two phones at once ------------------------------------
 
 
+@pytest.mark.both_backends("an upsert, written per database")
 def test_two_phones_saving_one_definition_at_once_never_fail(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -474,6 +482,7 @@ def _post_table(client: FlaskClient, token: str, action: str) -> TestResponse:
     return client.post(f"/t/{token}/{action}", data={"csrf_token": csrf(client, f"/t/{token}")})
 
 
+@pytest.mark.both_backends("the link's hash is replaced in SQL")
 def test_rotating_the_edit_link_revokes_the_old_one(client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
     rotated = _post_table(client, links.edit, "rotate-link")
