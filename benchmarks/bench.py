@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import create_app
 from companion.games.odd_world import BIRDS, GAME
-from tests.helpers import create_table, start_play
+from support.client import create_table, start_play
 
 REPEAT = 2000
 

@@ -28,8 +28,9 @@ from flask.testing import FlaskClient
 
 from companion import create_app
 from companion.services import plays
-from tests import oob, scenes
-from tests.oob import Phone, text_of
+from support import oob
+from support.oob import Phone, text_of
+from tests import scenes
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 ENCODINGS = ("identity", "gzip", "br")

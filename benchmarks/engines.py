@@ -319,7 +319,7 @@ def page_figures(cards: list[dict[str, Any]]) -> list[Figure]:
     from companion.extensions import db
     from companion.models import Table
     from companion.services import plays
-    from tests.helpers import create_table
+    from support.client import create_table
 
     folder = Path(tempfile.mkdtemp())
     app = create_app({"INSTANCE_PATH": folder, "SECRET_KEY": "bench", "SERVER_NAME": "b.test"})

@@ -151,9 +151,9 @@ def main() -> None:
     base = {"SECRET_KEY": "bench", "SERVER_NAME": "b.test"}
     print(f"{PLAYERS} players, {EVENINGS * PLAYS_PER_EVENING} plays")
     measure("SQLite", {**base, "INSTANCE_PATH": Path(tempfile.mkdtemp())})
-    from tests.conftest import PostgresCluster, _pg_bin
+    from support.postgres import PostgresCluster, pg_bin
 
-    bin_dir = _pg_bin()
+    bin_dir = pg_bin()
     if bin_dir is None:
         print("PostgreSQL: not installed here, skipped")
         return

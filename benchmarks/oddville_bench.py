@@ -26,7 +26,7 @@ from companion.extensions import db
 from companion.games.oddville import GAME, build_endpoint, parse, score_city
 from companion.models import Table
 from companion.services import plays
-from tests.helpers import create_table
+from support.client import create_table
 
 REPEAT = 500
 PLAYERS = ["Blue", "Purple", "Red", "Yellow"]

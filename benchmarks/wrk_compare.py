@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.servers import app_env, free_port, gunicorn  # noqa: E402
 from companion import create_app  # noqa: E402
-from tests.helpers import create_table, start_play  # noqa: E402
+from support.client import create_table, start_play  # noqa: E402
+from support.servers import app_env, free_port, gunicorn  # noqa: E402
 
 SECRET = "wrk-benchmark"
 THREADS = 2

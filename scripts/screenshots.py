@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.lighthouse import prepare  # noqa: E402
-from benchmarks.servers import app_env, free_port, gunicorn  # noqa: E402
+from support.servers import app_env, free_port, gunicorn  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}

@@ -15,8 +15,8 @@ from companion.extensions import db
 from companion.games.odd_world import BIRDS
 from companion.models import Play
 from companion.services import plays
-from tests.helpers import TableLinks, create_table, start_play
-from tests.oob import Phone
+from support.client import TableLinks, create_table, start_play
+from support.oob import Phone
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 AUTHOR = plays.Author("scen", None)

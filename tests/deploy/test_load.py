@@ -1,4 +1,4 @@
-"""A small load run and a crash run (``benchmarks/load.py``), on SQLite and PostgreSQL.
+"""A small load run and a crash run (``support/load.py``), on SQLite and PostgreSQL.
 
 Bounded: a handful of tables for about ten seconds, gunicorn and locust on 127.0.0.1,
 always stopped. The figures for many tables come from the benchmark itself (``docs/deploy.md``).
@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from benchmarks import load
+from support import load
 
 TABLES = 5
 SECONDS = 8

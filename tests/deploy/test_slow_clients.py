@@ -41,7 +41,7 @@ import pytest
 from companion import PROJECT_ROOT, create_app
 from companion.extensions import db
 from companion.models import Play
-from tests.helpers import create_table, start_play
+from support.client import create_table, start_play
 
 CONFIG = PROJECT_ROOT / "gunicorn.conf.py"
 SECRET_KEY = "slow-clients"

@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.servers import app_env, free_port, gunicorn
 from companion import create_app
 from companion.extensions import db
-from tests.conftest import PostgresCluster
-from tests.helpers import create_table, start_play
+from support.client import create_table, start_play
+from support.postgres import PostgresCluster
+from support.servers import app_env, free_port, gunicorn
 
 SECRET = "two-servers"
 TIMEOUT = 5.0

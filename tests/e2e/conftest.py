@@ -12,7 +12,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion.extensions import db
-from tests.conftest import make_app
+from support.app import make_app
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}

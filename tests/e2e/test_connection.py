@@ -11,9 +11,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE, CSRF_MESSAGE
+from support.client import write_lock_held
 from tests.e2e.axe import assert_accessible
 from tests.e2e.test_live_table import Phone, new_table, phone, start_game
-from tests.helpers import write_lock_held
 
 pytestmark = pytest.mark.e2e
 __all__ = ["phone"]  # the fixture, shared with the live-table tests

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.helpers import create_table, csrf
+from support.client import create_table, csrf
 from tests.web.test_oddland_pages import start_oddland
 from tests.web.test_owl_about_pages import act, page, picker_fields, start_owl, start_round
 

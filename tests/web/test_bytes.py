@@ -15,9 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests import oob, scenes
-from tests.helpers import HTMX, create_table
-from tests.oob import Phone, text_of
+from support import oob
+from support.client import HTMX, create_table
+from support.oob import Phone, text_of
+from tests import scenes
 from tests.web.test_owl_about_pages import start_owl, start_round
 
 BR = {"Accept-Encoding": "br"}

@@ -19,7 +19,7 @@ from companion.extensions import db
 from companion.models import Play
 from companion.services import plays, tables
 from companion.web import pages, static_files
-from tests.helpers import HTMX, create_table, csrf, edit, start_play
+from support.client import HTMX, create_table, csrf, edit, start_play
 
 YEAR = 31536000
 

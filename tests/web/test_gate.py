@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web import gate
-from tests.helpers import create_table
+from support.client import create_table
 
 MOST = 100
 

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import HTMX, csrf
+from support.client import HTMX, csrf
 from tests.web.test_security_routes import GROUP_PREFIX, Fixture, table_with_every_game
 from tests.web.test_security_routes import _rules as route_rules
 from tests.web.test_security_routes import _urls as route_urls

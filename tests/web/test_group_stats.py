@@ -13,7 +13,7 @@ from companion.games import GAMES
 from companion.models import Group
 from companion.services import evening, groups, stats
 from companion.web.charts import distribution_chart, wins_chart
-from tests.group_helpers import LowTally, Tally, finish_with, member_ids
+from support.groups import LowTally, Tally, finish_with, member_ids
 
 pytestmark = pytest.mark.both_backends("the statistics are SQL aggregates")
 
@@ -102,7 +102,7 @@ def test_players_who_played_together_cannot_be_merged(ctx: None) -> None:
 
 def test_reopening_a_play_takes_its_results_out(ctx: None) -> None:
     from companion.services import plays
-    from tests.group_helpers import AUTHOR
+    from support.groups import AUTHOR
 
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"]])

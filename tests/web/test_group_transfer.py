@@ -20,8 +20,8 @@ from companion.games import GAMES
 from companion.models import Group, Play, Table
 from companion.services import bgstats, groups, tables, transfer
 from companion.services.tables import Access
-from tests.group_helpers import create_group, start_group_table
-from tests.helpers import csrf, edit, start_play
+from support.client import csrf, edit, start_play
+from support.groups import create_group, start_group_table
 from tests.web.test_security_routes import PLAYERS, STARTERS
 
 pytestmark = pytest.mark.both_backends("export and import are SQL reads and writes of every table")
@@ -260,7 +260,7 @@ def test_bg_stats_link_carries_the_documented_play(
 def test_shared_exports_leave_hands_out_and_backups_keep_them(
     app: Flask, client: FlaskClient
 ) -> None:
-    from tests.helpers import create_table
+    from support.client import create_table
     from tests.web.test_owl_about_pages import (
         MIU_HAND,
         TABLE,

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from companion.models import Group, Table
 from companion.services import groups
-from tests.group_helpers import create_group, start_group_table
-from tests.helpers import HTMX, csrf, edit, start_play
+from support.client import HTMX, csrf, edit, start_play
+from support.groups import create_group, start_group_table
 
 
 def _members(app: Flask, token: str) -> dict[str, int]:

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Edit
 from companion.services.plays import TAP_RUN_SECONDS
-from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
+from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 
 HOOPOE_ANN = "players[0].display.hoopoe"
 SHOEBILL_ANN = "players[0].display.shoebill"

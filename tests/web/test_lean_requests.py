@@ -13,7 +13,7 @@ from companion.extensions import limiter
 from companion.web import limits
 from companion.web.compression import worth_compressing
 from companion.web.sessions import LazySession, LazySessionInterface
-from tests.helpers import HTMX, create_table, start_play
+from support.client import HTMX, create_table, start_play
 
 
 def _poll_url(client: FlaskClient, token: str, play: int) -> str:

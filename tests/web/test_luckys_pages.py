@@ -13,7 +13,7 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.models import Play
-from tests.helpers import HTMX, TableLinks, create_table, csrf, start_play
+from support.client import HTMX, TableLinks, create_table, csrf, start_play
 
 SLUG = "luckys-misadventures"
 

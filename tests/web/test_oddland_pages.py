@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.models import Play, SpeciesDefinition
-from tests.helpers import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, TableLinks, create_table, csrf
 
 KNOWN = ("begator", "flora", "owloose", "pangeroo", "whalephant", "pigehorse", "grizzsleep")
 #: The six cards of the box start on side A (the first game's set-up).

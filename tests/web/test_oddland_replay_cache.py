@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from companion.games import oddland as engine
 from companion.games.oddland import placement
 from companion.services import oddland as service
-from tests.helpers import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, TableLinks, create_table, csrf
 from tests.web.test_oddland_pages import post, start_oddland, state_of, turn_form
 
 

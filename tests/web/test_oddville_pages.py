@@ -12,7 +12,7 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.models import Play
-from tests.helpers import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, TableLinks, create_table, csrf
 
 
 def start_oddville(client: FlaskClient, token: str, **colours: str) -> int:

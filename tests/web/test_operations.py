@@ -15,8 +15,8 @@ from sqlalchemy.exc import OperationalError
 
 from companion.extensions import db
 from companion.web import operations
+from support.client import create_table, start_play
 from tests.conftest import POSTGRES
-from tests.helpers import create_table, start_play
 
 TOKEN_LOOKING = "AbCdEf0123456789secret"
 

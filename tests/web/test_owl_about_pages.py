@@ -16,7 +16,7 @@ from companion.extensions import db
 from companion.games import owl_about as oa
 from companion.models import Play
 from companion.services import plays
-from tests.helpers import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, TableLinks, create_table, csrf
 
 TABLE = ["Miu", "Carol", "Romi", "Tom"]
 TRIO = ["Ann", "Ben", "Cy"]

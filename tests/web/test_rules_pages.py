@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.rules import load
-from tests.helpers import HTMX, TableLinks, create_table, csrf, start_play
+from support.client import HTMX, TableLinks, create_table, csrf, start_play
 from tests.web.test_oddland_pages import post, start_oddland, turn_form
 from tests.web.test_owl_about_pages import TABLE, act, page, start_owl, start_round, tap_all
 

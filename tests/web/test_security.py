@@ -21,7 +21,7 @@ from companion.extensions import db
 from companion.games.base import hidden_character, hidden_character_message
 from companion.models import Table
 from companion.web import security
-from tests.helpers import create_table, csrf
+from support.client import create_table, csrf
 
 
 def test_security_headers_on_pages_and_api(client: FlaskClient) -> None:

@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from companion.games import GAMES
-from tests.group_helpers import create_group
-from tests.helpers import create_table, csrf, start_play
+from support.client import create_table, csrf, start_play
+from support.groups import create_group
 from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
 from tests.web.test_oddville_pages import start_oddville

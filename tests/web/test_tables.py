@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games import GAMES, odd_world
-from tests.helpers import HTMX, create_table, csrf, edit, start_play
+from support.client import HTMX, create_table, csrf, edit, start_play
 
 
 def test_home_page_has_roster_and_join_forms(client: FlaskClient) -> None:

@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 from companion.extensions import db
 from companion.models import Play, SpeciesDefinition, Table
 from companion.services import plays
-from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
+from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
 from tests.web.test_oddville_pages import start_oddville

@@ -16,7 +16,7 @@ from companion.extensions import db
 from companion.games.base import Entry, Game, InvalidStateError, Problem, Result, ScoreOrder, rank
 from companion.models import Group, Play, PlayResult, Table
 from companion.services import groups, plays
-from tests.helpers import csrf
+from support.client import csrf
 
 
 class Tally(Game):

@@ -11,7 +11,7 @@ from typing import Any
 import brotli
 from flask import Flask
 
-from tests.helpers import HTMX, csrf
+from support.client import HTMX, csrf
 
 HEADER = "X-Play-Pieces"
 SHELL = re.compile(r'<section id="play"[^>]*\bdata-shell="([^"]+)"')

@@ -1,4 +1,4 @@
-"""Phones at live tables, for locust (driven by ``benchmarks/load.py``).
+"""Phones at live tables, for locust (driven by ``support/load.py``).
 
 Each simulated phone sits at one table (``LOAD_TABLES``: a JSON file listing each table's
 edit token, play id and players) in its own seat, polls the play every 2 s as the page
