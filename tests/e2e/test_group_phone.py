@@ -30,6 +30,8 @@ def test_group_to_table_to_leaderboard(phone: Phone, live_server: str) -> None:
 
     # Tonight: Ben sits first, then Ann; Dee is new and joins the group.
     page.get_by_role("link", name="Ben", exact=True).click()
+    # Each pick is a link to the next page: tap again once it has loaded, as a thumb does.
+    expect(page.get_by_text("Seating: 1. Ben", exact=True)).to_be_visible()
     page.get_by_role("link", name=re.compile(r"^Ann$")).click()
     expect(page.get_by_text("Seating: 1. Ben, 2. Ann")).to_be_visible()
     page.get_by_label("Someone new").fill("Dee")
