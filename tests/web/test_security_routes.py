@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from companion.games import GAMES
+from companion.web.games import PAGES
 from tests.group_helpers import create_group
 from tests.helpers import create_table, csrf, start_play
 from tests.web.test_luckys_pages import start_luckys
@@ -68,6 +69,23 @@ def table_with_every_game(client: FlaskClient) -> Fixture:
         group_edit=group.edit,
         group_view=group.view,
     )
+
+
+def play_pages(app: Flask, slug: str, token: str, play_id: int) -> list[str]:
+    """The pages a game's own blueprint shows for a play (Oddland's facts, Lucky's
+    referee): every GET route of the blueprint registered for ``slug``."""
+    blueprint = PAGES[slug].blueprint
+    if blueprint is None:
+        return []
+    with app.test_request_context():
+        adapter = app.url_map.bind("localhost")
+        return [
+            adapter.build(rule.endpoint, {"token": token, "play_id": play_id})
+            for rule in _rules(app)
+            if rule.endpoint.startswith(f"{blueprint.name}.")
+            and "GET" in (rule.methods or ())
+            and set(rule.arguments) == {"token", "play_id"}
+        ]
 
 
 def _game_of(rule: Rule) -> str | None:

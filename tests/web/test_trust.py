@@ -17,10 +17,9 @@ from companion.extensions import db
 from companion.models import Play, SpeciesDefinition, Table
 from companion.services import plays
 from tests.helpers import HTMX, TableLinks, create_table, csrf, edit, start_play
-from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
-from tests.web.test_oddville_pages import start_oddville
 from tests.web.test_owl_about_pages import act, start_owl, start_round
+from tests.web.test_security_routes import STARTERS, play_pages
 
 HOOPOE = "players[0].display.hoopoe"
 DOMAIN = "companion.test"
@@ -58,20 +57,21 @@ def _hoopoe(app: Flask, play_id: int) -> int:
 
 
 def _read_only_answers(client: FlaskClient, links: TableLinks) -> list[TestResponse]:
-    """Every page, fragment and poll the read-only link can reach, for every game."""
-    odd_world = start_play(client, links.edit)
-    owl = start_owl(client, links.edit)
-    start_round(client, links.edit, owl, "Ann")
-    oddland = start_oddland(client, links.edit)
-    luckys = start_luckys(client, links.edit)
+    """Every page, fragment and poll the read-only link can reach, for every registered
+    game (a play of each, started by its ``STARTERS`` entry, and its own pages)."""
+    started = {slug: start(client, links.edit) for slug, start in STARTERS.items()}
+    start_round(client, links.edit, started["owl-about"], "Ann")  # a round shows more
     view = links.view
     urls = [f"/t/{view}"]
-    for play_id in (odd_world, owl, oddland, luckys):
+    for slug, play_id in started.items():
         base = f"/t/{view}/plays/{play_id}"
         urls += [base, f"{base}?seat=all", f"{base}?seat=0", f"{base}/history"]
         urls.append(f"{base}/poll?version=-1")
-    urls.append(f"/t/{view}/plays/{oddland}/oddland/facts")
-    urls.append(f"/t/{view}/plays/{luckys}/luckys-misadventures/referee?p0=1")
+        urls += play_pages(client.application, slug, view, play_id)
+    # Lucky's referee with a question asked shows its answers too.
+    urls.append(
+        f"/t/{view}/plays/{started['luckys-misadventures']}/luckys-misadventures/referee?p0=1"
+    )
     answers = [client.get(url) for url in urls]
     answers += [client.get(url, headers=HTMX) for url in urls]
     return answers
@@ -391,14 +391,10 @@ def test_starting_a_game_twice_at_once_starts_one(app: Flask, client: FlaskClien
 def test_every_state_changing_form_but_taps_carries_a_key(
     client: FlaskClient, trio: TableLinks
 ) -> None:
-    owl = start_owl(client, trio.edit)
-    start_round(client, trio.edit, owl, "Ann")
-    oddland = start_oddland(client, trio.edit)
-    odd_world = start_play(client, trio.edit)
-    luckys = start_luckys(client, trio.edit)
-    oddville = start_oddville(client, trio.edit)
+    started = {slug: start(client, trio.edit) for slug, start in STARTERS.items()}
+    start_round(client, trio.edit, started["owl-about"], "Ann")
     pages = [client.get("/"), client.get(f"/t/{trio.edit}")]
-    for play_id in (owl, oddland, odd_world, luckys, oddville):
+    for play_id in started.values():
         pages.append(client.get(f"/t/{trio.edit}/plays/{play_id}?seat=all"))
     # Taps name the value they change (a stale one is a 409) instead of carrying a key;
     # OddVille's Main Square owners and character holders set a value (a repeat is a no-op).
