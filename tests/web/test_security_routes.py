@@ -71,21 +71,20 @@ def table_with_every_game(client: FlaskClient) -> Fixture:
     )
 
 
-def play_pages(app: Flask, slug: str, token: str, play_id: int) -> list[str]:
+def play_pages(slug: str) -> list[str]:
     """The pages a game's own blueprint shows for a play (Oddland's facts, Lucky's
-    referee): every GET route of the blueprint registered for ``slug``."""
+    referee), as addresses after the play's (``/oddland/facts``): every GET route of the
+    game's blueprint, read from a bare app it is registered on alone."""
     blueprint = PAGES[slug].blueprint
     if blueprint is None:
         return []
-    with app.test_request_context():
-        adapter = app.url_map.bind("localhost")
-        return [
-            adapter.build(rule.endpoint, {"token": token, "play_id": play_id})
-            for rule in _rules(app)
-            if rule.endpoint.startswith(f"{blueprint.name}.")
-            and "GET" in (rule.methods or ())
-            and set(rule.arguments) == {"token", "play_id"}
-        ]
+    bare = Flask(__name__)
+    bare.register_blueprint(blueprint, url_prefix=f"/{slug}")
+    return sorted(
+        rule.rule
+        for rule in bare.url_map.iter_rules()
+        if rule.endpoint.startswith(f"{blueprint.name}.") and "GET" in (rule.methods or ())
+    )
 
 
 def _game_of(rule: Rule) -> str | None:

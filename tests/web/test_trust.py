@@ -67,7 +67,7 @@ def _read_only_answers(client: FlaskClient, links: TableLinks) -> list[TestRespo
         base = f"/t/{view}/plays/{play_id}"
         urls += [base, f"{base}?seat=all", f"{base}?seat=0", f"{base}/history"]
         urls.append(f"{base}/poll?version=-1")
-        urls += play_pages(client.application, slug, view, play_id)
+        urls += [f"{base}{page}" for page in play_pages(slug)]
     # Lucky's referee with a question asked shows its answers too.
     urls.append(
         f"/t/{view}/plays/{started['luckys-misadventures']}/luckys-misadventures/referee?p0=1"
