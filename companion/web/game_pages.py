@@ -87,12 +87,12 @@ def tool_rule(slug: str, tool: GameTool) -> str:
     return f"/{slug}/{tool.path}"
 
 
-def no_context(page: PlayPage) -> dict[str, Any]:
+def no_context(_page: PlayPage) -> dict[str, Any]:
     """A game whose templates need nothing besides the shared play context."""
     return {}
 
 
-def nothing_else(play: PlayGlance) -> None:
+def nothing_else(_play: PlayGlance) -> None:
     """A game whose panel shows nothing besides its play and its table."""
     return
 

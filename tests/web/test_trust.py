@@ -33,7 +33,7 @@ def _share_session(source: FlaskClient, target: FlaskClient) -> None:
     target.set_cookie("session", cookie.value, domain=DOMAIN)
 
 
-def _play(app: Flask, play_id: int) -> Play:
+def _play(play_id: int) -> Play:
     found = db.session.get(Play, play_id)
     assert found is not None
     return found
@@ -50,7 +50,7 @@ def _undo(
 
 def _hoopoe(app: Flask, play_id: int) -> int:
     with app.app_context():
-        return int(_play(app, play_id).state["players"][0]["display"]["hoopoe"])
+        return int(_play(play_id).state["players"][0]["display"]["hoopoe"])
 
 
 # --- 1. the read-only link never leads to edit access --------------------------------------
@@ -189,7 +189,7 @@ def test_undo_racing_edits_of_the_same_field_never_overwrites(
         token = csrf(phone, f"/t/{trio.edit}")
         for _ in range(rounds):
             with app.app_context():
-                target = plays.last_undoable(_play(app, odd_world))
+                target = plays.last_undoable(_play(odd_world))
             number = target.number if target is not None else None
             data = {"csrf_token": token, "undoes": str(number or "")}
             phone.post(f"/t/{trio.edit}/plays/{odd_world}/undo", data=data, headers=HTMX)
@@ -201,7 +201,7 @@ def test_undo_racing_edits_of_the_same_field_never_overwrites(
         thread.join(timeout=300)
     assert accepted
     with app.app_context():
-        play = _play(app, odd_world)
+        play = _play(odd_world)
         assert plays.log_problems(play) == []
         sets = sum(1 for e in play.edits if e.kind == "set")
         undos = sum(1 for e in play.edits if e.kind == "undo")
@@ -217,7 +217,7 @@ def test_log_problems_spots_an_undo_that_overwrote_a_newer_edit(
     edit(client, trio.edit, odd_world, path=HOOPOE, value="1", base="0")
     edit(client, trio.edit, odd_world, path=HOOPOE, value="2", base="1")
     with app.app_context():
-        play = _play(app, odd_world)
+        play = _play(odd_world)
         # What the old Undo wrote: edit 1 reverted over edit 2's value.
         plays.replace_value(play, path=HOOPOE, value=0, author=plays.Author("x"))
         db.session.execute(
@@ -226,7 +226,7 @@ def test_log_problems_spots_an_undo_that_overwrote_a_newer_edit(
         )
         db.session.commit()
         db.session.expire_all()
-        assert plays.log_problems(_play(app, odd_world))
+        assert plays.log_problems(_play(odd_world))
 
 
 # --- 5. join codes are treated like tokens -------------------------------------------------
@@ -342,7 +342,7 @@ def test_a_penalty_submitted_twice_counts_once(app: Flask, client: FlaskClient) 
     plain = act(client, links.edit, play_id, "penalty", data, htmx=False)
     assert plain.status_code == 303  # no-JS repeat: back to the page, nothing applied
     with app.app_context():
-        penalties = _play(app, play_id).state["rounds"][0]["penalties"]
+        penalties = _play(play_id).state["rounds"][0]["penalties"]
     assert penalties == {"Tom": 1}
 
 
@@ -458,7 +458,7 @@ def test_two_phones_saving_one_definition_at_once_never_fail(
     assert sorted(statuses) == [200, 200]
     with app.app_context():
         rows = db.session.scalars(select(SpeciesDefinition)).all()
-        game = _play(app, play_id).state["definitions"]["owloose"]["B"]
+        game = _play(play_id).state["definitions"]["owloose"]["B"]
     assert len(rows) == 1
     assert rows[0].rule == game  # the table's copy and the game's agree
 
