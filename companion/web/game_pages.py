@@ -60,8 +60,10 @@ class GameTool:
     """A referee tool of a game that needs no table (the home and table pages list it,
     the service worker keeps it once visited).
 
-    Its page is at ``/<slug>/<path>`` (:func:`tool_rule`), registered with the game's
-    blueprint by ``web/games.py``.
+    Its page is at ``/<slug>/<path>`` (:func:`tool_rule`), registered by ``web/games.py``
+    outside the game's blueprint (whose routes are all under the play's address) but
+    with an endpoint named as if inside it, so links and ``request.blueprint`` read as
+    before.
     """
 
     #: The endpoint of its page, for ``url_for``: ``<the game's blueprint>.<name>``.
@@ -72,7 +74,7 @@ class GameTool:
     short: str
     #: Its address after the game's slug (``check`` for ``/owl-about/check``).
     path: str
-    #: The view that answers it (a public page: no table, no link).
+    #: The view that answers it (it takes no table and no play).
     view: Callable[[], ResponseReturnValue]
 
 
