@@ -24,7 +24,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from flask import Flask
-from flask.testing import FlaskClient
 
 from companion import create_app
 from companion.services import plays
@@ -39,7 +38,7 @@ AUTHOR = plays.Author("bnch", None)
 LAID = 32
 
 
-def sizes(client: FlaskClient, send: Callable[[dict[str, str]], Any]) -> dict[str, Any]:
+def sizes(send: Callable[[dict[str, str]], Any]) -> dict[str, Any]:
     """Bytes of the same answer in each encoding (``send`` is called once per encoding),
     and the ids of the elements it holds."""
     found: dict[str, Any] = {}
@@ -94,7 +93,7 @@ def measure(
         a.take(response)
         return response
 
-    show(f"{label}: tap answer", sizes(a.client, send_tap))
+    show(f"{label}: tap answer", sizes(send_tap))
     # One more tap, then B's live update (B holds the page from before it).
     b = Phone(app, token, play_id, seat, digests)
     for path, data in candidates(tap(a, step[0])):
@@ -108,7 +107,7 @@ def measure(
         assert response.status_code == 200, response.status_code
         return response
 
-    show(f"{label}: live update", sizes(b.client, send_poll))
+    show(f"{label}: live update", sizes(send_poll))
     show(
         f"{label}: full page",
         sizes(a.client, lambda e: a.client.get(f"{a.url}?seat={seat}", headers=e)),

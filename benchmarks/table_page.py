@@ -96,7 +96,7 @@ def caller(app: Flask, environ: dict[str, Any]) -> Callable[[], bytes]:
     """One request through the WSGI app, its body read to the end."""
     statuses: list[str] = []
 
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
+    def start_response(status: str, _headers: Any, _exc_info: Any = None) -> None:
         statuses.append(status)
 
     def call() -> bytes:
@@ -114,7 +114,7 @@ def counted_statements(app: Flask) -> Iterator[list[str]]:
     with app.app_context():
         engine = db.engine
 
-    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         seen.append(statement)
 
     event.listen(engine, "before_cursor_execute", note)

@@ -46,11 +46,11 @@ class Tally(Game):
         ranking = rank(entries, order=self.score_order)
         return Result(self.slug, ranking.standings, ranking.decided_by, finished=True)
 
-    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+    def new_state(self, players: Sequence[str], _options: Mapping[str, Any]) -> dict[str, Any]:
         """Everyone at 0."""
         return {"players": [{"name": name, "score": 0} for name in players]}
 
-    def parse_edit(self, path: Sequence[str | int], raw: str) -> object:
+    def parse_edit(self, _path: Sequence[str | int], raw: str) -> object:
         """A score."""
         return int(raw)
 

@@ -64,7 +64,7 @@ def odd_world(app: Flask, client: FlaskClient) -> Scene:
     return Scene(links, play_id, tap)
 
 
-def owl_about(app: Flask, client: FlaskClient) -> Scene:
+def owl_about(_app: Flask, client: FlaskClient) -> Scene:
     """4 players in the fourth trick of round 1: a tap plays the next card."""
     from tests.web.test_owl_about_pages import deck_rows, start_owl, start_round, tap_all
 
@@ -112,7 +112,7 @@ def oddland(app: Flask, client: FlaskClient) -> Scene:
                 laid.append(tried)
                 break
 
-    def tap(phone: Phone, step: int) -> list[tuple[str, dict[str, str]]]:
+    def tap(_phone: Phone, step: int) -> list[tuple[str, dict[str, str]]]:
         turn = turns[OL_LAID + step]
         (r, c), t = turn.card.at, turn.card.terrains
         card = {"action": "place", "laid": str(OL_LAID + step), "row": str(r), "col": str(c),

@@ -497,7 +497,7 @@ def object_size(
 
 
 #: A player's name: longer than any name could be after trimming is refused at once.
-NAME_SIZE = text_size(too_big=lambda n: f"Names can have at most {MAX_NAME_LENGTH} characters.")
+NAME_SIZE = text_size(too_big=lambda _n: f"Names can have at most {MAX_NAME_LENGTH} characters.")
 
 
 def players_size(minimum: int, maximum: int, each: Size = NAME_SIZE) -> Size:
@@ -870,39 +870,46 @@ class Game(abc.ABC):
         object (the tests name it)."""
         return {}
 
-    def series(self, data: object) -> Result:
+    # The hooks below take what a game's override needs; their defaults ignore it (noqa).
+    # Overrides call it ``_name`` when they ignore an argument too.
+
+    def series(self, data: object) -> Result:  # noqa: ARG002
         """Score linked games (``{"games": [state, ...]}``) when :attr:`has_series`."""
         raise InvalidStateError([Problem("games", f"{self.name} has no series variant.")])
 
-    def is_play_along(self, state: Mapping[str, Any]) -> bool:
+    def is_play_along(self, state: Mapping[str, Any]) -> bool:  # noqa: ARG002
         """Whether a stored state is entered move by move (see :attr:`has_play_along`)."""
         return False
 
-    def over_words(self, result: Mapping[str, Any]) -> str:
+    def over_words(self, result: Mapping[str, Any]) -> str:  # noqa: ARG002
         """Why the rules say the game is over (a scored result whose ``finished`` is true),
         as the Finish button says it ("Ann holds all nine birds: the game is over.")."""
         return "By its rules, the game is over."
 
-    def going_on_words(self, result: Mapping[str, Any]) -> str:
+    def going_on_words(self, result: Mapping[str, Any]) -> str:  # noqa: ARG002
         """Why the rules do not say the game is over yet ("nobody holds all nine birds
         yet"): the Finish button asks before ending it."""
         return "its rules do not say it is over yet"
 
-    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:  # noqa: ARG002
         """A field's name for people ("Ben's Hoopoe"); by default its API path."""
         return path_of(path)
 
-    def display_value(self, path: Sequence[str | int], value: Any) -> str:
+    def display_value(self, path: Sequence[str | int], value: Any) -> str:  # noqa: ARG002
         """A stored value as people read it; by default its text."""
         return str(value)
 
     def describe_change(
-        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+        self,
+        state: Mapping[str, Any],  # noqa: ARG002
+        path: Sequence[str | int],  # noqa: ARG002
+        previous: Any,  # noqa: ARG002
+        value: Any,  # noqa: ARG002
     ) -> str | None:
         """One change in the game's own words, or ``None`` for "field: before → after"."""
         return None
 
-    def board(self, state: object) -> object | None:
+    def board(self, state: object) -> object | None:  # noqa: ARG002
         """The play-along picture of a state, for games that have one."""
         return None
 

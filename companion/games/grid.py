@@ -65,7 +65,7 @@ def block(cell: Cell) -> tuple[Cell, ...]:
 
 
 def components(
-    cells: Collection[Cell], key: Callable[[Cell], Hashable] = lambda cell: None
+    cells: Collection[Cell], key: Callable[[Cell], Hashable] = lambda _cell: None
 ) -> list[tuple[Cell, ...]]:
     """The maximal orthogonally connected groups of cells with equal ``key``.
 

@@ -134,7 +134,7 @@ STATE_SIZE = object_size(
 )
 SERIES_LENGTH = f"A series has 1 to {MAX_SERIES_GAMES} games."
 SERIES_SIZE = object_size(
-    {"games": list_size(MAX_SERIES_GAMES, lambda n: SERIES_LENGTH, STATE_SIZE)}
+    {"games": list_size(MAX_SERIES_GAMES, lambda _n: SERIES_LENGTH, STATE_SIZE)}
 )
 
 
@@ -374,7 +374,7 @@ class OddWorld(Game):
         verb = "holds" if len(holders) == 1 else "hold"
         return f"{spoken_names(holders) or 'Someone'} {verb} all nine birds: the game is over."
 
-    def going_on_words(self, result: Mapping[str, Any]) -> str:
+    def going_on_words(self, _result: Mapping[str, Any]) -> str:
         """The game also ends when the draw piles run out, which the app cannot see."""
         return "nobody holds all nine birds yet, so it is only over if both draw piles ran out"
 
@@ -386,7 +386,7 @@ class OddWorld(Game):
         """Score one game (see the module example)."""
         return score_collections(parse(state))
 
-    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+    def new_state(self, players: Sequence[str], _options: Mapping[str, Any]) -> dict[str, Any]:
         """Empty displays for these players, every bird at 0, no face-down card yet."""
         return {
             "players": [
@@ -418,7 +418,7 @@ class OddWorld(Game):
                 return f"{_seat_name(state, seat)}'s face-down card"
         return path_of(path)
 
-    def display_value(self, path: Sequence[str | int], value: object) -> str:
+    def display_value(self, _path: Sequence[str | int], value: object) -> str:
         """A stored value as people read it (bird names, "none" for no face-down card)."""
         if value is None:
             return "none"

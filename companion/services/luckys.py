@@ -216,7 +216,7 @@ class KnownMaven:
     vp: int
 
 
-def known_mavens(table: Table, *, besides: Play | None = None) -> list[KnownMaven]:
+def known_mavens(table: Table) -> list[KnownMaven]:
     """Mavens entered in this table's Lucky's plays (this one too), by name, first seen
     first; a later entry of the same name does not repeat it."""
     found: dict[str, KnownMaven] = {}

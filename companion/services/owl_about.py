@@ -113,7 +113,7 @@ def start_round(play: Play, *, rounds_seen: int, lead: str, author: Author) -> N
     if not now.can_start_round:
         message = _no_round_reason(now)
         raise _refused("lead", message)
-    new = oa.open_round(state["players"], lead=lead)
+    new = oa.open_round(lead=lead)
     plays.replace_value(play, path="rounds", value=[*rounds, new], expected=rounds, author=author)
 
 

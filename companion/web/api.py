@@ -1,4 +1,4 @@
-"""The JSON API (``/api/v1``): stateless scorers and referee checks, per ../shared/API.md.
+"""The JSON API (``/api/v1``): stateless scorers and referee checks, per docs/api.md.
 
 Every handler computes from the request body alone, so it needs no login and no CSRF
 token. Errors always come back as JSON: 400 (not a JSON object), 404 (unknown game or

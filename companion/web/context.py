@@ -116,7 +116,7 @@ def token_of(found: TableAccess) -> str:
 ALL_SEATS = "all"
 
 
-def seat_of(found: TableAccess, play: Play) -> int | str:
+def seat_of(found: TableAccess) -> int | str:
     """Whose entry this phone shows (a seat number, or everyone): what it asked for, else
     its owner's seat (see "Whose phone is this?"), else everyone. Seats are the table's,
     which every play starts with."""
@@ -160,7 +160,7 @@ def play_context(
     page = PlayPage(
         found=found,
         play=play,
-        seat=seat_of(found, play),
+        seat=seat_of(found),
         view=view,
         errors=dict(errors or {}),
         extra=dict(extra or {}),

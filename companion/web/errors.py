@@ -35,7 +35,7 @@ def register(app: Flask) -> None:
     """Install the error handlers."""
 
     @app.errorhandler(CSRFError)
-    def csrf_refused(error: CSRFError) -> tuple[str, int]:
+    def csrf_refused(_error: CSRFError) -> tuple[str, int]:
         return render_template("error.html", status=400, message=CSRF_MESSAGE), 400
 
     @app.errorhandler(OperationalError)

@@ -72,7 +72,7 @@ class RosterForm(TextForm):
         """The entered names, trimmed, blanks dropped, in seating order."""
         return [name.strip() for name in self.players.data if name and name.strip()]
 
-    def validate_players(self, field: Any) -> None:
+    def validate_players(self, _field: Any) -> None:
         """At least one player, at most six, and no two with the same name."""
         names = self.names
         if not names:

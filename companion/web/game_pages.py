@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint
+from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from companion.models import Play, Table
@@ -56,22 +57,44 @@ class PlayPage:
 
 @dataclass(frozen=True)
 class GameTool:
-    """A referee tool of a game that needs no table (the home and table pages list it)."""
+    """A referee tool of a game that needs no table (the home and table pages list it,
+    the service worker keeps it once visited).
 
-    #: The endpoint of its page, for ``url_for``.
+    Its page is at ``/<slug>/<path>`` (:func:`tool_rule`), registered by ``web/games.py``
+    outside the game's blueprint (whose routes are all under the play's address) but
+    with an endpoint named as if inside it, so links and ``request.blueprint`` read as
+    before.
+    """
+
+    #: The endpoint of its page, for ``url_for``: ``<the game's blueprint>.<name>``.
     endpoint: str
     #: Its link on the home page ("Owl About: who takes this trick?").
     title: str
     #: Its link among a table's tools ("Owl About trick checker").
     short: str
+    #: Its address after the game's slug (``check`` for ``/owl-about/check``).
+    path: str
+    #: The view that answers it (it takes no table and no play).
+    view: Callable[[], ResponseReturnValue]
 
 
-def no_context(page: PlayPage) -> dict[str, Any]:
+def play_rule(slug: str) -> str:
+    """The address every route of a game's blueprint is under: the play's, then the slug
+    (``/t/<token>/plays/<int:play_id>/owl-about`` + ``/card``)."""
+    return f"/t/<token>/plays/<int:play_id>/{slug}"
+
+
+def tool_rule(slug: str, tool: GameTool) -> str:
+    """The address of a game's table-free tool (``/owl-about/check``)."""
+    return f"/{slug}/{tool.path}"
+
+
+def no_context(_page: PlayPage) -> dict[str, Any]:
     """A game whose templates need nothing besides the shared play context."""
     return {}
 
 
-def nothing_else(play: PlayGlance) -> None:
+def nothing_else(_play: PlayGlance) -> None:
     """A game whose panel shows nothing besides its play and its table."""
     return
 

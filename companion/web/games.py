@@ -14,7 +14,7 @@ from flask import Flask
 
 from companion.web import luckys, odd_world, oddland, oddville, owl_about
 from companion.web.context import PAGES_KEY
-from companion.web.game_pages import GamePages, GameTool
+from companion.web.game_pages import GamePages, GameTool, play_rule, tool_rule
 
 #: Games playable through the pages (the JSON API serves every registered engine).
 PAGES: dict[str, GamePages] = {
@@ -32,8 +32,15 @@ def tools() -> list[GameTool]:
 
 
 def register(app: Flask) -> None:
-    """Register the games' hooks with the app and their own blueprints."""
+    """Register the games' hooks with the app, their own blueprints and their tools.
+
+    Every game's routes follow one convention: a blueprint's routes are under the play's
+    address and the game's slug (:func:`~companion.web.game_pages.play_rule`), its
+    table-free tools at ``/<slug>/<path>`` with an endpoint named after the blueprint.
+    """
     app.extensions[PAGES_KEY] = PAGES
-    for pages in PAGES.values():
+    for slug, pages in PAGES.items():
         if pages.blueprint is not None:
-            app.register_blueprint(pages.blueprint)
+            app.register_blueprint(pages.blueprint, url_prefix=play_rule(slug))
+        for tool in pages.tools:
+            app.add_url_rule(tool_rule(slug, tool), tool.endpoint, tool.view)

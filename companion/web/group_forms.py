@@ -47,7 +47,7 @@ class NewGroupForm(TextForm):
         """The typed names, trimmed, blanks dropped."""
         return [name.strip() for name in self.players.data if name and name.strip()]
 
-    def validate_players(self, field: Any) -> None:
+    def validate_players(self, _field: Any) -> None:
         """No two names alike."""
         folded = [n.casefold() for n in self.names]
         repeated = next((n for n in self.names if folded.count(n.casefold()) > 1), None)

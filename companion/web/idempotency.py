@@ -43,8 +43,9 @@ def new_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 
 
-def guard(form: Any) -> Markup:
-    """A form's CSRF token and a fresh idempotency key, as hidden inputs."""
+def guard(_form: Any) -> Markup:
+    """A form's CSRF token and a fresh idempotency key, as hidden inputs (templates name
+    the form they guard, for the reader: the token and the key are the session's)."""
     return csrf_input() + key_input()
 
 

@@ -28,8 +28,10 @@ def rule_link_html(
 
 @lru_cache(maxsize=CACHED_LINKS)
 def _made(
-    root: str, rule_id: str | None, safe: bool, text: str, at: str | None, classes: str
+    _root: str, rule_id: str | None, _safe: bool, text: str, at: str | None, classes: str
 ) -> Markup:
+    # ``_root`` and ``_safe`` are only parts of the cache key: the app's mount point, and
+    # whether ``text`` is Markup (escaped differently from a string that reads alike).
     words = escape(text)
     if not rule_id or not rule_exists(rule_id):
         return words

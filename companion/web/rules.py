@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from http import HTTPStatus
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,10 +22,10 @@ from flask import (
     Flask,
     abort,
     current_app,
+    make_response,
     redirect,
     render_template,
     request,
-    send_file,
     url_for,
 )
 from werkzeug.wrappers import Response
@@ -36,6 +36,8 @@ from companion.rules import Library, load
 from companion.rules.markdown import to_html
 from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
 from companion.web import security
+from companion.web.context import PAGES_KEY
+from companion.web.game_pages import GamePages
 from companion.web.render import page_or_fragment
 
 bp = Blueprint("rules", __name__)
@@ -221,8 +223,18 @@ def entry(slug: str) -> Response:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker, from the root so that its scope is the whole site."""
-    path = Path(current_app.static_folder or "") / SERVICE_WORKER
-    response = send_file(path, mimetype="text/javascript", max_age=0)
+    """The service worker, from the root so that its scope is the whole site, with the
+    addresses of every registered game's tools (``templates/sw.js``). Revalidated on
+    every load (an ETag makes that cheap), so a new game's tools reach phones at once."""
+    script = render_template(SERVICE_WORKER, tools=tool_addresses())
+    response = make_response(script)
+    response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+def tool_addresses() -> list[str]:
+    """The address of every registered game's table-free tool, in the order of the games."""
+    registry: Mapping[str, GamePages] = current_app.extensions.get(PAGES_KEY, {})
+    return [url_for(tool.endpoint) for pages in registry.values() for tool in pages.tools]

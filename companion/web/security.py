@@ -63,7 +63,7 @@ def register(app: Flask) -> None:
     """Add the security headers to every response; refuse untrusted Host headers plainly."""
 
     @app.errorhandler(SecurityError)
-    def untrusted_host(error: SecurityError) -> Response:
+    def untrusted_host(_error: SecurityError) -> Response:
         # Plain text on purpose: with an untrusted Host there is no URL adapter, so the
         # HTML error page (which builds its stylesheet link) cannot be rendered.
         return Response(UNTRUSTED_HOST, BAD_REQUEST, mimetype="text/plain")

@@ -1,7 +1,11 @@
 """Axe on every page of every game, in light and in dark mode (the phone's colour scheme):
-the home, table, options, play, history, referee, rules and group pages, each with
+the home, table, options, play, history, referee, rules, help and group pages, each with
 something entered so that its tap targets are on the page. The accessible name of every
-control holds its visible text (Lighthouse's "label-content-name-mismatch")."""
+control holds its visible text (Lighthouse's "label-content-name-mismatch").
+
+The games, their tools and their own pages come from the registries
+(``companion.games.GAMES``, ``companion.web.games.PAGES``): a new game is scanned
+without touching this file."""
 
 from __future__ import annotations
 
@@ -10,30 +14,28 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.games import GAMES as ENGINES
+from companion.web.game_pages import tool_rule
+from companion.web.games import PAGES
 from tests.e2e.axe import assert_accessible
 from tests.e2e.test_live_table import Phone, new_table, phone
+from tests.web.test_security_routes import play_pages
 
 pytestmark = pytest.mark.e2e
 
 __all__ = ["phone"]
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
-#: Each game's slug and the heading of its play page.
-GAMES = {
-    "odd-world": "Odd World",
-    "owl-about": "Owl About",
-    "oddland": "Oddland",
-    "luckys-misadventures": "Lucky's Misadventures",
-    "oddville": "OddVille",
-}
-#: Pages that need no table.
+#: Each registered game's slug and the heading of its play page (its name).
+GAMES = {slug: game.name for slug, game in ENGINES.items()}
+#: Pages that need no table, every game's referee tools among them.
 OPEN_PAGES = [
     "/",
     "/join",
     "/rules",
     "/rules/search?q=tie",
-    "/owl-about/check",
-    "/luckys-misadventures/referee",
+    "/help",
+    *(tool_rule(slug, tool) for slug, pages in PAGES.items() for tool in pages.tools),
     "/groups/new",
     "/offline",
 ]
@@ -61,8 +63,10 @@ def test_pages_without_a_table(phone: Phone, live_server: str, path: str) -> Non
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
-def test_rules_of_each_game(phone: Phone, live_server: str, slug: str) -> None:
-    visit(phone(), f"{live_server}/rules/{slug}")
+def test_rules_and_help_of_each_game(phone: Phone, live_server: str, slug: str) -> None:
+    page = phone()
+    visit(page, f"{live_server}/rules/{slug}")
+    visit(page, f"{live_server}/help/{slug}")
 
 
 def start(page: Page, slug: str) -> str:
@@ -111,12 +115,8 @@ def test_every_page_of_a_game_in_play(phone: Phone, live_server: str, slug: str)
     enter_something(page, slug)
     assert_accessible_in_both_modes(page)
     visit(page, f"{play}/history")
-    extra = {
-        "oddland": [f"{play}/oddland/facts"],
-        "luckys-misadventures": [f"{play}/luckys-misadventures/referee"],
-    }
-    for url in extra.get(slug, []):
-        visit(page, url)
+    for own_page in play_pages(slug):  # Oddland's facts, Lucky's referee...
+        visit(page, f"{play}{own_page}")
 
 
 def test_group_pages(phone: Phone, live_server: str) -> None:

@@ -23,7 +23,7 @@ def odd_world_at_ann(phone: Phone, live_server: str) -> tuple[Page, Locator, Loc
     """Ann's phone on a new Odd World game: the page, her Hoopoe count and its "+"."""
     ann: Page = phone()
     new_table(ann, live_server, ["Ann", "Ben"])
-    start_game(ann, "odd-world", "Odd World")
+    start_game(ann, "odd-world")
     expect(ann).to_have_url(re.compile(r"/plays/\d+"))
     count = ann.get_by_label("Ann's Hoopoe", exact=True)
     return ann, count, ann.get_by_role("button", name="One more Hoopoe for Ann")

@@ -23,7 +23,7 @@ LONG = "Dorothea Maximiliana von Oddenburg-Lande"  # 40 characters, the longest 
 def odd_world(page: Page, base: str, names: list[str]) -> None:
     """A table of ``names`` playing Odd World, this phone on the play's own address."""
     new_table(page, base, names)
-    start_game(page, "odd-world", "Odd World")
+    start_game(page, "odd-world")
     expect(page.get_by_role("heading", level=1)).to_have_text("Odd World")
     history = page.get_by_role("link", name=re.compile("History")).get_attribute("href")
     assert history
@@ -171,7 +171,7 @@ def test_owl_about_variants_only_in_advanced_mode(phone: Phone, live_server: str
     ann = phone()
     new_table(ann, live_server, ["Ann", "Ben", "Cy"])
     table = ann.url
-    start_game(ann, "owl-about", "Owl About")
+    start_game(ann, "owl-about")
     variants = ann.locator("fieldset.owl-variants")
     mode = ann.get_by_label("Mode", exact=True)
     expect(mode).to_be_visible()
@@ -185,7 +185,7 @@ def test_owl_about_variants_only_in_advanced_mode(phone: Phone, live_server: str
     # Without JavaScript the stylesheet alone does the same.
     bare = phone(java_script_enabled=False)
     bare.goto(table)
-    start_game(bare, "owl-about", "Owl About")
+    start_game(bare, "owl-about")
     expect(bare.locator("fieldset.owl-variants legend")).to_contain_text("advanced mode only")
     bare_mode = bare.get_by_label("Mode", exact=True)
     bare_mode.select_option("advanced")
@@ -226,7 +226,7 @@ def test_player_chips_are_never_cut_off(phone: Phone, live_server: str) -> None:
     names = ["Ann", "Ben", "Cy", LONG, "Eve"]
     new_table(ann, live_server, names)
     assert_not_cut_off(ann, "form.chips button")
-    start_game(ann, "odd-world", "Odd World")
+    start_game(ann, "odd-world")
     expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
     assert_not_cut_off(ann, "nav.seats a")
     expect(ann.get_by_role("link", name=LONG)).to_be_visible()

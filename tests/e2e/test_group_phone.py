@@ -38,7 +38,7 @@ def test_group_to_table_to_leaderboard(phone: Phone, live_server: str) -> None:
     page.get_by_role("button", name="Start tonight's table").click()
     expect(page.locator(".lead").first).to_have_text("Ben, Ann, Dee")
 
-    start_game(page, "odd-world", "Odd World")
+    start_game(page, "odd-world")
     expect(page.get_by_role("heading", level=1)).to_have_text("Odd World")
     page.get_by_role("button", name="One more Hoopoe for Ann").click()
     expect(page.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")

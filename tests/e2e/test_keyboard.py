@@ -44,7 +44,7 @@ def test_the_trick_checker_by_keyboard(phone: Phone, live_server: str) -> None:
 def test_the_oddville_city_by_keyboard(phone: Phone, live_server: str) -> None:
     page = phone()
     new_table(page, live_server, ["Ann", "Ben"])
-    start_game(page, "oddville", "OddVille")
+    start_game(page, "oddville")
     page.get_by_role("button", name="Start OddVille").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("OddVille")
     cards = page.locator("button.ov-card")

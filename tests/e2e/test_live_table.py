@@ -62,7 +62,7 @@ def new_table(page: Page, base: str, names: list[str]) -> None:
     expect(page.locator(".lead").first).to_have_text(", ".join(names))
 
 
-def start_game(page: Page, slug: str, name: str) -> None:
+def start_game(page: Page, slug: str) -> None:
     """Start a game from the table page (its options page when it has one)."""
     page.get_by_label("Game", exact=True).select_option(slug)
     page.get_by_role("button", name="Start", exact=True).click()
@@ -112,7 +112,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
         lambda message: problems.append(message.text) if message.type == "error" else None,
     )
     new_table(ann, live_server, FIVE)
-    start_game(ann, "odd-world", "Odd World")
+    start_game(ann, "odd-world")
     expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
     expect(ann).to_have_url(re.compile(r"/plays/\d+"))
     ann.goto(re.sub(r"\?.*$", "", ann.url) + "?seat=all")
@@ -154,7 +154,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
 def test_oddland_painting_keeps_the_space_in_place(phone: Phone, live_server: str) -> None:
     ann = phone()
     new_table(ann, live_server, FIVE)
-    start_game(ann, "oddland", "Oddland")
+    start_game(ann, "oddland")
     ann.get_by_label("Play along", exact=False).uncheck()
     ann.get_by_role("button", name="Start Oddland").click()
     expect(ann.get_by_role("heading", name="Map", exact=True)).to_be_visible()
@@ -176,7 +176,7 @@ def test_oddland_painting_keeps_the_space_in_place(phone: Phone, live_server: st
 def test_owl_about_penalty_keeps_the_button_in_place(phone: Phone, live_server: str) -> None:
     ann = phone()
     new_table(ann, live_server, FIVE)
-    start_game(ann, "owl-about", "Owl About")
+    start_game(ann, "owl-about")
     ann.get_by_role("button", name="Start Owl About").click()
     ann.get_by_role("button", name="Ann leads").click()
     expect(ann.locator(".owl-next")).to_have_text("Ann")
@@ -240,7 +240,7 @@ def test_oddland_typed_scoreboard_and_species_survive_another_phones_paint(
 ) -> None:
     ann = phone()
     new_table(ann, live_server, ["Ann", "Ben"])
-    start_game(ann, "oddland", "Oddland")
+    start_game(ann, "oddland")
     ann.get_by_label("Play along", exact=False).uncheck()
     ann.get_by_role("button", name="Start Oddland").click()
     expect(ann.get_by_role("heading", name="Map", exact=True)).to_be_visible()
@@ -284,7 +284,7 @@ def test_oddland_typed_scoreboard_and_species_survive_another_phones_paint(
 def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server: str) -> None:
     ann = phone()
     new_table(ann, live_server, ["Ann", "Ben"])
-    start_game(ann, "oddland", "Oddland")
+    start_game(ann, "oddland")
     ann.get_by_label("Play along", exact=False).check()
     ann.get_by_role("button", name="Start Oddland").click()
     expect(ann.get_by_role("heading", name="Card 1")).to_be_visible()
@@ -324,7 +324,7 @@ def test_owl_about_typed_hand_and_trophies_survive_live_updates(
 ) -> None:
     ann = phone()
     new_table(ann, live_server, ["Ann", "Ben", "Cy"])
-    start_game(ann, "owl-about", "Owl About")
+    start_game(ann, "owl-about")
     ann.get_by_role("button", name="Start Owl About").click()
     expect(ann.get_by_role("heading", level=1)).to_have_text("Owl About")
     ben = second_phone(phone, ann)
@@ -360,7 +360,7 @@ def test_owl_about_typed_hand_and_trophies_survive_live_updates(
 def test_history_shows_local_times(phone: Phone, live_server: str) -> None:
     ann = phone(timezone_id="Pacific/Kiritimati", locale="en-GB")
     new_table(ann, live_server, ["Ann", "Ben"])
-    start_game(ann, "odd-world", "Odd World")
+    start_game(ann, "odd-world")
     ann.get_by_role("button", name="One more Hoopoe for Ann").click()
     expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
     ann.get_by_role("link", name=re.compile("History")).click()

@@ -50,8 +50,9 @@ def _version(app: Flask, play_id: int) -> int:
 
 
 @only_sqlite
+@pytest.mark.usefixtures("short_wait")
 def test_a_tap_while_the_lock_stays_taken_is_refused_and_can_be_tried_again(
-    short_wait: None, app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient
 ) -> None:
     links = create_table(client, ["Ann", "Ben"])
     play_id = start_play(client, links.edit)
@@ -70,8 +71,9 @@ def test_a_tap_while_the_lock_stays_taken_is_refused_and_can_be_tried_again(
 
 
 @only_sqlite
+@pytest.mark.usefixtures("short_wait")
 def test_any_other_write_while_the_lock_stays_taken_is_a_busy_page(
-    short_wait: None, app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient
 ) -> None:
     data = {"players-0": "Ann", "players-1": "Ben", "csrf_token": csrf(client), "action": "create"}
     with locked(app):

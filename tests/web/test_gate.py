@@ -78,7 +78,7 @@ def _counting_app(pause: float) -> tuple[Callable[..., Iterable[bytes]], list[in
     lock = threading.Lock()
     now = [0]
 
-    def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+    def app(_environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         with lock:
             now[0] += 1
             inside.append(now[0])
@@ -113,7 +113,7 @@ def test_the_json_api_goes_round_the_gate() -> None:
     together = threading.Barrier(3, timeout=5)
     met: list[bool] = []
 
-    def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+    def app(_environ: dict[str, Any], _start_response: Any) -> Iterable[bytes]:
         together.wait()
         met.append(True)
         return [b"ok"]

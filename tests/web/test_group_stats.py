@@ -26,7 +26,7 @@ def tallies(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def ctx(app: Flask, tallies: None) -> Iterator[None]:
+def ctx(app: Flask, tallies: None) -> Iterator[None]:  # noqa: ARG001 (pytest: the games joined)
     with app.app_context(), app.test_request_context():
         yield
 
@@ -36,7 +36,8 @@ def _group() -> tuple[Group, dict[str, int]]:
     return group, member_ids(group)
 
 
-def test_leaderboard_counts_plays_wins_shared_wins_and_best_scores(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_leaderboard_counts_plays_wins_shared_wins_and_best_scores() -> None:
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"], ids["Cy"]])
     finish_with(table, "tally", {"Ann": 10, "Ben": 7, "Cy": 3}, at=datetime(2026, 1, 5))
@@ -72,7 +73,8 @@ def test_leaderboard_counts_plays_wins_shared_wins_and_best_scores(ctx: None) ->
     assert stats.plays_count(group) == 4
 
 
-def test_renamed_merged_and_removed_players_keep_their_history(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_renamed_merged_and_removed_players_keep_their_history() -> None:
     group, ids = _group()
     typo = groups.add_player(group, "Ane")
     first = groups.start_table(group, seated=[ids["Ann"], ids["Ben"]])
@@ -91,7 +93,8 @@ def test_renamed_merged_and_removed_players_keep_their_history(ctx: None) -> Non
     assert {line.name for line in stats.leaderboard(group)} == {"Anna", "Ben"}
 
 
-def test_players_who_played_together_cannot_be_merged(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_players_who_played_together_cannot_be_merged() -> None:
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"]])
     finish_with(table, "tally", {"Ann": 5, "Ben": 1})
@@ -100,7 +103,8 @@ def test_players_who_played_together_cannot_be_merged(ctx: None) -> None:
     assert len(stats.leaderboard(group)) == 2
 
 
-def test_reopening_a_play_takes_its_results_out(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_reopening_a_play_takes_its_results_out() -> None:
     from companion.services import plays
     from support.groups import AUTHOR
 
@@ -116,7 +120,8 @@ def test_reopening_a_play_takes_its_results_out(ctx: None) -> None:
     assert (board["Ben"].wins, board["Ann"].wins) == (1, 0)
 
 
-def test_head_to_head_counts_who_placed_ahead(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_head_to_head_counts_who_placed_ahead() -> None:
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"], ids["Cy"]])
     finish_with(table, "tally", {"Ann": 10, "Ben": 7, "Cy": 3})
@@ -129,7 +134,8 @@ def test_head_to_head_counts_who_placed_ahead(ctx: None) -> None:
     assert stats.head_to_head(group, ids["Ann"], 999_999) == []
 
 
-def test_history_filters_by_game_player_and_dates(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_history_filters_by_game_player_and_dates() -> None:
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"]])
     other = groups.start_table(group, seated=[ids["Cy"], ids["Ben"]])
@@ -147,7 +153,8 @@ def test_history_filters_by_game_player_and_dates(ctx: None) -> None:
     ]
 
 
-def test_charts_follow_the_numbers(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_charts_follow_the_numbers() -> None:
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"]])
     finish_with(table, "tally", {"Ann": 3, "Ben": 1}, at=datetime(2026, 1, 1))
@@ -169,7 +176,8 @@ def test_charts_follow_the_numbers(ctx: None) -> None:
     assert max(c.height for c in spread.columns) > 0
 
 
-def test_evening_counts_results_and_adds_points_only_where_they_compare(ctx: None) -> None:
+@pytest.mark.usefixtures("ctx")
+def test_evening_counts_results_and_adds_points_only_where_they_compare() -> None:
     group, ids = _group()
     table = groups.start_table(group, seated=[ids["Ann"], ids["Ben"]])
     finish_with(table, "tally", {"Ann": 3, "Ben": 3})

@@ -168,9 +168,8 @@ def test_import_refuses_what_is_not_an_export(app: Flask) -> None:
         assert db.session.scalar(select(db.func.count()).select_from(Table)) == 0
 
 
-def test_cli_exports_everything_and_imports_it(
-    app: Flask, busy_group: tuple[str, str, dict[str, int]], tmp_path: Path
-) -> None:
+@pytest.mark.usefixtures("busy_group")
+def test_cli_exports_everything_and_imports_it(app: Flask, tmp_path: Path) -> None:
     runner = app.test_cli_runner()
     target = tmp_path / "backup.json"
     result = runner.invoke(args=["export", "--output", str(target)])
@@ -191,7 +190,7 @@ def test_cli_exports_everything_and_imports_it(
 
 
 def test_bg_stats_link_carries_the_documented_play(
-    app: Flask, client: FlaskClient, busy_group: tuple[str, str, dict[str, int]]
+    app: Flask, busy_group: tuple[str, str, dict[str, int]]
 ) -> None:
     _group, _table_token, started = busy_group
     with app.app_context(), app.test_request_context():

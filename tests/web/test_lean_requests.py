@@ -142,7 +142,8 @@ def test_the_endpoints_no_limit_applies_to_exist(app: Flask) -> None:
     assert set(app.view_functions) >= limits.UNLIMITED_ENDPOINTS
 
 
-def test_no_endpoint_with_a_limit_skips_the_limiter(app: Flask) -> None:
+@pytest.mark.usefixtures("app")  # the limiter knows the limits once an app is made
+def test_no_endpoint_with_a_limit_skips_the_limiter() -> None:
     """Skipping the limiter is only for endpoints that have no limit of their own, nor one
     of their blueprint's (the API's)."""
     # Flask-Limiter keeps them by route function ("module.view.view") and by blueprint.

@@ -618,9 +618,7 @@ def test_play_along_referee(app: Flask, client: FlaskClient, links: TableLinks) 
     assert len(state_of(app, play)["cards"]) == 2
 
 
-def test_play_along_whalephant_and_supply(
-    app: Flask, client: FlaskClient, links: TableLinks
-) -> None:
+def test_play_along_whalephant_and_supply(client: FlaskClient, links: TableLinks) -> None:
     play = start_oddland(client, links.edit, play_along="y")
     whale = turn_form(0, 0, "FFWW", species="whalephant", space="top-left", second="top-right")
     assert post(client, links.edit, play, "turn", laid="0", **whale).status_code == 200

@@ -91,9 +91,8 @@ def broken(app: Flask) -> Iterator[_Collect]:
     logger.removeHandler(collect)
 
 
-def test_an_unexpected_error_gets_a_calm_page_with_a_reference(
-    client: FlaskClient, broken: _Collect
-) -> None:
+@pytest.mark.usefixtures("broken")
+def test_an_unexpected_error_gets_a_calm_page_with_a_reference(client: FlaskClient) -> None:
     response = client.get(f"/t/{TOKEN_LOOKING}/boom", headers={"X-Request-ID": "req-42"})
     assert response.status_code == 500
     page = response.get_data(as_text=True)
@@ -116,7 +115,8 @@ def test_an_unexpected_error_is_logged_as_one_json_line_without_the_token(
     assert TOKEN_LOOKING not in line
 
 
-def test_an_unexpected_api_error_answers_json(client: FlaskClient, broken: _Collect) -> None:
+@pytest.mark.usefixtures("broken")
+def test_an_unexpected_api_error_answers_json(client: FlaskClient) -> None:
     response = client.get("/api/v1/boom")
     assert response.status_code == 500
     body = response.get_json()

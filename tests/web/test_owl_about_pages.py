@@ -666,7 +666,7 @@ def own_view(html: str) -> bool:
 
 
 @pytest.fixture
-def hand_entered(app: Flask, client: FlaskClient, links: TableLinks) -> tuple[FlaskClient, int]:
+def hand_entered(app: Flask, links: TableLinks) -> tuple[FlaskClient, int]:
     """Miu's phone (owner Miu) started a game and typed Miu's hand; Miu leads."""
     miu = phone_of(app, links.edit, "Miu")
     play_id = start_owl(miu, links.edit)
@@ -772,7 +772,7 @@ def test_the_history_says_a_hand_was_entered_never_its_cards(
 
 
 def test_a_hand_form_is_offered_only_on_the_players_own_phone(
-    app: Flask, client: FlaskClient, links: TableLinks, basic: int
+    client: FlaskClient, links: TableLinks, basic: int
 ) -> None:
     everyone = page(client, links.edit, basic)
     assert 'name="hand"' not in everyone

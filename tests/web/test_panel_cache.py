@@ -144,7 +144,7 @@ def test_the_read_only_link_and_each_seat_get_their_own_panel(
 
 
 def test_a_form_with_an_error_is_never_served_to_another_phone(
-    app: Flask, client: FlaskClient, other: FlaskClient, links: TableLinks
+    client: FlaskClient, other: FlaskClient, links: TableLinks
 ) -> None:
     play = start_play(client, links.edit)
     url = f"/t/{links.edit}/plays/{play}"

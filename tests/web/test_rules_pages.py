@@ -167,7 +167,10 @@ def test_the_service_worker_is_served_from_the_root(client: FlaskClient) -> None
     assert response.mimetype == "text/javascript"
     assert response.headers["Cache-Control"] == "no-cache"
     script = response.get_data(as_text=True)
+    etag = response.headers["ETag"]
     response.close()
+    with client.get("/sw.js", headers={"If-None-Match": etag}) as unchanged:
+        assert unchanged.status_code == 304  # revalidated on every load, cheaply
     assert '"/rules"' in script
     assert 'referrerPolicy: "no-referrer"' in script
     registered = html(client, "/static/companion.js")

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from companion.games import GAMES
+from companion.web.games import PAGES
 from support.client import create_table, csrf, start_play
 from support.groups import create_group
 from tests.web.test_luckys_pages import start_luckys
@@ -67,6 +68,22 @@ def table_with_every_game(client: FlaskClient) -> Fixture:
         plays=plays,
         group_edit=group.edit,
         group_view=group.view,
+    )
+
+
+def play_pages(slug: str) -> list[str]:
+    """The pages a game's own blueprint shows for a play (Oddland's facts, Lucky's
+    referee), as addresses after the play's (``/oddland/facts``): every GET route of the
+    game's blueprint, read from a bare app it is registered on alone."""
+    blueprint = PAGES[slug].blueprint
+    if blueprint is None:
+        return []
+    bare = Flask(__name__)
+    bare.register_blueprint(blueprint, url_prefix=f"/{slug}")
+    return sorted(
+        rule.rule
+        for rule in bare.url_map.iter_rules()
+        if rule.endpoint.startswith(f"{blueprint.name}.") and "GET" in (rule.methods or ())
     )
 
 

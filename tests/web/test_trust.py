@@ -17,10 +17,9 @@ from companion.extensions import db
 from companion.models import Play, SpeciesDefinition, Table
 from companion.services import plays
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
-from tests.web.test_luckys_pages import start_luckys
 from tests.web.test_oddland_pages import start_oddland
-from tests.web.test_oddville_pages import start_oddville
 from tests.web.test_owl_about_pages import act, start_owl, start_round
+from tests.web.test_security_routes import STARTERS, play_pages
 
 HOOPOE = "players[0].display.hoopoe"
 DOMAIN = "companion.test"
@@ -34,7 +33,7 @@ def _share_session(source: FlaskClient, target: FlaskClient) -> None:
     target.set_cookie("session", cookie.value, domain=DOMAIN)
 
 
-def _play(app: Flask, play_id: int) -> Play:
+def _play(play_id: int) -> Play:
     found = db.session.get(Play, play_id)
     assert found is not None
     return found
@@ -51,27 +50,28 @@ def _undo(
 
 def _hoopoe(app: Flask, play_id: int) -> int:
     with app.app_context():
-        return int(_play(app, play_id).state["players"][0]["display"]["hoopoe"])
+        return int(_play(play_id).state["players"][0]["display"]["hoopoe"])
 
 
 # --- 1. the read-only link never leads to edit access --------------------------------------
 
 
 def _read_only_answers(client: FlaskClient, links: TableLinks) -> list[TestResponse]:
-    """Every page, fragment and poll the read-only link can reach, for every game."""
-    odd_world = start_play(client, links.edit)
-    owl = start_owl(client, links.edit)
-    start_round(client, links.edit, owl, "Ann")
-    oddland = start_oddland(client, links.edit)
-    luckys = start_luckys(client, links.edit)
+    """Every page, fragment and poll the read-only link can reach, for every registered
+    game (a play of each, started by its ``STARTERS`` entry, and its own pages)."""
+    started = {slug: start(client, links.edit) for slug, start in STARTERS.items()}
+    start_round(client, links.edit, started["owl-about"], "Ann")  # a round shows more
     view = links.view
     urls = [f"/t/{view}"]
-    for play_id in (odd_world, owl, oddland, luckys):
+    for slug, play_id in started.items():
         base = f"/t/{view}/plays/{play_id}"
         urls += [base, f"{base}?seat=all", f"{base}?seat=0", f"{base}/history"]
         urls.append(f"{base}/poll?version=-1")
-    urls.append(f"/t/{view}/plays/{oddland}/oddland/facts")
-    urls.append(f"/t/{view}/plays/{luckys}/luckys-misadventures/referee?p0=1")
+        urls += [f"{base}{page}" for page in play_pages(slug)]
+    # Lucky's referee with a question asked shows its answers too.
+    urls.append(
+        f"/t/{view}/plays/{started['luckys-misadventures']}/luckys-misadventures/referee?p0=1"
+    )
     answers = [client.get(url) for url in urls]
     answers += [client.get(url, headers=HTMX) for url in urls]
     return answers
@@ -192,7 +192,7 @@ def test_undo_racing_edits_of_the_same_field_never_overwrites(
         token = csrf(phone, f"/t/{trio.edit}")
         for _ in range(rounds):
             with app.app_context():
-                target = plays.last_undoable(_play(app, odd_world))
+                target = plays.last_undoable(_play(odd_world))
             number = target.number if target is not None else None
             data = {"csrf_token": token, "undoes": str(number or "")}
             phone.post(f"/t/{trio.edit}/plays/{odd_world}/undo", data=data, headers=HTMX)
@@ -204,7 +204,7 @@ def test_undo_racing_edits_of_the_same_field_never_overwrites(
         thread.join(timeout=300)
     assert accepted
     with app.app_context():
-        play = _play(app, odd_world)
+        play = _play(odd_world)
         assert plays.log_problems(play) == []
         sets = sum(1 for e in play.edits if e.kind == "set")
         undos = sum(1 for e in play.edits if e.kind == "undo")
@@ -220,7 +220,7 @@ def test_log_problems_spots_an_undo_that_overwrote_a_newer_edit(
     edit(client, trio.edit, odd_world, path=HOOPOE, value="1", base="0")
     edit(client, trio.edit, odd_world, path=HOOPOE, value="2", base="1")
     with app.app_context():
-        play = _play(app, odd_world)
+        play = _play(odd_world)
         # What the old Undo wrote: edit 1 reverted over edit 2's value.
         plays.replace_value(play, path=HOOPOE, value=0, author=plays.Author("x"))
         db.session.execute(
@@ -229,7 +229,7 @@ def test_log_problems_spots_an_undo_that_overwrote_a_newer_edit(
         )
         db.session.commit()
         db.session.expire_all()
-        assert plays.log_problems(_play(app, odd_world))
+        assert plays.log_problems(_play(odd_world))
 
 
 # --- 5. join codes are treated like tokens -------------------------------------------------
@@ -347,7 +347,7 @@ def test_a_penalty_submitted_twice_counts_once(app: Flask, client: FlaskClient) 
     plain = act(client, links.edit, play_id, "penalty", data, htmx=False)
     assert plain.status_code == 303  # no-JS repeat: back to the page, nothing applied
     with app.app_context():
-        penalties = _play(app, play_id).state["rounds"][0]["penalties"]
+        penalties = _play(play_id).state["rounds"][0]["penalties"]
     assert penalties == {"Tom": 1}
 
 
@@ -398,14 +398,10 @@ def test_starting_a_game_twice_at_once_starts_one(app: Flask, client: FlaskClien
 def test_every_state_changing_form_but_taps_carries_a_key(
     client: FlaskClient, trio: TableLinks
 ) -> None:
-    owl = start_owl(client, trio.edit)
-    start_round(client, trio.edit, owl, "Ann")
-    oddland = start_oddland(client, trio.edit)
-    odd_world = start_play(client, trio.edit)
-    luckys = start_luckys(client, trio.edit)
-    oddville = start_oddville(client, trio.edit)
+    started = {slug: start(client, trio.edit) for slug, start in STARTERS.items()}
+    start_round(client, trio.edit, started["owl-about"], "Ann")
     pages = [client.get("/"), client.get(f"/t/{trio.edit}")]
-    for play_id in (owl, oddland, odd_world, luckys, oddville):
+    for play_id in started.values():
         pages.append(client.get(f"/t/{trio.edit}/plays/{play_id}?seat=all"))
     # Taps name the value they change (a stale one is a 409) instead of carrying a key;
     # OddVille's Main Square owners and character holders set a value (a repeat is a no-op).
@@ -470,7 +466,7 @@ def test_two_phones_saving_one_definition_at_once_never_fail(
     assert sorted(statuses) == [200, 200]
     with app.app_context():
         rows = db.session.scalars(select(SpeciesDefinition)).all()
-        game = _play(app, play_id).state["definitions"]["owloose"]["B"]
+        game = _play(play_id).state["definitions"]["owloose"]["B"]
     assert len(rows) == 1
     assert rows[0].rule == game  # the table's copy and the game's agree
 

@@ -43,10 +43,6 @@ def score(state: object) -> Result:
     return score_table(table, finished=finished(table))
 
 
-def _seat_name(state: Mapping[str, Any], key: object) -> str:
-    return str(key)
-
-
 class Luckys(Game):
     """The Lucky's Misadventures engine, registered under ``luckys-misadventures``."""
 
@@ -72,11 +68,11 @@ class Luckys(Game):
             return str(escape.get("words", "Someone escaped: the game is over."))
         return "All 14 rounds are played: the game is over."
 
-    def going_on_words(self, result: Mapping[str, Any]) -> str:
+    def going_on_words(self, _result: Mapping[str, Any]) -> str:
         """Fewer than 14 rounds are in the round companion, and nobody escaped."""
         return "nobody escaped and the round companion does not hold all 14 rounds yet"
 
-    def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+    def new_state(self, players: Sequence[str], _options: Mapping[str, Any]) -> dict[str, Any]:
         """Every player starts with Lucky; the first player holds the Feed the Toad! card."""
         return {
             "players": list(players),
@@ -143,7 +139,7 @@ class Luckys(Game):
                 return "the last round's turn order"
         return path_of(path) or "the game"
 
-    def display_value(self, path: Sequence[str | int], value: Any) -> str:
+    def display_value(self, _path: Sequence[str | int], value: Any) -> str:
         """Fate cards and Machines by name; everything else as it is."""
         if isinstance(value, str) and value in f.FATE:
             return f.FATE[value].name
@@ -152,7 +148,7 @@ class Luckys(Game):
         return str(value)
 
     def describe_change(
-        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+        self, _state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
     ) -> str | None:
         """Whole-deck and whole-rounds edits in words: what changed inside them."""
         if list(path) == ["decks"] and isinstance(previous, dict) and isinstance(value, dict):

@@ -22,7 +22,7 @@ is this card and this token placed legally, and what does the map look like afte
 
 Sentences count rows and columns from 1 (the top-left space is "row 1, col 1"); JSON
 positions are ``[row, col]`` counted from 0, as everywhere in the API. The request and
-response shapes beyond ``../shared/API.md`` (definitions, sides, points, solo, play-along
+response shapes of Oddland's own (definitions, sides, points, solo, play-along
 ``cards``, the map and placement endpoints, limits and interpretations) are described in
 the "Oddland" section of ``docs/api.md``.
 

@@ -192,7 +192,7 @@ class Oddland(Game):
             state["cards"] = []
         return state
 
-    def describe_path(self, state: Mapping[str, Any], parts: Sequence[str | int]) -> str:
+    def describe_path(self, _state: Mapping[str, Any], parts: Sequence[str | int]) -> str:
         """A field's name for the edit history and conflict messages.
 
         >>> GAME.describe_path({}, ["map", 2])

@@ -72,7 +72,7 @@ def begator_a(analysis: MapAnalysis, index: int) -> TokenScore:
     )
 
 
-def flora_a(analysis: MapAnalysis, index: int) -> TokenScore:
+def flora_a(_analysis: MapAnalysis, _index: int) -> TokenScore:
     """Flora A has no scoring effect."""
     return TokenScore(0, "no scoring effect")
 

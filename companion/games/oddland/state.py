@@ -142,11 +142,11 @@ CARD_ROW_WRONG = "A card row has 2 spaces, each F, S, W or M."
 _MAP_SIZE = list_size(
     MAX_MAP_EXTENT,
     lambda n: ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=n),
-    text_size(MAX_MAP_EXTENT, lambda n: ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)),
+    text_size(MAX_MAP_EXTENT, lambda _n: ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)),
 )
 
 
-_POSITION_SIZE = list_size(POSITION_LENGTH, lambda n: POSITION_NOT_PAIR)
+_POSITION_SIZE = list_size(POSITION_LENGTH, lambda _n: POSITION_NOT_PAIR)
 
 
 _TOKEN_SIZE = object_size(
@@ -173,7 +173,7 @@ _CARD_SIZE = object_size(
     {
         "at": _POSITION_SIZE,
         "terrains": list_size(
-            CARD_SIZE, lambda n: CARD_NOT_2X2, text_size(CARD_SIZE, lambda n: CARD_ROW_WRONG)
+            CARD_SIZE, lambda _n: CARD_NOT_2X2, text_size(CARD_SIZE, lambda _n: CARD_ROW_WRONG)
         ),
     }
 )

@@ -3,7 +3,7 @@ columns, diamonds, shields and guilds, with characters and a clockwise tiebreak.
 
 The printed building cards are not published, so the app never guesses one: the table
 enters what each card shows (victory-point type, guild, shields, and for the
-construction referee its edges and bonus). The state is the API's (``../shared/API.md``):
+construction referee its edges and bonus). The state is the API's (``docs/api.md``):
 
 >>> result = GAME.score({
 ...     "players": ["Ann", "Ben"],

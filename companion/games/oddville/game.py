@@ -176,11 +176,11 @@ class OddVille(Game):
     tiebreaks = (TIEBREAK,)
     has_play_along = True
 
-    def over_words(self, result: Mapping[str, Any]) -> str:
+    def over_words(self, _result: Mapping[str, Any]) -> str:
         """Someone placed the 6th worker in the city."""
         return f"A player placed the {WORKERS_TO_END}th worker in the city: the game is over."
 
-    def going_on_words(self, result: Mapping[str, Any]) -> str:
+    def going_on_words(self, _result: Mapping[str, Any]) -> str:
         """The game ends with a player's 6th worker in the city."""
         return f"nobody is entered as having placed the {WORKERS_TO_END}th worker in the city"
 
@@ -227,7 +227,7 @@ class OddVille(Game):
                 )
         raise InvalidStateError([Problem(where, REFUSED)])
 
-    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+    def describe_path(self, _state: Mapping[str, Any], path: Sequence[str | int]) -> str:
         """A field's name for the edit history and conflict messages.
 
         >>> GAME.describe_path({}, ["resource_workers", "Ann"])
@@ -263,7 +263,7 @@ class OddVille(Game):
         return "nothing" if value is None else str(value)
 
     def describe_change(
-        self, state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
+        self, _state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any
     ) -> str | None:
         """A city card added, removed, moved or changed, or a character taken, in words.
 

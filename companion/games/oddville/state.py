@@ -110,13 +110,13 @@ class StateModel(pydantic.BaseModel):
     colours: dict[str, str] = {}
 
 
-POSITION_SIZE = list_size(POSITION_LENGTH, lambda n: "A position is a [row, col] pair.")
+POSITION_SIZE = list_size(POSITION_LENGTH, lambda _n: "A position is a [row, col] pair.")
 CARD_SIZE = object_size(
     {
         "at": POSITION_SIZE,
         "card": text_size(),
         "owners": list_size(
-            MAX_PLAYERS, lambda n: "Each player has at most one worker there.", NAME_SIZE
+            MAX_PLAYERS, lambda _n: "Each player has at most one worker there.", NAME_SIZE
         ),
         "owner": NAME_SIZE,
         "guild": text_size(),
@@ -137,7 +137,9 @@ STATE_SIZE = object_size(
         ),
         "characters": object_size(
             each=list_size(
-                len(CHARACTERS), lambda n: f"Only {len(CHARACTERS)} characters exist.", text_size()
+                len(CHARACTERS),
+                lambda _n: f"Only {len(CHARACTERS)} characters exist.",
+                text_size(),
             )
         ),
         "resource_workers": object_size(),

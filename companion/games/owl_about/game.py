@@ -166,7 +166,7 @@ class OwlAbout(Game):
         """The play-along picture of a state (see :func:`board`)."""
         return board(state)
 
-    def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
+    def describe_path(self, _state: Mapping[str, Any], path: Sequence[str | int]) -> str:
         """A field's name for the edit history and conflict messages.
 
         >>> GAME.describe_path({}, ["rounds", 0, "tricks", 2, "cards"])

@@ -910,10 +910,10 @@ def parse(state: object) -> GameInput:
     return _game_input(model, built)
 
 
-def open_round(players: Sequence[str], *, lead: str) -> dict[str, Any]:
+def open_round(*, lead: str) -> dict[str, Any]:
     """A round to play along, with its first trick led by ``lead`` and no card yet.
 
-    >>> open_round(["A", "B", "C"], lead="B")["tricks"]
+    >>> open_round(lead="B")["tricks"]
     [{'lead': 'B', 'cards': []}]
     """
     return {

@@ -22,7 +22,7 @@ from companion.games.luckys import referee as r
 from companion.services import luckys as service
 from companion.web.actions import load_play
 from companion.web.game_pages import GameTool
-from companion.web.luckys.routes import PREFIX, bp
+from companion.web.luckys.routes import bp
 from companion.web.render import page_or_fragment
 
 PAGE = "games/luckys-misadventures/referee.html"
@@ -152,7 +152,6 @@ def _answer(players: list[str], built: Mapping[str, int], **links: Any) -> Respo
     )
 
 
-@bp.get("/luckys-misadventures/referee")
 def referee() -> Response:
     """The tools without a table: players 2-4 named by seat."""
     text = request.args.get("players", "2")
@@ -167,7 +166,7 @@ def referee() -> Response:
     )
 
 
-@bp.get(f"{PREFIX}/referee")
+@bp.get("/referee")
 def referee_for_play(token: str, play_id: int) -> Response:
     """The tools for a play: its players, and the Machines entered in its decks."""
     opened = load_play(token, play_id, game=f.SLUG)
@@ -184,6 +183,8 @@ def referee_for_play(token: str, play_id: int) -> Response:
 #: The tools page, as the home and table pages list it.
 TOOL = GameTool(
     endpoint="luckys.referee",
+    path="referee",
+    view=referee,
     title="Lucky's Misadventures: challenges, buy points, Machines, escapes",
     short="Lucky's referee",
 )

@@ -28,10 +28,11 @@ from companion.web.luckys.forms import (
     RemoveMavenForm,
 )
 
+#: The play's own routes, under ``/t/<token>/plays/<id>/luckys-misadventures`` (the
+#: prefix is given where every game registers, ``web/games.py``).
 bp = Blueprint("luckys", __name__)
 
 SLUG = f.SLUG
-PREFIX = f"/t/<token>/plays/<int:play_id>/{SLUG}"
 
 
 def _act(
@@ -47,7 +48,7 @@ def _seat_key(prefix: str) -> str:
     return f"{prefix}-{seat}" if seat.isdigit() else prefix
 
 
-@bp.post(f"{PREFIX}/count")
+@bp.post("/count")
 def count(token: str, play_id: int) -> Response:
     """A stepper tap or typed number: one count of one player's deck."""
     form = CountForm()
@@ -68,7 +69,7 @@ def count(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/junk")
+@bp.post("/junk")
 def junk(token: str, play_id: int) -> Response:
     """One more Junk card of a kind and printed VP."""
     form = JunkForm()
@@ -87,7 +88,7 @@ def junk(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/maven")
+@bp.post("/maven")
 def maven(token: str, play_id: int) -> Response:
     """A Maven into a deck (typed, or a chip of a name used at this table)."""
     form = MavenForm()
@@ -107,7 +108,7 @@ def maven(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/maven/remove")
+@bp.post("/maven/remove")
 def remove_maven(token: str, play_id: int) -> Response:
     """Take a Maven out of a deck."""
     form = RemoveMavenForm()
@@ -126,7 +127,7 @@ def remove_maven(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/fate")
+@bp.post("/fate")
 def fate(token: str, play_id: int) -> Response:
     """One Fate card revealed in the round companion."""
     form = FateForm()
@@ -145,7 +146,7 @@ def fate(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/toad")
+@bp.post("/toad")
 def toad(token: str, play_id: int) -> Response:
     """Who holds the Feed the Toad! card before round 1."""
     form = PlayerForm()
@@ -160,7 +161,7 @@ def toad(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/escape")
+@bp.post("/escape")
 def escape(token: str, play_id: int) -> Response:
     """Someone escaped Oddtopia (or nobody did after all)."""
     form = EscapeForm()
@@ -175,7 +176,7 @@ def escape(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post(f"{PREFIX}/last-turn")
+@bp.post("/last-turn")
 def last_turn(token: str, play_id: int) -> Response:
     """Who held the Feed the Toad! card in the last round (for the sixth tiebreaker)."""
     form = OptionalPlayerForm()

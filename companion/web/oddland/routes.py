@@ -39,7 +39,9 @@ from companion.web.oddland.forms import (
 from companion.web.oddland.palette import draft, keep_draft, remember
 from companion.web.render import page_or_fragment
 
-bp = Blueprint("oddland", __name__, url_prefix="/t/<token>/plays/<int:play_id>/oddland")
+#: The play's own routes, under ``/t/<token>/plays/<id>/oddland`` (the prefix is given
+#: where every game registers, ``web/games.py``).
+bp = Blueprint("oddland", __name__)
 
 SLUG = engine.SLUG
 

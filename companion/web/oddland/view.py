@@ -347,7 +347,7 @@ def build_view(
         marks=marks,
         facts=_facts(analysis),
         species=_species_status(state, table),
-        players=_supply(state, players, tokens),
+        players=_supply(players, tokens),
         palette=_palette_defaults(palette, state, players),
         summary=_summary(analysis),
     )
@@ -525,9 +525,7 @@ def _species_order(key: str) -> tuple[int, str]:
     return (order.index(key) if key in order else len(order), key)
 
 
-def _supply(
-    state: Mapping[str, Any], players: Sequence[str], tokens: Sequence[Mapping[str, Any]]
-) -> list[dict[str, Any]]:
+def _supply(players: Sequence[str], tokens: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """How many tokens each player placed, of how many."""
     count = len(players)
     placed = Counter(t["player"] for t in tokens)

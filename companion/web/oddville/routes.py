@@ -29,7 +29,9 @@ from companion.web.oddville.forms import (
 from companion.web.oddville.palette import remember, remembered
 from companion.web.oddville.view import MOVING_KEY
 
-bp = Blueprint("oddville", __name__, url_prefix="/t/<token>/plays/<int:play_id>/oddville")
+#: The play's own routes, under ``/t/<token>/plays/<id>/oddville`` (the prefix is given
+#: where every game registers, ``web/games.py``).
+bp = Blueprint("oddville", __name__)
 
 SLUG = engine.SLUG
 #: Error keys of the entry partial (shown next to their part of the page).

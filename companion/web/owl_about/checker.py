@@ -18,7 +18,6 @@ from companion.games.base import InvalidStateError, listed_problems
 from companion.web import security
 from companion.web.game_pages import GameTool
 from companion.web.owl_about.forms import MODE_LABELS
-from companion.web.owl_about.routes import bp
 from companion.web.owl_about.view import PICKER
 from companion.web.render import page_or_fragment
 
@@ -101,7 +100,6 @@ def _checker_errors(invalid: InvalidStateError, names: Sequence[str]) -> dict[st
     return errors
 
 
-@bp.get("/owl-about/check")
 def check() -> Response:
     """Who wins this trick? Pick the cards in order (and hands, to check the rules)."""
     security.mark_public()  # a tool for anyone: no table, no link
@@ -137,6 +135,8 @@ def check() -> Response:
 #: The checker, as the home and table pages list it.
 TOOL = GameTool(
     endpoint="owl_about.check",
+    path="check",
+    view=check,
     title="Owl About: who takes this trick?",
     short="Owl About trick checker",
 )

@@ -30,6 +30,8 @@ from companion.web.owl_about.forms import (
     TrophiesForm,
 )
 
+#: The play's own routes, under ``/t/<token>/plays/<id>/owl-about`` (the prefix is
+#: given where every game registers, ``web/games.py``).
 bp = Blueprint("owl_about", __name__)
 
 SLUG = oa.SLUG
@@ -60,7 +62,7 @@ def _act(
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/card")
+@bp.post("/card")
 def play_card(token: str, play_id: int) -> Response:
     """One card tap: the next player's card goes down (answers with the trick fragment)."""
     form = CardForm()
@@ -81,7 +83,7 @@ def play_card(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/round")
+@bp.post("/round")
 def start_round(token: str, play_id: int) -> Response:
     """Start the next round, played card by card, with the chosen lead."""
     form = LeadForm()
@@ -99,7 +101,7 @@ def start_round(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/lead")
+@bp.post("/lead")
 def set_lead(token: str, play_id: int) -> Response:
     """Change who leads the round's first trick, before its first card."""
     form = LeadForm()
@@ -118,7 +120,7 @@ def set_lead(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/override")
+@bp.post("/override")
 def override(token: str, play_id: int) -> Response:
     """Advanced mode: a special effect gives the last trick to another player."""
     form = OverrideForm()
@@ -137,7 +139,7 @@ def override(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/penalty")
+@bp.post("/penalty")
 def penalty(token: str, play_id: int) -> Response:
     """A wrong card: +1 VP for a player in the current round."""
     form = PlayerForm()
@@ -152,7 +154,7 @@ def penalty(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/hand")
+@bp.post("/hand")
 def hand(token: str, play_id: int) -> Response:
     """Enter or clear a player's hand for this round (for the rule checks)."""
     form = HandForm()
@@ -170,7 +172,7 @@ def hand(token: str, play_id: int) -> Response:
     )
 
 
-@bp.post("/t/<token>/plays/<int:play_id>/owl-about/trophies")
+@bp.post("/trophies")
 def trophies(token: str, play_id: int) -> Response:
     """Quick entry: a whole round as trophies per player (refused counts stay typed)."""
     form = TrophiesForm()

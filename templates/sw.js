@@ -5,14 +5,16 @@
  * and group pages (their links are keys) never are. A page that needs the server and
  * cannot reach it gets the kept /offline page instead of the browser's error.
  * Served from /sw.js so that its scope is the whole site; it is a file, not inline code,
- * so the Content-Security-Policy allows it.
+ * so the Content-Security-Policy allows it. A Jinja template (companion/web/rules.py):
+ * the list of tools is every registered game's, filled in by the server.
  */
 "use strict";
 
 var CACHE = "odd-companion-v2";
 var OFFLINE = "/offline";
-/* Referee tools that need no table: kept like the rules once visited. */
-var TOOLS = ["/owl-about/check", "/luckys-misadventures/referee"];
+/* Referee tools that need no table (every game's GameTool): kept like the rules once
+   visited. */
+var TOOLS = {{ tools|tojson }};
 
 /* The offline page and the static files it names, kept at once. */
 function keepOfflinePage() {
