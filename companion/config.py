@@ -31,8 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 180,
     # Only send the cookie when it changes: keeps the 2-second poll answers tiny.
     "SESSION_REFRESH_EACH_REQUEST": False,
-    # Apply migrations when the app starts (turn off when several workers share a database
-    # and `flask db upgrade` runs at deploy time instead).
+    # Apply migrations when the app starts. Workers starting together take turns under a
+    # lock (companion/database.py): one migrates, the others find the schema current. Turn
+    # off to run `flask db upgrade` at deploy time instead.
     "AUTO_MIGRATE": True,
     # How often phones ask whether a play changed, in seconds.
     "POLL_SECONDS": 2,
