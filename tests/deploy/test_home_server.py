@@ -378,12 +378,14 @@ def test_polls_stay_fast_and_complete_among_idle_and_dribbling_connections(home:
 @pytest.mark.e2e
 def test_copy_and_share_work_over_plain_http_on_the_network(home: Home) -> None:
     """The page as another phone opens it, by the laptop's name over http: no clipboard
-    API, no Web Share, yet both buttons show, copy the link and say so, and nothing throws.
+    API, no Web Share, yet both buttons show, copy the link and say so, and nothing throws;
+    the page with its note, and the help page on hosting, pass an axe scan.
     Chromium resolves the name to 127.0.0.1 (its host-resolver rule), so nothing else is
     ever contacted."""
     from playwright.sync_api import sync_playwright
 
     from companion import hosts
+    from tests.e2e.axe import assert_accessible
     from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 
     names = hosts.host_names()
@@ -420,6 +422,9 @@ def test_copy_and_share_work_over_plain_http_on_the_network(home: Home) -> None:
                 " document.activeElement.selectionEnd]"
             )
             assert selected == ["edit-link", 0, len(link)]
+            assert_accessible(page)  # with the note shown
+            page.goto(f"http://{names[0]}:{home.port}/help/game-night")
+            assert_accessible(page)
             assert errors == []
         finally:
             browser.close()
