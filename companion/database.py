@@ -67,6 +67,7 @@ def migration_lock(engine: Engine) -> Iterator[None]:
             connection.execute(
                 text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY}
             )
+            connection.execute(text("RESET lock_timeout"))  # the pool reuses the connection
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
