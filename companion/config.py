@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
+
+from companion import hosts
 
 SECRET_KEY_FILE = "secret_key"
 ENV_PREFIX = "COMPANION"
@@ -29,8 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 180,
     # Only send the cookie when it changes: keeps the 2-second poll answers tiny.
     "SESSION_REFRESH_EACH_REQUEST": False,
-    # Apply migrations when the app starts (turn off when several workers share a database
-    # and `flask db upgrade` runs at deploy time instead).
+    # Apply migrations when the app starts. Workers starting together take turns under a
+    # lock (companion/database.py): one migrates, the others find the schema current. Turn
+    # off to run `flask db upgrade` at deploy time instead.
     "AUTO_MIGRATE": True,
     # How often phones ask whether a play changed, in seconds.
     "POLL_SECONDS": 2,
@@ -59,7 +62,8 @@ DEFAULTS: dict[str, Any] = {
     # The join-code rate limit and the links in QR codes need the real client and host.
     "TRUSTED_PROXIES": 0,
     # Host names the app answers to (a leading dot admits subdomains); other Host headers
-    # get 400, so a forged one never ends up in a link. None: derived, see _trusted_hosts.
+    # get 400, so a forged one never ends up in a link. None: derived, see _trusted_hosts
+    # (on a laptop at the table: this machine's own addresses and names).
     "TRUSTED_HOSTS": None,
     # The app is reached over https (directly or through a proxy): Secure session cookie,
     # HSTS, and links built with https.
@@ -117,15 +121,19 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["PREFERRED_URL_SCHEME"] = "https"
 
 
-def _trusted_hosts(settings: Mapping[str, Any]) -> list[str] | None:
+def _trusted_hosts(
+    settings: Mapping[str, Any], own: Callable[[], list[str]] = hosts.own_names
+) -> list[str] | None:
     """The Host names to accept; None accepts any.
 
     Links and QR codes are built from ``SERVER_NAME`` when it is set, else from the
     request's Host (or, behind ``TRUSTED_PROXIES``, the proxy's X-Forwarded-Host). So an
     explicit ``TRUSTED_HOSTS`` wins (a comma-separated string from the environment is
     split); with ``SERVER_NAME``, that name and the local names are accepted; behind a
-    trusted proxy and without ``SERVER_NAME`` the proxy decides; otherwise only the local
-    names are (which also stops DNS rebinding against a dev server).
+    trusted proxy and without ``SERVER_NAME`` the proxy decides; otherwise the local names
+    and this machine's own addresses and names, found now (``own``), are: the other phones
+    at a table reach a laptop by its address on the Wi-Fi, and any other name (a forged
+    Host, DNS rebinding) is still refused.
 
     >>> _trusted_hosts({"TRUSTED_HOSTS": "a.example, .b.example"})
     ['a.example', '.b.example']
@@ -133,8 +141,8 @@ def _trusted_hosts(settings: Mapping[str, Any]) -> list[str] | None:
     ['odd.example', '127.0.0.1', 'localhost']
     >>> _trusted_hosts({"TRUSTED_PROXIES": 1}) is None
     True
-    >>> _trusted_hosts({})
-    ['127.0.0.1', 'localhost']
+    >>> _trusted_hosts({}, own=lambda: ["192.168.1.20", "laptop", "laptop.local"])
+    ['127.0.0.1', 'localhost', '192.168.1.20', 'laptop', 'laptop.local']
     """
     configured = settings.get("TRUSTED_HOSTS")
     if isinstance(configured, str):
@@ -146,7 +154,7 @@ def _trusted_hosts(settings: Mapping[str, Any]) -> list[str] | None:
         return [server_name.rpartition(":")[0] or server_name, *LOCAL_HOSTS]
     if settings.get("TRUSTED_PROXIES"):
         return None
-    return list(LOCAL_HOSTS)
+    return [*LOCAL_HOSTS, *(name for name in own() if name not in LOCAL_HOSTS)]
 
 
 def _instance_secret_key(instance: Path) -> str:

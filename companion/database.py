@@ -1,17 +1,33 @@
-"""Database set-up: SQLite pragmas on every connection, migrations on first start."""
+"""Database set-up: SQLite pragmas on every connection, migrations on first start.
+
+Several processes may start at once on a fresh database (gunicorn's workers each make the
+app): one migrates while the others wait for it, under a lock the database's users share
+(a lock file beside a SQLite database, an advisory lock in PostgreSQL); each then finds
+the schema current and goes on. Without it two of them created the same tables and one
+failed to boot ("table groups already exists").
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import flask_migrate
+from filelock import FileLock
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import Engine, event, text
 from sqlalchemy.exc import OperationalError
 
 from companion.extensions import db
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
+#: The PostgreSQL advisory lock the migrating process holds (any number no other
+#: application on the same database uses; this one spells "odd companion migrate").
+MIGRATION_LOCK_KEY = 0x0DDC_0A1A_0317
+#: A process waits this long for another's migrations, then gives up (and says so).
+MIGRATION_WAIT_SECONDS = 600
 
 
 def configure(app: Flask) -> None:
@@ -20,14 +36,47 @@ def configure(app: Flask) -> None:
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
         if app.config["AUTO_MIGRATE"]:
-            flask_migrate.upgrade()
+            with migration_lock(db.engine):
+                flask_migrate.upgrade()
+
+
+@contextmanager
+def migration_lock(engine: Engine) -> Iterator[None]:
+    """Hold the lock every process of this database takes to migrate it: one at a time."""
+    if engine.dialect.name == "sqlite":
+        database = engine.url.database
+        if not database or database == ":memory:":
+            yield  # a database of this process alone
+            return
+        with FileLock(f"{Path(database)}.migrate-lock", timeout=MIGRATION_WAIT_SECONDS):
+            yield
+        return
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    # A session-level lock on a connection of its own, outside any transaction: the
+    # migrations run on other connections while this one holds it.
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(
+            text(f"SET lock_timeout = '{MIGRATION_WAIT_SECONDS}s'")  # waits, then says so
+        )
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+        try:
+            yield
+        finally:
+            connection.execute(
+                text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK_KEY}
+            )
+            connection.execute(text("RESET lock_timeout"))  # the pool reuses the connection
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """Per-connection settings: WAL lets readers and a writer work at once."""
+    """Per-connection settings: WAL lets readers and a writer work at once. The busy
+    timeout comes first: switching to WAL needs the file's lock for a moment, and
+    processes starting together would otherwise be refused it at once."""
     cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 

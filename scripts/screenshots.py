@@ -36,6 +36,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="screens-"))
     pages = prepare(folder)
     pages["help"] = "/help"
+    pages["game-night"] = "/help/game-night"
     pages["rules"] = "/rules/owl-about"
     port = free_port()
     env = app_env(f"sqlite:///{folder / 'companion.sqlite'}", SECRET)

@@ -1,5 +1,6 @@
-"""The help pages: how to use the app at a table (``/help``) and each game's how-to
-(``/help/<slug>``), written for players on a phone.
+"""The help pages: how to use the app at a table (``/help``), each game's how-to
+(``/help/<slug>``) and how to host a game night from a laptop (``/help/game-night``),
+written for players on a phone.
 
 The content is plain Jinja templates under ``templates/help/`` (one per page, short
 sections, each at its own anchor); the rules themselves are never repeated there, the
@@ -44,6 +45,14 @@ def home() -> str:
     """Using the app: tables, links, joining, live sharing, undo, finishing, groups, offline."""
     security.mark_public()
     return render_template("help/index.html", games=_games())
+
+
+@bp.get("/help/game-night")
+def game_night() -> str:
+    """Hosting the table from a laptop or a Raspberry Pi: ``./run``, joining, sleep,
+    keeping the results, and what a home table gets against the public https setup."""
+    security.mark_public()
+    return render_template("help/game-night.html")
 
 
 @bp.get("/help/<slug>")
