@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 
 from companion import PROJECT_ROOT
-from tests.conftest import PostgresCluster
+from support.postgres import PostgresCluster
 
 STARTS = 10
 WORKERS = 4

@@ -39,12 +39,12 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.servers import free_port
 from companion import PROJECT_ROOT, create_app
 from companion.extensions import db
 from companion.web.pages import _qr_svg
+from support.client import create_table, start_play
+from support.servers import free_port
 from tests.deploy.test_two_servers import HOOPOE, VERSION, Phone
-from tests.helpers import create_table, start_play
 
 SECRET = "home-server"
 START_SECONDS = 30.0

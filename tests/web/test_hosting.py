@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from companion import config, hosts
 from companion.serve import LoopbackLinks, addresses_to_open, server_settings
 from companion.web.pages import _qr_svg
-from tests.helpers import create_table
+from support.client import create_table
 from tests.web.test_help import parse
 from tests.web.test_security import FORGED_HOST, _local_app
 
