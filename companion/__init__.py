@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api,
         compression,
         errors,
+        form_size,
         games,
         gate,
         groups,
@@ -49,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     from companion.web import help as help_pages
 
+    app.request_class = form_size.CountedRequest
     # First, so its after-request hook runs last: it compresses the finished response.
     compression.register(app)
     db.init_app(app)
