@@ -4,15 +4,24 @@ process, no log line holds a link, ids out of range are 404, names cannot pass f
 
 from __future__ import annotations
 
+import io
+import logging
 import re
+import urllib.parse
+from typing import Any
 
-from flask import Flask
+import pytest
+import werkzeug.formparser
+from flask import Flask, request
 from flask.testing import FlaskClient
 
-from tests.helpers import create_table, csrf
+from companion.web import pages
+from tests.helpers import create_table, csrf, start_play
 
 KEY = re.compile(r'name="submission" value="([^"]+)"')
 SEE_OTHER = 303
+URLENCODED = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
 
 
 # --- 1. a replaced edit link cannot be got back through a form's one-time key ------------
@@ -73,3 +82,74 @@ def test_a_repeat_is_answered_only_on_its_route_and_phone(app: Flask) -> None:
     second = other.post(f"/t/{links.edit}/plays", data=data)
     assert second.status_code == SEE_OTHER
     assert second.headers["Location"] != first.headers["Location"]
+
+
+# --- 2. a form with more fields than any page sends is refused before it is parsed -------
+
+
+def test_a_form_of_a_hundred_thousand_fields_is_refused_unparsed(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed: list[int] = []
+    real_parse = urllib.parse.parse_qsl
+
+    def counting_parse(text: str, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        parsed.append(len(text))
+        return real_parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(werkzeug.formparser, "parse_qsl", counting_parse)
+    body = f"csrf_token={csrf(client)}&action=create&" + "players-0=&" * 95_000
+    answer = client.post("/tables", data=body, content_type=URLENCODED)
+    assert answer.status_code == 413
+    assert parsed == []  # refused before any parsing, so before WTForms ever saw it
+    multipart = {f"players-{index}": "" for index in range(1_000)}
+    assert client.post("/tables", data=multipart, content_type=MULTIPART).status_code == 413
+
+
+def test_a_form_of_a_few_hundred_fields_is_still_read(client: FlaskClient) -> None:
+    body = f"csrf_token={csrf(client)}&action=create&players-0=Ann&players-1=Ben&"
+    body += "unused=&" * 400
+    answer = client.post("/tables", data=body, content_type=URLENCODED)
+    assert answer.status_code == SEE_OTHER
+
+
+# --- 5. no log line holds a table's link, whatever fails --------------------------------
+
+
+def _all_log_output_to(stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point every stream handler of every logger (Flask's own included) at ``stream``."""
+    loggers = [logging.getLogger()] + [
+        found
+        for found in logging.root.manager.loggerDict.values()
+        if isinstance(found, logging.Logger)
+    ]
+    for logger in loggers:
+        for handler in logger.handlers:
+            if isinstance(handler, logging.StreamHandler):
+                monkeypatch.setattr(handler, "stream", stream)
+
+
+def test_a_server_error_on_a_table_route_logs_no_link(
+    app: Flask,
+    client: FlaskClient,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    play_id = start_play(client, links.edit)
+
+    def fail(*_args: object) -> None:
+        raise RuntimeError(f"the engine fell over on {request.url}")
+
+    monkeypatch.setattr(pages, "kept_play", fail)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    logged = io.StringIO()
+    _all_log_output_to(logged, monkeypatch)
+    answer = client.get(
+        f"/t/{links.edit}/plays/{play_id}", environ_overrides={"wsgi.errors": logged}
+    )
+    assert answer.status_code == 500
+    out, err = capfd.readouterr()
+    everything = logged.getvalue() + out + err
+    assert "the engine fell over" in everything  # the error was logged
+    assert links.edit not in everything
