@@ -26,6 +26,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     config.load(app, test_config)
+    from companion.web import converters
+
+    # Before any blueprint: a route's converters are bound when it is added.
+    converters.register(app.url_map.converters)
     # Keep the API's documented field order instead of sorting keys.
     app.json.sort_keys = False  # type: ignore[attr-defined]
 

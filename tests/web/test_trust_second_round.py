@@ -153,3 +153,28 @@ def test_a_server_error_on_a_table_route_logs_no_link(
     everything = logged.getvalue() + out + err
     assert "the engine fell over" in everything  # the error was logged
     assert links.edit not in everything
+
+
+# --- 8. an id out of range in a URL is a 404, never a 500 -------------------------------
+
+PAST_64_BITS = str(2**63)
+PAST_32_BITS = str(2**31)  # PostgreSQL's id columns are 32-bit
+LARGEST_ID = str(2**31 - 1)
+
+
+@pytest.mark.both_backends("how each database compares an id past 64 bits")
+def test_a_play_number_past_64_bits_is_not_found(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    start_play(client, links.edit)
+    for token in (links.edit, links.view):
+        for number in (PAST_64_BITS, PAST_32_BITS, LARGEST_ID, "9" * 400):
+            base = f"/t/{token}/plays/{number}"
+            for url in (base, f"{base}/poll", f"{base}/history", f"{base}/export.json"):
+                assert client.get(url).status_code == 404, url
+            referee = f"{base}/luckys-misadventures/referee"
+            assert client.get(referee).status_code == 404, referee
+    posted = client.post(
+        f"/t/{links.edit}/plays/{PAST_64_BITS}/edit",
+        data={"csrf_token": csrf(client, f"/t/{links.edit}"), "path": "x", "value": "1"},
+    )
+    assert posted.status_code == 404
