@@ -4,6 +4,7 @@ process, no log line holds a link, ids out of range are 404, names cannot pass f
 
 from __future__ import annotations
 
+import copy
 import io
 import logging
 import re
@@ -16,6 +17,7 @@ from flask import Flask, request
 from flask.testing import FlaskClient
 
 from companion.web import pages
+from tests.api.test_api import API_EXAMPLE
 from tests.helpers import create_table, csrf, start_play
 
 KEY = re.compile(r'name="submission" value="([^"]+)"')
@@ -178,3 +180,43 @@ def test_a_play_number_past_64_bits_is_not_found(client: FlaskClient) -> None:
         data={"csrf_token": csrf(client, f"/t/{links.edit}"), "path": "x", "value": "1"},
     )
     assert posted.status_code == 404
+
+
+# --- 9. names that look alike, or like nothing, are refused on the pages and the API ----
+
+CYRILLIC_ANN = "\u0410nn"  # its first letter is Cyrillic
+INVISIBLE_NAMES = ["\u3164", "\u2800", "\u034f", "\u3164\u3164 \u2800"]
+
+
+@pytest.mark.parametrize("name", [CYRILLIC_ANN, "Ann\u3164", *INVISIBLE_NAMES])
+def test_a_new_table_refuses_a_name_like_nothing_or_like_another(
+    client: FlaskClient, name: str
+) -> None:
+    data = {"players-0": "Ann", "players-1": name, "action": "create"}
+    data["csrf_token"] = csrf(client)
+    answer = client.post("/tables", data=data)
+    assert answer.status_code == 422
+    page = answer.get_data(as_text=True)
+    assert "looks just like" in page or "you can see" in page
+
+
+@pytest.mark.parametrize("name", [CYRILLIC_ANN, *INVISIBLE_NAMES])
+def test_adding_a_seat_refuses_a_name_like_nothing_or_like_another(
+    client: FlaskClient, name: str
+) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    data = {"action": "add", "name": name, "csrf_token": csrf(client, f"/t/{links.edit}")}
+    assert client.post(f"/t/{links.edit}/players", data=data).status_code == 422
+
+
+@pytest.mark.parametrize("name", [CYRILLIC_ANN, *INVISIBLE_NAMES])
+def test_the_api_refuses_a_name_like_nothing_or_like_another(
+    client: FlaskClient, name: str
+) -> None:
+    state = copy.deepcopy(API_EXAMPLE)
+    state["players"][1]["name"] = name
+    state["players"][0]["name"] = "Ann"
+    answer = client.post("/api/v1/games/odd-world/score", json=state)
+    assert answer.status_code == 422
+    messages = [problem["message"] for problem in answer.get_json()["problems"]]
+    assert any("looks just like" in message or "you can see" in message for message in messages)
