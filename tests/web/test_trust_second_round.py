@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from companion.web import pages
 from tests.api.test_api import API_EXAMPLE
+from tests.group_helpers import create_group
 from tests.helpers import create_table, csrf, start_play
 
 KEY = re.compile(r'name="submission" value="([^"]+)"')
@@ -220,3 +221,19 @@ def test_the_api_refuses_a_name_like_nothing_or_like_another(
     assert answer.status_code == 422
     messages = [problem["message"] for problem in answer.get_json()["problems"]]
     assert any("looks just like" in message or "you can see" in message for message in messages)
+
+
+@pytest.mark.parametrize("name", [CYRILLIC_ANN, *INVISIBLE_NAMES])
+def test_a_group_refuses_a_member_like_nothing_or_like_another(
+    client: FlaskClient, name: str
+) -> None:
+    links = create_group(client, "Thursdays", ["Ann", "Ben"])
+    url = f"/g/{links.edit}/players"
+    data = {"csrf_token": csrf(client, f"/g/{links.edit}"), "action": "add", "name": name}
+    answer = client.post(url, data=data)
+    assert answer.status_code == 422
+    page = answer.get_data(as_text=True)
+    assert "looks just like" in page or "you can see" in page
+    created = {"name": "Fridays", "players-0": "Ann", "players-1": name}
+    created["csrf_token"] = csrf(client, "/groups/new")
+    assert client.post("/groups", data=created).status_code == 422
