@@ -664,17 +664,24 @@ def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[P
     """
     problems = []
     seen: dict[str, str] = {}
+    shapes: dict[str, str] = {}  # skeleton -> the first name that looks so
     for index, raw in enumerate(names):
         name = raw.strip()
-        problem = _name_problem(raw, name, seen)
+        looks = name_skeletons(name)
+        problem = _name_problem(
+            raw, name, seen, [shapes[shape] for shape in looks & shapes.keys()]
+        )
         if problem is not None:
             problems.append(Problem(path(index), problem))
         seen.setdefault(name.casefold(), name)
+        for shape in looks:
+            shapes.setdefault(shape, name)
     return problems
 
 
-def _name_problem(raw: str, name: str, seen: Mapping[str, str]) -> str | None:
-    """What is wrong with one name given the names before it (by casefold), if anything."""
+def _name_problem(raw: str, name: str, seen: Mapping[str, str], twins: list[str]) -> str | None:
+    """What is wrong with one name given the names before it (by casefold) and those it
+    looks like (by skeleton), if anything."""
     hidden = hidden_character(raw)
     if not name:
         return "A player needs a name."
@@ -686,9 +693,8 @@ def _name_problem(raw: str, name: str, seen: Mapping[str, str]) -> str | None:
         return SHOWS_NOTHING_MESSAGE
     if name.casefold() in seen:
         return f'Two players are called "{name}"; names must differ.'
-    twin = looks_alike(name, seen.values())
-    if twin is not None:
-        return lookalike_message(name, twin)
+    if twins:
+        return lookalike_message(name, twins[0])
     return None
 
 
@@ -756,22 +762,23 @@ def name_skeletons(name: str) -> frozenset[str]:
 
 
 def _skeleton(text: str) -> str:
-    prototypes = _confusable_prototypes()
-    drawn = (
-        prototypes.get(char, char)
-        for char in unicodedata.normalize("NFD", text)
-        if char not in BLANK_LETTERS
-        and char not in IGNORABLE_MARKS
-        and unicodedata.category(char) not in HIDDEN_CATEGORIES
-    )
-    return " ".join("".join(drawn).split())
+    # Joiners (the only hidden characters a name may hold) go with what draws nothing.
+    drawn = unicodedata.normalize("NFD", text).translate(_skeleton_table())
+    return " ".join(drawn.split())
+
+
+def load_lookalikes() -> None:
+    """Build the table of characters that look alike now (a server calls this as it
+    starts) rather than in the first request that checks a name."""
+    _skeleton_table()
 
 
 @cache
-def _confusable_prototypes() -> dict[str, str]:
-    """Each confusable character -> the one standing for all characters it may be mistaken
-    for (the lowest code point of its class), built once per process from the package's
-    data (imported here: loading it takes a tenth of a second that most uses never need)."""
+def _skeleton_table() -> dict[int, str | None]:
+    """``str.translate``'s table: each confusable character to the one standing for all
+    it may be mistaken for (the lowest code point of its class), and what draws nothing
+    to nothing. Built once per process from the package's data (imported here: loading
+    it takes a tenth of a second that most uses never need)."""
     from confusable_homoglyphs.confusables import confusables_data
 
     parent: dict[str, str] = {}
@@ -787,7 +794,9 @@ def _confusable_prototypes() -> dict[str, str]:
             if len(char) == 1 and len(glyph["c"]) == 1:
                 first, second = sorted((root(char), root(glyph["c"])))
                 parent[second] = first
-    return {char: root(char) for char in parent}
+    table: dict[int, str | None] = {ord(char): root(char) for char in parent}
+    table.update((ord(char), None) for char in BLANK_LETTERS | IGNORABLE_MARKS | JOINERS)
+    return table
 
 
 def player_count_problems(
