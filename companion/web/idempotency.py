@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db
 from companion.models import Table
-from companion.services import submissions, tables
+from companion.services import groups, submissions, tables
 from companion.services.tables import Access, TableAccess
 from companion.web.kept import KEY_SLOT, rendering_with_slots
 from companion.web.render import wants_fragment
@@ -132,7 +132,16 @@ def _still_the_link(table: Table, access: Access, token: str) -> bool:
     own = f"{TABLE_PATH}{token}"
     if path == own or path.startswith(f"{own}/"):
         return True
+    if path.startswith(GROUP_PATH) and not _group_link_alive(path):
+        return False  # sent through a group's link that was replaced since
     return access is Access.VIEW or table.edit_generation == 0
+
+
+def _group_link_alive(path: str) -> bool:
+    """Whether the group link a path goes through still opens its group for editing."""
+    token = path[len(GROUP_PATH) :].split("/", 1)[0]
+    found = groups.find(token)
+    return found is not None and found.access is Access.EDIT
 
 
 def register(app: Flask) -> None:

@@ -87,6 +87,19 @@ def test_a_repeat_is_answered_only_on_its_route_and_phone(app: Flask) -> None:
     assert second.headers["Location"] != first.headers["Location"]
 
 
+def test_a_key_sent_through_a_replaced_group_link_is_dead(client: FlaskClient) -> None:
+    links = create_group(client, "Thursdays", ["Ann", "Ben"])
+    data = {"seats": "", "new-0": "Cy", "new-1": "Di", "submission": "k" * 22}
+    data["csrf_token"] = csrf(client, f"/g/{links.edit}")
+    first = client.post(f"/g/{links.edit}/tables", data=data)
+    assert first.status_code == SEE_OTHER
+    rotated = client.post(f"/g/{links.edit}/rotate-link", data={"csrf_token": data["csrf_token"]})
+    assert rotated.status_code == SEE_OTHER
+    repeat = client.post(f"/g/{links.edit}/tables", data=data)
+    assert repeat.status_code == 404
+    assert first.headers["Location"] not in repeat.headers.get("Location", "")
+
+
 # --- 2. a form with more fields than any page sends is refused before it is parsed -------
 
 
