@@ -26,6 +26,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(PROJECT_ROOT / "static"),
     )
     config.load(app, test_config)
+    from companion.web import converters
+
+    # Before any blueprint: a route's converters are bound when it is added.
+    converters.register(app.url_map.converters)
     # Keep the API's documented field order instead of sorting keys.
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
@@ -35,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api,
         compression,
         errors,
+        form_size,
         games,
         gate,
         groups,
@@ -49,6 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     from companion.web import help as help_pages
 
+    app.request_class = form_size.CountedRequest
     # First, so its after-request hook runs last: it compresses the finished response.
     compression.register(app)
     db.init_app(app)
@@ -89,6 +95,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     static_files.register(app)
 
     from companion import cli
+    from companion.games.base import load_lookalikes
 
     cli.register(app)
+    load_lookalikes()  # once per process: no request waits for it
     return app

@@ -43,6 +43,8 @@ DEFAULTS: dict[str, Any] = {
     "REQUESTS_AT_ONCE": 1,
     # API bodies and forms are small; refuse anything larger (413).
     "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # Fields one form may have, in any encoding; more is refused (413) before parsing.
+    "MAX_FORM_PARTS": 500,
     # Join codes stay valid this long after a table was last used.
     "JOIN_CODE_HOURS": 24,
     # Join codes one network (an IPv4 address, an IPv6 /64) may type in JOIN_WINDOW_MINUTES;

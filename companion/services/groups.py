@@ -26,7 +26,15 @@ from flask import current_app
 from sqlalchemy import delete, select, update
 
 from companion.extensions import db
-from companion.games.base import MAX_NAME_LENGTH, hidden_character, hidden_character_message
+from companion.games.base import (
+    MAX_NAME_LENGTH,
+    SHOWS_NOTHING_MESSAGE,
+    hidden_character,
+    hidden_character_message,
+    lookalike_message,
+    looks_alike,
+    shows_nothing,
+)
 from companion.models import (
     GROUP_NAME_LENGTH,
     Group,
@@ -121,7 +129,21 @@ def checked_name(text: str, *, most: int = MAX_NAME_LENGTH, what: str = "A name"
     hidden = hidden_character(cleaned)
     if hidden is not None:
         raise GroupRefused(hidden_character_message(hidden, subject=what))
+    if shows_nothing(cleaned):
+        raise GroupRefused(SHOWS_NOTHING_MESSAGE)
     return cleaned
+
+
+def refuse_lookalike(group: Group, name: str, *, besides: GroupPlayer | None = None) -> None:
+    """Refuse a new member's name (or a new name for ``besides``) that looks just like
+    another member's without being it: two Anns nobody can tell apart on the pages."""
+    cleaned = name.strip()
+    names = [p.name for p in group.players if p is not besides]
+    if any(known.casefold() == cleaned.casefold() for known in names):
+        return  # that member, by name: not a lookalike
+    twin = looks_alike(cleaned, names)
+    if twin is not None:
+        raise GroupRefused(lookalike_message(cleaned, twin))
 
 
 def create_group(name: str, players: Sequence[str]) -> Group:
@@ -136,6 +158,7 @@ def create_group(name: str, players: Sequence[str]) -> Group:
     db.session.add(group)
     for player in players:
         if player.strip():
+            refuse_lookalike(group, player)
             _join(group, player)
     db.session.commit()
     return group
@@ -160,6 +183,7 @@ def _join(group: Group, name: str) -> GroupPlayer:
 
 def add_player(group: Group, name: str) -> GroupPlayer:
     """Put a player on the roster (a removed one with that name comes back); commits."""
+    refuse_lookalike(group, name)
     member = _join(group, name)
     db.session.commit()
     return member
@@ -177,6 +201,7 @@ def rename_player(group: Group, player_id: int, name: str) -> None:
     """Rename a member; their results follow (past plays keep the name played with)."""
     renamed = member(group, player_id)
     cleaned = checked_name(name)
+    refuse_lookalike(group, cleaned, besides=renamed)
     other = _by_name(group, cleaned)
     if other is not None and other is not renamed:
         raise GroupRefused(
@@ -245,6 +270,7 @@ def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str]
         raise GroupRefused("A player can sit at the table only once.")
     for name in new_names:
         if name.strip():
+            refuse_lookalike(group, name)
             members.append(_join(group, name))
     if not members:
         raise GroupRefused("Pick tonight's players (tap their names in seating order).")

@@ -22,7 +22,12 @@ from wtforms import (
 )
 from wtforms.validators import AnyOf, DataRequired, Length, Optional, ValidationError
 
-from companion.games.base import MAX_NAME_LENGTH, hidden_character, hidden_character_message
+from companion.games.base import (
+    MAX_NAME_LENGTH,
+    hidden_character,
+    hidden_character_message,
+    name_problems,
+)
 from companion.services.tables import JOIN_CODE_LENGTH, MAX_PLAYERS_AT_TABLE
 
 MIN_PLAYERS_AT_TABLE = 1
@@ -73,16 +78,16 @@ class RosterForm(TextForm):
         return [name.strip() for name in self.players.data if name and name.strip()]
 
     def validate_players(self, _field: Any) -> None:
-        """At least one player, at most six, and no two with the same name."""
+        """At least one player, at most six, and the names' rules (the engines' own: no
+        two alike, none that shows nothing)."""
         names = self.names
         if not names:
             raise ValidationError("Enter at least one player's name.")
         if len(names) > MAX_PLAYERS_AT_TABLE:
             raise ValidationError(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
-        folded = [name.casefold() for name in names]
-        repeated = sorted({n for n in names if folded.count(n.casefold()) > 1})
-        if repeated:
-            raise ValidationError(f"Two players are called {repeated[0]}; names must differ.")
+        problems = name_problems(names, path=str)
+        if problems:
+            raise ValidationError(problems[0].message)
 
 
 class JoinForm(TextForm):

@@ -5,6 +5,13 @@
 with the first result: htmx gets 204 (the first answer already updated the page), a plain
 form is redirected where the first submit led. Steppers and card taps carry no key: they
 name the value they change and a stale one is refused (409) instead.
+
+A key is honoured only where it was sent: on a routed request that passed its CSRF check,
+and it is stored (hashed) together with the request's path (so its route and the table's
+link) and the phone's session. The same key on another path, through another link, from
+another phone, or without a session is a different key. A repeat whose first answer led
+to a table's link is answered only while that link is still the table's: a key of a
+replaced link is dead with it (404), so a replaced link can never be got back this way.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Flask, current_app, g, redirect, request, url_for
+from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 from sqlalchemy.exc import IntegrityError
@@ -20,7 +27,7 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db
 from companion.models import Table
-from companion.services import submissions, tables
+from companion.services import groups, submissions, tables
 from companion.services.tables import Access, TableAccess
 from companion.web.kept import KEY_SLOT, rendering_with_slots
 from companion.web.render import wants_fragment
@@ -75,10 +82,27 @@ def note_table(found: TableAccess) -> None:
 
 
 def _key() -> str | None:
+    """The request's key scoped to its path and session, or ``None`` if it has none that
+    counts (not a form post, no route, or no CSRF check passed)."""
     if request.method != "POST" or request.mimetype == "application/json":
         return None
+    if request.endpoint is None or not _csrf_checked():
+        return None
     key = request.form.get(KEY_FIELD, "")
-    return key if 0 < len(key) <= MAX_KEY_LENGTH else None
+    if not 0 < len(key) <= MAX_KEY_LENGTH:
+        return None
+    return "\x00".join((key, request.path, _session_secret()))
+
+
+def _csrf_checked() -> bool:
+    """Whether Flask-WTF checked this request's CSRF token (it runs before this hook)."""
+    return bool(g.get("csrf_valid")) or not current_app.config.get("WTF_CSRF_ENABLED", True)
+
+
+def _session_secret() -> str:
+    """What ties a key to one phone: its session's raw CSRF secret (never sent in a form)."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    return str(session.get(field, ""))
 
 
 def _repeat_answer(done: submissions.Done) -> Response:
@@ -94,8 +118,31 @@ def _location_of(done: submissions.Done) -> str | None:
     table = db.session.get(Table, done.table_id) if done.table_id else None
     if table is None or done.access is None:
         return None
-    token = tables.token_for(table, Access(done.access))
+    access = Access(done.access)
+    token = tables.token_for(table, access)
+    if not _still_the_link(table, access, token):
+        abort(404)
     return done.location.replace(submissions.TOKEN_PLACEHOLDER, token)
+
+
+def _still_the_link(table: Table, access: Access, token: str) -> bool:
+    """Whether the link a repeat would lead to is the one its first answer gave: the
+    request came through that very link, or the table's edit link was never replaced
+    (a table created by the first submit). Otherwise the key died with the old link."""
+    path = request.path
+    own = f"{TABLE_PATH}{token}"
+    if path == own or path.startswith(f"{own}/"):
+        return True
+    if path.startswith(GROUP_PATH) and not _group_link_alive(path):
+        return False  # sent through a group's link that was replaced since
+    return access is Access.VIEW or table.edit_generation == 0
+
+
+def _group_link_alive(path: str) -> bool:
+    """Whether the group link a path goes through still opens its group for editing."""
+    token = path[len(GROUP_PATH) :].split("/", 1)[0]
+    found = groups.find(token)
+    return found is not None and found.access is Access.EDIT
 
 
 def register(app: Flask) -> None:

@@ -25,15 +25,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import InternalServerError
 
 from companion.extensions import db, limiter
-from companion.web import security
+from companion.web import log_redaction, security
 
 bp = Blueprint("operations", __name__)
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # What we accept from a proxy: short, and nothing that could forge a log line.
 SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
-# A capability token in a path (/t/<token>/...): replaced before anything is logged.
-TOKEN_IN_PATH = re.compile(r"/t/[^/]+")
 LOGGER_NAME = "companion.errors"
 SERVER_ERROR = 500
 UNAVAILABLE = 503
@@ -50,6 +48,7 @@ def register(app: Flask) -> None:
     app.after_request(_send_request_id)
     app.register_error_handler(InternalServerError, _server_error)
     _install_json_log(logging.getLogger(LOGGER_NAME))
+    log_redaction.install(app.logger)
 
 
 @bp.get("/healthz")
@@ -99,10 +98,12 @@ def safe_path(path: str) -> str:
 
     >>> safe_path("/t/AbC123secret/plays/4/edit")
     '/t/…/plays/4/edit'
+    >>> safe_path("/g/AbC123secret/stats")
+    '/g/…/stats'
     >>> safe_path("/api/v1/games/odd-world/score")
     '/api/v1/games/odd-world/score'
     """
-    return TOKEN_IN_PATH.sub("/t/…", path)
+    return log_redaction.redact(path)
 
 
 def _server_error(error: InternalServerError) -> tuple[Any, int]:
@@ -142,7 +143,10 @@ class JsonLineFormatter(logging.Formatter):
             {name: getattr(record, name) for name in self.FIELDS if hasattr(record, name)}
         )
         if record.exc_info:
-            entry["error"] = self.formatException(record.exc_info)
+            # Redacted already by the logger's filter (log_redaction); said again here so
+            # this handler is safe on a logger that lacks it.
+            traceback = record.exc_text or self.formatException(record.exc_info)
+            entry["error"] = log_redaction.redact(traceback)
         return json.dumps(entry)
 
 
