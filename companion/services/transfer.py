@@ -451,10 +451,11 @@ def _import_table(
         )
         for s in data["series"]
     ]
+    db.session.flush()  # the definitions name the table by its id
     for d in data["species"]:
         db.session.add(
             SpeciesDefinition(
-                table=table,
+                table_id=table.id,
                 species=d["species"],
                 side=d["side"],
                 rule=d["rule"],
