@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from companion.extensions import db
@@ -33,7 +33,7 @@ from companion.models import (
     SpeciesDefinition,
     Table,
 )
-from companion.services import groups, tables
+from companion.services import groups, tables, transfer_checks
 from companion.services.tables import Access
 
 FORMAT = "odd-companion"
@@ -57,7 +57,12 @@ Progress = Callable[[int], None]
 
 
 class ImportRefused(Exception):  # noqa: N818 - raised as "the import is refused"
-    """The document is not an export this app can recreate; nothing stored."""
+    """The document is not an export this app can recreate; nothing stored. ``lines``
+    says why, one line per problem (where it is, then what is wrong)."""
+
+    def __init__(self, *lines: str) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = list(lines)
 
 
 def _when(value: datetime | None) -> str | None:
@@ -364,17 +369,31 @@ def _safe_cell(value: Any) -> Any:
 
 
 def import_document(document: Any, progress: Progress | None = None) -> list[tuple[str, str]]:
-    """Recreate an export; commits once, or stores nothing. Returns what was created as
-    ``(kind, edit token)`` pairs (fresh links: kind ``"group"`` or ``"table"``)."""
+    """Recreate an export, all or nothing. Returns what was created as ``(kind, edit
+    token)`` pairs (fresh links: kind ``"group"`` or ``"table"``).
+
+    The whole document is checked first, without touching the database
+    (:func:`check_document`). Then each group's roster and each table is written in a
+    transaction of its own, so live tables' taps never wait long for the database's write
+    lock during a large restore; should a write fail all the same, everything this import
+    wrote is removed again before :class:`ImportRefused` is raised.
+    """
+    check_document(document)
+    created: list[Group | Table] = []
     try:
-        created = _import(document, progress)
-    except ImportRefused:
-        db.session.rollback()
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, SQLAlchemyError) as error:
-        db.session.rollback()
-        raise ImportRefused(f"This is not a complete export ({error!r}).") from None
-    db.session.commit()
+        _import(document, progress, created)
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+        OverflowError,
+        RecursionError,
+        SQLAlchemyError,
+    ) as error:
+        _remove(created)
+        raise ImportRefused(f"This is not a complete export ({type(error).__name__}).") from None
     return [
         ("group", groups.token_for(item, Access.EDIT))
         if isinstance(item, Group)
@@ -383,29 +402,57 @@ def import_document(document: Any, progress: Progress | None = None) -> list[tup
     ]
 
 
-def _import(document: Any, progress: Progress | None) -> list[Group | Table]:
+def _remove(created: Sequence[Group | Table]) -> None:
+    """Take back what a failed import wrote (its tables, then its groups)."""
+    db.session.rollback()
+    table_ids = [item.id for item in created if isinstance(item, Table)]
+    group_ids = [item.id for item in created if isinstance(item, Group)]
+    if group_ids:
+        table_ids += db.session.scalars(select(Table.id).where(Table.group_id.in_(group_ids)))
+    db.session.execute(delete(Table).where(Table.id.in_(table_ids)))
+    db.session.execute(delete(Group).where(Group.id.in_(group_ids)))
+    db.session.commit()
+
+
+def check_document(document: Any) -> None:
+    """Raise :class:`ImportRefused` with every reason the document cannot be recreated
+    (the rules of the pages and the API, the caps, the engines' checks of each state);
+    reads nothing from the database and writes nothing."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused("This is not an Odd Companion export.")
-    if document.get("version") != VERSION:
-        raise ImportRefused(f"This export has version {document.get('version')!r}; expected 1.")
+    version = document.get("version")
+    if version != VERSION:
+        shown = repr(version) if len(repr(version)) <= 20 else "another"
+        raise ImportRefused(f"This export has version {shown}; this app reads version 1.")
     kind = document.get("kind")
-    if kind in ("play", "table"):
-        return [_import_table(document["table"], group=None, members=[], progress=progress)]
-    if kind == "group":
-        return [_import_group(document["group"], progress)]
-    if kind == "everything":
-        made: list[Group | Table] = [_import_group(g, progress) for g in document["groups"]]
-        made += [
-            _import_table(t, group=None, members=[], progress=progress) for t in document["tables"]
-        ]
-        return made
-    raise ImportRefused(f"Unknown kind of export: {kind!r}.")
+    if kind not in KINDS:
+        shown = repr(kind)[:40]
+        raise ImportRefused(f"Unknown kind of export: {shown}.")
+    too_deep = transfer_checks.depth_problem(document)
+    if too_deep is not None:
+        raise ImportRefused(too_deep)
+    problems = transfer_checks.refusals(kind, document)
+    if problems:
+        raise ImportRefused(*problems)
 
 
-def _import_group(data: Mapping[str, Any], progress: Progress | None) -> Group:
+def _import(document: Any, progress: Progress | None, created: list[Group | Table]) -> None:
+    """Write a checked document; ``created`` collects each group and table once stored."""
+    kind = document["kind"]
+    found_groups = [document["group"]] if kind == "group" else document.get("groups", [])
+    loose = [document["table"]] if kind in ("play", "table") else document.get("tables", [])
+    for data in found_groups:
+        _import_group(data, progress, created)
+    for data in loose:
+        created.append(_import_table(data, group=None, members=[], progress=progress))
+
+
+def _import_group(
+    data: Mapping[str, Any], progress: Progress | None, created: list[Group | Table]
+) -> None:
     group = Group(
         uid=secrets.token_hex(16),
-        name=str(data["name"]),
+        name=str(data["name"]).strip(),
         edit_generation=0,
         created_at=_parse_when(data["created_at"]),
     )
@@ -414,15 +461,17 @@ def _import_group(data: Mapping[str, Any], progress: Progress | None) -> Group:
     db.session.add(group)
     members = [
         GroupPlayer(
-            name=str(p["name"]), active=bool(p["active"]), created_at=_parse_when(p["created_at"])
+            name=str(p["name"]).strip(),
+            active=bool(p["active"]),
+            created_at=_parse_when(p["created_at"]),
         )
         for p in data["players"]
     ]
     group.players = members
-    db.session.flush()
+    db.session.commit()
+    created.append(group)
     for table in data["tables"]:
         _import_table(table, group=group, members=members, progress=progress)
-    return group
 
 
 def _import_table(
@@ -432,7 +481,7 @@ def _import_table(
     members: Sequence[GroupPlayer],
     progress: Progress | None,
 ) -> Table:
-    names = [str(p["name"]) for p in sorted(data["players"], key=lambda p: p["seat"])]
+    names = [str(p["name"]).strip() for p in sorted(data["players"], key=lambda p: p["seat"])]
     table = tables.new_table(names)
     table.created_at = _required_when(data["created_at"])
     table.last_used_at = _required_when(data["last_used_at"])
@@ -465,6 +514,7 @@ def _import_table(
     db.session.flush()
     for play in data["plays"]:
         _import_play(play, table=table, group=group, members=members)
+    db.session.commit()  # one table a transaction: live tables' taps wait little
     if progress is not None:
         progress(1)
     return table
