@@ -49,6 +49,8 @@ DEFAULTS: dict[str, Any] = {
     # New tables and JSON API requests per network (Flask-Limiter notation).
     "RATE_LIMIT_TABLES": "30 per hour",
     "RATE_LIMIT_API": "600 per minute",
+    # Exports (JSON and CSV of a play, a table or a group) per network, all together.
+    "RATE_LIMIT_EXPORTS": "60 per hour",
     # Where the rate limits count: memory for one process; give every worker the same
     # Redis or Memcached (e.g. "redis://localhost:6379") when there are several.
     "RATELIMIT_STORAGE_URI": "memory://",

@@ -281,6 +281,34 @@ def export_group(
     return _document("group", {"group": _group_json(group, complete=complete, progress=progress)})
 
 
+def table_fingerprint(table: Table) -> tuple[int, ...]:
+    """What changes whenever the table's export would: its version (roster, games started,
+    finished or reopened) and its plays' versions (every edit, a species definition's
+    too). Versions only grow, so an export kept under this stays right; one query."""
+    counted = select(db.func.count(Play.id), db.func.coalesce(db.func.sum(Play.version), 0))
+    plays_count, versions = db.session.execute(counted.where(Play.table_id == table.id)).one()
+    return (table.id, table.version, int(plays_count), int(versions))
+
+
+def group_fingerprint(group: Group) -> tuple[Any, ...]:
+    """What changes whenever the group's export would: its name and roster, and the
+    versions of all its tables and their plays (two queries however many tables)."""
+    in_group = Table.group_id == group.id
+    tables_count, table_versions = db.session.execute(
+        select(db.func.count(Table.id), db.func.coalesce(db.func.sum(Table.version), 0)).where(
+            in_group
+        )
+    ).one()
+    plays_count, play_versions = db.session.execute(
+        select(db.func.count(Play.id), db.func.coalesce(db.func.sum(Play.version), 0))
+        .join(Table, Play.table_id == Table.id)
+        .where(in_group)
+    ).one()
+    roster = tuple((p.id, p.name, p.active) for p in group.players)
+    counts = (int(tables_count), int(table_versions), int(plays_count), int(play_versions))
+    return (group.id, group.name, roster, *counts)
+
+
 def everything_count() -> int:
     """How many tables a full export walks (for a progress bar)."""
     return int(db.session.scalar(select(db.func.count()).select_from(Table)) or 0)

@@ -62,6 +62,11 @@ def api_limit() -> str:
     return str(current_app.config["RATE_LIMIT_API"])
 
 
+def exports_limit() -> str:
+    """How many exports one network may download (``RATE_LIMIT_EXPORTS``)."""
+    return str(current_app.config["RATE_LIMIT_EXPORTS"])
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A join attempt over the limit, and how long until the next one is allowed."""
