@@ -8,17 +8,26 @@ is one statement (an upsert returning the new count), committed at once in its o
 transaction beside the request's, so a burst from many workers at once is still held to
 the limit exactly. Windows are fixed (Flask-Limiter's default strategy); a key whose
 window is over starts again from the count of this hit.
+
+A count need not survive a power cut (losing one lets a few more requests through), so
+it is not flushed to disk before the answer: PostgreSQL commits it with
+``synchronous_commit`` off, and SQLite writes it through a connection of its own with
+``synchronous=NORMAL`` (in WAL mode: durable at the next checkpoint). That keeps a count
+to a fraction of a millisecond; flushed, it cost about 18 ms here, on every API call.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+from typing import Any
 
+from flask import current_app
 from limits.storage import Storage
-from sqlalchemy import text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import SQLAlchemyError
 
+from companion.database import SQLITE_BUSY_TIMEOUT_MS
 from companion.extensions import db
 
 SCHEME = "database"
@@ -38,6 +47,29 @@ _INCREMENT = text(
 _COUNT = text("SELECT count FROM rate_limits WHERE key = :key AND expires_at > :now")
 _EXPIRY = text("SELECT expires_at FROM rate_limits WHERE key = :key AND expires_at > :now")
 _SWEEP = text("DELETE FROM rate_limits WHERE expires_at <= :now")
+_UNFLUSHED = text("SET LOCAL synchronous_commit TO OFF")
+ENGINE_KEY = "companion.rate_counts_engine"
+
+
+def _engine() -> Engine:
+    """The engine counts are written through: the app's own, or for SQLite one whose
+    connections do not flush each commit to disk (kept per app)."""
+    if db.engine.dialect.name != "sqlite":
+        return db.engine
+    found: Engine | None = current_app.extensions.get(ENGINE_KEY)
+    if found is None:
+        found = create_engine(db.engine.url)
+        event.listen(found, "connect", _unflushed_sqlite)
+        current_app.extensions[ENGINE_KEY] = found
+    return found
+
+
+def _unflushed_sqlite(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
 
 
 class DatabaseStorage(Storage):
@@ -60,7 +92,10 @@ class DatabaseStorage(Storage):
         last one is over); the new count."""
         now = time.time()
         values = {"key": key[:KEY_LENGTH], "amount": amount, "now": now, "ends": now + expiry}
-        with db.engine.begin() as connection:
+        engine = _engine()
+        with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(_UNFLUSHED)
             counted = connection.execute(_INCREMENT, values).scalar_one()
             if next(self._counts) % SWEEP_EVERY == 0:
                 connection.execute(_SWEEP, {"now": now})
