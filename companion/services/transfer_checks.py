@@ -15,7 +15,12 @@ from typing import Annotated, Any, TypeVar
 import pydantic
 
 from companion.games import GAMES
-from companion.games.base import MAX_NAME_LENGTH, hidden_character, name_problems
+from companion.games.base import (
+    MAX_NAME_LENGTH,
+    InvalidStateError,
+    hidden_character,
+    name_problems,
+)
 from companion.games.oddland.map import SIDE_LETTERS
 from companion.games.oddland.species import SideRule
 from companion.models import GROUP_NAME_LENGTH, EditKind, PlayStatus
@@ -67,6 +72,19 @@ class _Result(_Strict):
     shared: pydantic.StrictBool
     finished_at: When
     month: Annotated[str, pydantic.Field(max_length=MONTH_LENGTH)]
+
+
+class _Standing(pydantic.BaseModel):
+    player: str
+    score: Score
+    rank: Count
+    winner: pydantic.StrictBool
+
+
+class _Scored(pydantic.BaseModel):
+    """What exports and statistics read of a cached result (the engine's keeps more)."""
+
+    standings: list[_Standing]
 
 
 class _Play(_Strict):
@@ -244,7 +262,7 @@ def _checked_table(data: Any, where: str, *, members: int | None) -> Iterator[st
         return
     for index, play in enumerate(table.plays):
         yield from _play_problems(
-            play, f"{where}.plays[{index}]", seats=len(seats), series=len(table.series)
+            play, f"{where}.plays[{index}]", names=names, series=len(table.series)
         )
         for row, result in enumerate(play.results):
             place = f"{where}.plays[{index}].results[{row}]"
@@ -280,13 +298,19 @@ def _species_problems(species: Sequence[_Species], where: str) -> Iterator[str]:
         yield from problems
 
 
-def _play_problems(play: _Play, where: str, *, seats: int, series: int) -> Iterator[str]:
+def _play_problems(play: _Play, where: str, *, names: Sequence[str], series: int) -> Iterator[str]:
     if play.game not in GAMES:
         yield f"{where}.game: this app does not know the game {play.game!r}."
         return
     game = GAMES[play.game]
+    seats = len(names)
     for problem in game.validate(play.state):
         yield f"{where}.state.{problem.path}: {problem.message}"
+    yield from _options_problems(play, where, names)
+    if play.result is not None:
+        problems: list[str] = []
+        _shape(_Scored, play.result, f"{where}.result", problems)
+        yield from problems
     if play.status not in {s.value for s in PlayStatus}:
         yield f"{where}.status: a play is active or finished."
     if play.series is not None and play.series >= series:
@@ -298,6 +322,20 @@ def _play_problems(play: _Play, where: str, *, seats: int, series: int) -> Itera
     if current and play.result != result_json(game, play.state):
         yield f"{where}.result: it is not what the engine gives for this state."
     yield from _edit_problems(play.edits, where)
+
+
+def _options_problems(play: _Play, where: str, names: Sequence[str]) -> Iterator[str]:
+    """The options must start a game as the options page would (Play again reuses them)."""
+    game = GAMES[play.game]
+    if not game.min_players <= len(names) <= game.max_players:
+        return  # the state's own check says what is wrong
+    try:
+        game.new_state([name.strip() for name in names], play.options)
+    except InvalidStateError as invalid:
+        for problem in invalid.problems:
+            yield f"{where}.options: {problem.message}"
+    except (TypeError, ValueError, LookupError, AttributeError):
+        yield f"{where}.options: these are not options of {game.name}."
 
 
 def _edit_problems(edits: Sequence[_Edit], where: str) -> Iterator[str]:

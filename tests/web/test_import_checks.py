@@ -77,6 +77,7 @@ BAD: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         lambda d: _table(d)["plays"][0]["state"]["players"][0]["display"].update(hoopoe=-5),
         "plays[0].state",
     ),
+    "result": (lambda d: _table(d)["plays"][0].update(result={"x": 1}), "plays[0].result"),
     "huge version": (lambda d: _table(d).update(version=10**30), "tables[0].version"),
     "many seats": (
         lambda d: _table(d).update(
