@@ -174,3 +174,25 @@ def test_a_restore_leaves_the_write_lock_free_between_tables(
         created = transfer.import_document(document, tap)
     assert len(created) == 4
     assert taps == ["ok"] * 4
+
+
+def test_a_write_failing_half_way_takes_back_what_was_written(
+    app: Flask, backup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document = copy.deepcopy(backup)
+    document["tables"] = [_loose(_table(backup)) for _ in range(3)]
+    written: list[int] = []
+    real = transfer._import_play
+
+    def failing_on_the_third(*args: Any, **kwargs: Any) -> None:
+        written.append(1)
+        if len(written) == 3:
+            raise ValueError("the disk is full")
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(transfer, "_import_play", failing_on_the_third)
+    refused = pytest.raises(transfer.ImportRefused, match="ValueError")
+    with app.app_context(), app.test_request_context(), refused:
+        transfer.import_document(document)
+    assert len(written) == 3, "the group's table and a loose one were committed first"
+    assert _stored(app) == 0
