@@ -76,6 +76,7 @@ def test_gunicorn_refuses_several_workers_counting_in_memory(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     on_starting = _settings()["on_starting"]
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "test")  # no key file made in instance/
     monkeypatch.setenv("COMPANION_RATELIMIT_STORAGE_URI", "memory://")
     with pytest.raises(SystemExit, match="each of the 2 worker processes"):
         on_starting(SimpleNamespace(cfg=SimpleNamespace(workers=2)))  # type: ignore[operator]
@@ -85,7 +86,11 @@ def test_gunicorn_refuses_several_workers_counting_in_memory(
 
 
 def test_gunicorn_itself_stops_with_the_sentence(tmp_path: Path) -> None:
-    env = {**_no_storage_override(), "COMPANION_RATELIMIT_STORAGE_URI": "memory://"}
+    env = {
+        **_no_storage_override(),
+        "COMPANION_RATELIMIT_STORAGE_URI": "memory://",
+        "COMPANION_SECRET_KEY": "test",
+    }
     done = subprocess.run(
         [
             sys.executable,
