@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
 from companion.games import GAMES
@@ -158,8 +159,13 @@ def _play_json(
 ) -> dict[str, Any]:
     game = GAMES.get(play.game)
     private = frozenset() if complete or game is None else game.private_keys
-    results = db.session.scalars(
-        select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
+    # Only a group's export lists results (they name its members): no query otherwise.
+    results: Iterable[PlayResult] = (
+        db.session.scalars(
+            select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
+        )
+        if members
+        else []
     )
     return {
         "game": play.game,
@@ -201,7 +207,7 @@ def _table_json(
     table: Table, *, members: Mapping[int, int], complete: bool, only: Play | None = None
 ) -> dict[str, Any]:
     seats = {player.id: player.seat for player in table.players}
-    chosen = [only] if only is not None else list(table.plays)
+    chosen = [only] if only is not None else _plays_with_edits(table)
     wanted = [s for s in table.series if any(p.series_id == s.id for p in chosen)]
     series = {s.id: n for n, s in enumerate(wanted)}
     species = db.session.scalars(
@@ -234,6 +240,18 @@ def _table_json(
             for play in chosen
         ],
     }
+
+
+def _plays_with_edits(table: Table) -> list[Play]:
+    """The table's plays with their edit logs, loaded in two queries (not one a play)."""
+    return list(
+        db.session.scalars(
+            select(Play)
+            .where(Play.table_id == table.id)
+            .order_by(Play.id)
+            .options(selectinload(Play.edits))
+        )
+    )
 
 
 def _group_json(group: Group, *, complete: bool, progress: Progress | None) -> dict[str, Any]:

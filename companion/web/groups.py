@@ -350,7 +350,8 @@ def _download(
         if kind == "csv":
             body = transfer.to_csv(document)
         else:
-            body = json.dumps(document, ensure_ascii=False, indent=1)
+            # Without indent: the C encoder, 10 times faster than the indenting one.
+            body = json.dumps(document, ensure_ascii=False)
         if cache is not None:
             cache.put((key, kind), body)
     response = Response(body, mimetype=CSV_TYPE if kind == "csv" else JSON_TYPE)
