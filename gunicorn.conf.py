@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import os
 
-# Behind the reverse proxy on the same machine; pass -b to listen elsewhere.
+# Behind the reverse proxy on the same machine; pass -b to listen elsewhere, but never
+# with COMPANION_TRUSTED_PROXIES set: the app then believes X-Forwarded-For, which anyone
+# reaching gunicorn directly could forge to escape the rate limits (docs/deploy.md).
 bind = "127.0.0.1:8000"
 
 # Threaded workers: a slow client blocks one thread, not a process (see above).
@@ -70,3 +72,12 @@ forwarded_allow_ips = "127.0.0.1,::1"
 # Errors go to stderr (gunicorn's default). No access log here: table URLs carry the
 # capability tokens, and the proxy's log already records requests (mask them there too).
 accesslog = None
+
+
+def on_starting(server: object) -> None:
+    """Refuse several workers when the rate limits would count in each one's memory."""
+    from companion.web.limits import configured_storage, storage_problem
+
+    problem = storage_problem(server.cfg.workers, configured_storage())  # type: ignore[attr-defined]
+    if problem is not None:
+        raise SystemExit(f"Not starting: {problem}")

@@ -55,17 +55,30 @@ def _export(group_token: str | None, table_token: str | None) -> dict[str, Any]:
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @with_appcontext
 def import_command(source: Path) -> None:
-    """Recreate a JSON export; prints the new edit links (the old ones do not carry over)."""
+    """Recreate a JSON export; prints the new edit links (the old ones do not carry over).
+
+    The whole file is checked first with the rules of the pages and the API; any problem
+    refuses all of it (one line each, nothing stored). Each table is then written in a
+    short transaction of its own, so live tables keep working during a restore.
+    """
     try:
         document = json.loads(source.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, ValueError) as error:
         raise click.ClickException(f"{source} is not JSON: {error}") from None
-    count = _tables_in(document)
+    except RecursionError:
+        raise click.ClickException(f"{source} nests too deeply to be an export.") from None
     try:
-        with click.progressbar(length=count, label="Tables") as bar:
+        transfer.check_document(document)
+        with click.progressbar(length=_tables_in(document), label="Tables") as bar:
             created = transfer.import_document(document, bar.update)
     except transfer.ImportRefused as refused:
-        raise click.ClickException(str(refused)) from None
+        for line in refused.lines:
+            click.echo(f"Error: {line}", err=True)
+        raise click.ClickException(
+            f"Nothing was imported ({len(refused.lines)} problems)."
+            if len(refused.lines) > 1
+            else "Nothing was imported."
+        ) from None
     for kind, token in created:
         prefix = "/g/" if kind == "group" else "/t/"
         click.echo(f"{kind}: {prefix}{token}")
@@ -75,10 +88,14 @@ def _tables_in(document: Any) -> int:
     """How many tables an export holds (for the progress bar; 0 when unknown)."""
     if not isinstance(document, dict):
         return 0
-    found = [document.get("group"), *list(document.get("groups") or [])]
-    count = sum(len(g.get("tables") or []) for g in found if isinstance(g, dict))
-    count += len(document.get("tables") or []) + (1 if "table" in document else 0)
+    found = [document.get("group"), *_listed(document.get("groups"))]
+    count = sum(len(_listed(g.get("tables"))) for g in found if isinstance(g, dict))
+    count += len(_listed(document.get("tables"))) + (1 if "table" in document else 0)
     return count
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def register(app: Flask) -> None:

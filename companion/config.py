@@ -54,9 +54,13 @@ DEFAULTS: dict[str, Any] = {
     # New tables and JSON API requests per network (Flask-Limiter notation).
     "RATE_LIMIT_TABLES": "30 per hour",
     "RATE_LIMIT_API": "600 per minute",
-    # Where the rate limits count: memory for one process; give every worker the same
-    # Redis or Memcached (e.g. "redis://localhost:6379") when there are several.
-    "RATELIMIT_STORAGE_URI": "memory://",
+    # Exports (JSON and CSV of a play, a table or a group) per network, all together.
+    "RATE_LIMIT_EXPORTS": "60 per hour",
+    # Where the rate limits count: "database://" is the app's own database, which every
+    # worker process shares (companion/services/rate_counts.py); "memory://" counts in
+    # each process alone (one worker only: gunicorn.conf.py refuses more); Redis or
+    # Memcached (e.g. "redis://localhost:6379") also serve several workers.
+    "RATELIMIT_STORAGE_URI": "database://",
     # Said per app on purpose: Flask-Limiter keeps the last app's setting as the default
     # for the next app made in the same process (the tests and benchmarks make many).
     "RATELIMIT_ENABLED": True,

@@ -11,7 +11,7 @@ import enum
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Float, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from companion.extensions import db
@@ -323,3 +323,15 @@ class PlayResult(db.Model):  # type: ignore[name-defined,misc]
     finished_at: Mapped[datetime]
     # "2026-11": the month of the play, stored so both databases group by it alike.
     month: Mapped[str] = mapped_column(String(7))
+
+
+class RateLimitCount(db.Model):  # type: ignore[name-defined,misc]
+    """One rate limit's count for one network while its window lasts (every worker process
+    counts here; see ``services/rate_counts.py``, which writes it in plain SQL)."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    count: Mapped[int]
+    # When the window ends, in seconds since the epoch (as the ``limits`` library counts).
+    expires_at: Mapped[float] = mapped_column(Float, index=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import current_app
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 
 from companion.extensions import db
 from companion.games.base import (
@@ -45,7 +45,7 @@ from companion.models import (
     Table,
     utcnow,
 )
-from companion.services import tables
+from companion.services import caps, tables
 from companion.services.results import current_result
 from companion.services.tables import MAX_PLAYERS_AT_TABLE, Access
 
@@ -174,6 +174,8 @@ def _join(group: Group, name: str) -> GroupPlayer:
     cleaned = checked_name(name)
     member = _by_name(group, cleaned)
     if member is None:
+        if len(group.players) >= caps.MAX_GROUP_MEMBERS:
+            raise GroupRefused(caps.too_many_members())
         member = GroupPlayer(name=cleaned, active=True)
         group.players.append(member)
         db.session.flush()
@@ -274,6 +276,8 @@ def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str]
             members.append(_join(group, name))
     if not members:
         raise GroupRefused("Pick tonight's players (tap their names in seating order).")
+    if _table_count(group) >= caps.MAX_GROUP_TABLES:
+        raise GroupRefused(caps.too_many_tables())
     if len(members) > MAX_PLAYERS_AT_TABLE:
         raise GroupRefused(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
     if len({m.id for m in members}) != len(members):
@@ -286,12 +290,23 @@ def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str]
     return table
 
 
+def _table_count(group: Group) -> int:
+    """How many tables were started from the group (counted, not loaded)."""
+    counted = select(func.count()).select_from(Table).where(Table.group_id == group.id)
+    return int(db.session.scalar(counted) or 0)
+
+
 def seat_joins_group(table: Table, seat: Player) -> None:
     """A player added to a group's table joins the group (or is the member of that name);
-    commits. Nothing happens at a table without a group."""
+    commits. Nothing happens at a table without a group, nor when its roster is full
+    (the friend plays at the table all the same)."""
     if table.group is None:
         return
-    seat.group_player_id = _join(table.group, seat.name).id
+    try:
+        seat.group_player_id = _join(table.group, seat.name).id
+    except GroupRefused:
+        db.session.rollback()
+        return
     tables.bump(table)  # its BG Stats links now name the member
     db.session.commit()
 

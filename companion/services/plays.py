@@ -23,7 +23,7 @@ from companion.extensions import db
 from companion.games import GAMES, Game
 from companion.games.base import InvalidStateError, Problem, parse_path
 from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
-from companion.services import explain, groups, tables
+from companion.services import caps, explain, groups, tables
 from companion.services.results import current_result as current_result
 from companion.services.results import game_of as game_of
 from companion.services.results import result_json
@@ -79,6 +79,8 @@ def start_play(
     """Start a game at a table with the table's players in seating order; commits."""
     game = GAMES[game_slug]
     problems = player_count_problems_for(game, len(table.players))
+    if tables.play_count(table) >= caps.MAX_PLAYS_PER_TABLE:
+        problems.append(Problem("game", caps.too_many_plays()))
     if problems:
         raise EditRefused(problems)
     chosen = dict(options or {})

@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any, cast
 
 from flask import current_app
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import contains_eager, joinedload, selectinload
 from sqlalchemy.sql import ClauseElement
@@ -510,6 +510,12 @@ def recent_visits(visitor: str) -> list[TableAccess]:
         if known is None or (access is Access.EDIT and not known.can_edit):
             listed[visit.table_id] = TableAccess(visit.table, access)
     return list(listed.values())[:RECENT_TABLES]
+
+
+def play_count(table: Table) -> int:
+    """How many plays the table holds (counted, not loaded; see ``caps``)."""
+    counted = select(func.count()).select_from(Play).where(Play.table_id == table.id)
+    return int(db.session.scalar(counted) or 0)
 
 
 def touch(table: Table) -> None:

@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
 from companion.games import GAMES
@@ -33,7 +34,7 @@ from companion.models import (
     SpeciesDefinition,
     Table,
 )
-from companion.services import groups, tables
+from companion.services import groups, tables, transfer_checks
 from companion.services.tables import Access
 
 FORMAT = "odd-companion"
@@ -57,7 +58,12 @@ Progress = Callable[[int], None]
 
 
 class ImportRefused(Exception):  # noqa: N818 - raised as "the import is refused"
-    """The document is not an export this app can recreate; nothing stored."""
+    """The document is not an export this app can recreate; nothing stored. ``lines``
+    says why, one line per problem (where it is, then what is wrong)."""
+
+    def __init__(self, *lines: str) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = list(lines)
 
 
 def _when(value: datetime | None) -> str | None:
@@ -153,8 +159,13 @@ def _play_json(
 ) -> dict[str, Any]:
     game = GAMES.get(play.game)
     private = frozenset() if complete or game is None else game.private_keys
-    results = db.session.scalars(
-        select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
+    # Only a group's export lists results (they name its members): no query otherwise.
+    results: Iterable[PlayResult] = (
+        db.session.scalars(
+            select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
+        )
+        if members
+        else []
     )
     return {
         "game": play.game,
@@ -196,7 +207,7 @@ def _table_json(
     table: Table, *, members: Mapping[int, int], complete: bool, only: Play | None = None
 ) -> dict[str, Any]:
     seats = {player.id: player.seat for player in table.players}
-    chosen = [only] if only is not None else list(table.plays)
+    chosen = [only] if only is not None else _plays_with_edits(table)
     wanted = [s for s in table.series if any(p.series_id == s.id for p in chosen)]
     series = {s.id: n for n, s in enumerate(wanted)}
     species = db.session.scalars(
@@ -229,6 +240,18 @@ def _table_json(
             for play in chosen
         ],
     }
+
+
+def _plays_with_edits(table: Table) -> list[Play]:
+    """The table's plays with their edit logs, loaded in two queries (not one a play)."""
+    return list(
+        db.session.scalars(
+            select(Play)
+            .where(Play.table_id == table.id)
+            .order_by(Play.id)
+            .options(selectinload(Play.edits))
+        )
+    )
 
 
 def _group_json(group: Group, *, complete: bool, progress: Progress | None) -> dict[str, Any]:
@@ -274,6 +297,34 @@ def export_group(
 ) -> dict[str, Any]:
     """A group: roster, every table started from it, every play and result."""
     return _document("group", {"group": _group_json(group, complete=complete, progress=progress)})
+
+
+def table_fingerprint(table: Table) -> tuple[int, ...]:
+    """What changes whenever the table's export would: its version (roster, games started,
+    finished or reopened) and its plays' versions (every edit, a species definition's
+    too). Versions only grow, so an export kept under this stays right; one query."""
+    counted = select(db.func.count(Play.id), db.func.coalesce(db.func.sum(Play.version), 0))
+    plays_count, versions = db.session.execute(counted.where(Play.table_id == table.id)).one()
+    return (table.id, table.version, int(plays_count), int(versions))
+
+
+def group_fingerprint(group: Group) -> tuple[Any, ...]:
+    """What changes whenever the group's export would: its name and roster, and the
+    versions of all its tables and their plays (two queries however many tables)."""
+    in_group = Table.group_id == group.id
+    tables_count, table_versions = db.session.execute(
+        select(db.func.count(Table.id), db.func.coalesce(db.func.sum(Table.version), 0)).where(
+            in_group
+        )
+    ).one()
+    plays_count, play_versions = db.session.execute(
+        select(db.func.count(Play.id), db.func.coalesce(db.func.sum(Play.version), 0))
+        .join(Table, Play.table_id == Table.id)
+        .where(in_group)
+    ).one()
+    roster = tuple((p.id, p.name, p.active) for p in group.players)
+    counts = (int(tables_count), int(table_versions), int(plays_count), int(play_versions))
+    return (group.id, group.name, roster, *counts)
 
 
 def everything_count() -> int:
@@ -364,17 +415,31 @@ def _safe_cell(value: Any) -> Any:
 
 
 def import_document(document: Any, progress: Progress | None = None) -> list[tuple[str, str]]:
-    """Recreate an export; commits once, or stores nothing. Returns what was created as
-    ``(kind, edit token)`` pairs (fresh links: kind ``"group"`` or ``"table"``)."""
+    """Recreate an export, all or nothing. Returns what was created as ``(kind, edit
+    token)`` pairs (fresh links: kind ``"group"`` or ``"table"``).
+
+    The whole document is checked first, without touching the database
+    (:func:`check_document`). Then each group's roster and each table is written in a
+    transaction of its own, so live tables' taps never wait long for the database's write
+    lock during a large restore; should a write fail all the same, everything this import
+    wrote is removed again before :class:`ImportRefused` is raised.
+    """
+    check_document(document)
+    created: list[Group | Table] = []
     try:
-        created = _import(document, progress)
-    except ImportRefused:
-        db.session.rollback()
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, SQLAlchemyError) as error:
-        db.session.rollback()
-        raise ImportRefused(f"This is not a complete export ({error!r}).") from None
-    db.session.commit()
+        _import(document, progress, created)
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        IndexError,
+        OverflowError,
+        RecursionError,
+        SQLAlchemyError,
+    ) as error:
+        _remove(created)
+        raise ImportRefused(f"This is not a complete export ({type(error).__name__}).") from None
     return [
         ("group", groups.token_for(item, Access.EDIT))
         if isinstance(item, Group)
@@ -383,29 +448,57 @@ def import_document(document: Any, progress: Progress | None = None) -> list[tup
     ]
 
 
-def _import(document: Any, progress: Progress | None) -> list[Group | Table]:
+def _remove(created: Sequence[Group | Table]) -> None:
+    """Take back what a failed import wrote (its tables, then its groups)."""
+    db.session.rollback()
+    table_ids = [item.id for item in created if isinstance(item, Table)]
+    group_ids = [item.id for item in created if isinstance(item, Group)]
+    if group_ids:
+        table_ids += db.session.scalars(select(Table.id).where(Table.group_id.in_(group_ids)))
+    db.session.execute(delete(Table).where(Table.id.in_(table_ids)))
+    db.session.execute(delete(Group).where(Group.id.in_(group_ids)))
+    db.session.commit()
+
+
+def check_document(document: Any) -> None:
+    """Raise :class:`ImportRefused` with every reason the document cannot be recreated
+    (the rules of the pages and the API, the caps, the engines' checks of each state);
+    reads nothing from the database and writes nothing."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused("This is not an Odd Companion export.")
-    if document.get("version") != VERSION:
-        raise ImportRefused(f"This export has version {document.get('version')!r}; expected 1.")
+    version = document.get("version")
+    if version != VERSION:
+        shown = repr(version) if len(repr(version)) <= 20 else "another"
+        raise ImportRefused(f"This export has version {shown}; this app reads version 1.")
     kind = document.get("kind")
-    if kind in ("play", "table"):
-        return [_import_table(document["table"], group=None, members=[], progress=progress)]
-    if kind == "group":
-        return [_import_group(document["group"], progress)]
-    if kind == "everything":
-        made: list[Group | Table] = [_import_group(g, progress) for g in document["groups"]]
-        made += [
-            _import_table(t, group=None, members=[], progress=progress) for t in document["tables"]
-        ]
-        return made
-    raise ImportRefused(f"Unknown kind of export: {kind!r}.")
+    if kind not in KINDS:
+        shown = repr(kind)[:40]
+        raise ImportRefused(f"Unknown kind of export: {shown}.")
+    too_deep = transfer_checks.depth_problem(document)
+    if too_deep is not None:
+        raise ImportRefused(too_deep)
+    problems = transfer_checks.refusals(kind, document)
+    if problems:
+        raise ImportRefused(*problems)
 
 
-def _import_group(data: Mapping[str, Any], progress: Progress | None) -> Group:
+def _import(document: Any, progress: Progress | None, created: list[Group | Table]) -> None:
+    """Write a checked document; ``created`` collects each group and table once stored."""
+    kind = document["kind"]
+    found_groups = [document["group"]] if kind == "group" else document.get("groups", [])
+    loose = [document["table"]] if kind in ("play", "table") else document.get("tables", [])
+    for data in found_groups:
+        _import_group(data, progress, created)
+    for data in loose:
+        created.append(_import_table(data, group=None, members=[], progress=progress))
+
+
+def _import_group(
+    data: Mapping[str, Any], progress: Progress | None, created: list[Group | Table]
+) -> None:
     group = Group(
         uid=secrets.token_hex(16),
-        name=str(data["name"]),
+        name=str(data["name"]).strip(),
         edit_generation=0,
         created_at=_parse_when(data["created_at"]),
     )
@@ -414,15 +507,17 @@ def _import_group(data: Mapping[str, Any], progress: Progress | None) -> Group:
     db.session.add(group)
     members = [
         GroupPlayer(
-            name=str(p["name"]), active=bool(p["active"]), created_at=_parse_when(p["created_at"])
+            name=str(p["name"]).strip(),
+            active=bool(p["active"]),
+            created_at=_parse_when(p["created_at"]),
         )
         for p in data["players"]
     ]
     group.players = members
-    db.session.flush()
+    db.session.commit()
+    created.append(group)
     for table in data["tables"]:
         _import_table(table, group=group, members=members, progress=progress)
-    return group
 
 
 def _import_table(
@@ -432,7 +527,7 @@ def _import_table(
     members: Sequence[GroupPlayer],
     progress: Progress | None,
 ) -> Table:
-    names = [str(p["name"]) for p in sorted(data["players"], key=lambda p: p["seat"])]
+    names = [str(p["name"]).strip() for p in sorted(data["players"], key=lambda p: p["seat"])]
     table = tables.new_table(names)
     table.created_at = _required_when(data["created_at"])
     table.last_used_at = _required_when(data["last_used_at"])
@@ -451,10 +546,11 @@ def _import_table(
         )
         for s in data["series"]
     ]
+    db.session.flush()  # the definitions name the table by its id
     for d in data["species"]:
         db.session.add(
             SpeciesDefinition(
-                table=table,
+                table_id=table.id,
                 species=d["species"],
                 side=d["side"],
                 rule=d["rule"],
@@ -464,6 +560,7 @@ def _import_table(
     db.session.flush()
     for play in data["plays"]:
         _import_play(play, table=table, group=group, members=members)
+    db.session.commit()  # one table a transaction: live tables' taps wait little
     if progress is not None:
         progress(1)
     return table

@@ -23,6 +23,13 @@ pure scoring of the body it was sent, short and waiting for nothing, so queueing
 the tables' taps would only slow it (under wrk, a sixth of its throughput: its
 compression, which runs without the GIL, no longer overlapped another request's work).
 
+Exports (``.../export.json``, ``.../export.csv``) go round it too, taking turns among
+themselves instead: a large group's first export is seconds of work, which would hold every
+table's taps and polls of the process that long (two export loops raised other tables'
+poll p95 to 7 s). Beside the gate they share the interpreter with the gated request, which
+Python switches between every few milliseconds, so a tap waits milliseconds, not seconds.
+They are rate-limited per network and kept once built (``web/groups.py``).
+
 ``REQUESTS_AT_ONCE`` 0 turns the gate off; more than 1 lets a process overlap a request's
 waits for a distant database with another's work.
 """
@@ -38,6 +45,8 @@ from typing import Any
 SETTING = "REQUESTS_AT_ONCE"
 #: Paths whose requests never wait for a turn (see above).
 AROUND = ("/api/",)
+#: Path endings of the requests that take turns beside the gate (see above).
+BESIDE = ("/export.json", "/export.csv")
 #: The body is read in pieces of this size, so a client that stops half-way leaves what
 #: it sent (the app then answers 400, as it would have reading it itself).
 CHUNK = 64 * 1024
@@ -54,12 +63,15 @@ class Gate:
             threading.Lock() if at_once == 1 else threading.BoundedSemaphore(at_once)
         )
         self.max_body = max_body
+        self.long_turns = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         read_body_first(environ, self.max_body)
-        if environ.get("PATH_INFO", "").startswith(AROUND):
+        path = environ.get("PATH_INFO", "")
+        if path.startswith(AROUND):
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
-        with self.turns:
+        turns = self.long_turns if path.endswith(BESIDE) else self.turns
+        with turns:
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
 
 

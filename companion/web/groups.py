@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
+from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
 from companion.extensions import db, limiter
@@ -30,6 +31,7 @@ from companion.web.group_forms import (
     VersusForm,
 )
 from companion.web.idempotency import note_table
+from companion.web.kept import Kept
 from companion.web.render import page_or_fragment
 
 bp = Blueprint("groups", __name__)
@@ -38,6 +40,13 @@ UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 READ_ONLY_MESSAGE = "This is the group's read-only link: it cannot change anything."
 JSON_TYPE = "application/json"
 CSV_TYPE = "text/csv"
+#: Exports kept per process, and their total size in characters: repeated downloads of
+#: an unchanged table or group are served from here (a capped table's is a few MB).
+MAX_EXPORTS = 64
+MAX_EXPORT_CHARACTERS = 64_000_000
+EXPORTS_KEY = "companion.exports"
+#: Every export route shares one limit per network (``RATE_LIMIT_EXPORTS``).
+EXPORT_LIMIT = limiter.shared_limit(limits.exports_limit, scope="exports")
 ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 
@@ -329,53 +338,96 @@ def history(token: str) -> Response:
 # --- exports ---------------------------------------------------------------------------------
 
 
-def _download(document: Mapping[str, Any], name: str, kind: str) -> Response:
-    """A JSON or CSV export as a file to save."""
-    if kind == "csv":
-        body, mimetype = transfer.to_csv(document), CSV_TYPE
-    else:
-        body, mimetype = json.dumps(document, ensure_ascii=False, indent=1), JSON_TYPE
-    response = Response(body, mimetype=mimetype)
+def _download(
+    key: Hashable, build: Callable[[], Mapping[str, Any]], name: str, kind: str
+) -> Response:
+    """A JSON or CSV export as a file to save: built once per state of what it holds
+    (``key``, see ``transfer.table_fingerprint``), then served from this process's copy."""
+    cache = _exports()
+    body = cache.get((key, kind)) if cache is not None else None
+    if body is None:
+        document = build()
+        if kind == "csv":
+            body = transfer.to_csv(document)
+        else:
+            # Without indent: the C encoder, 10 times faster than the indenting one.
+            body = json.dumps(document, ensure_ascii=False)
+        if cache is not None:
+            cache.put((key, kind), body)
+    response = Response(body, mimetype=CSV_TYPE if kind == "csv" else JSON_TYPE)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
     return response
 
 
+def _exports() -> Kept[str] | None:
+    found: Kept[str] | None = current_app.extensions.get(EXPORTS_KEY)
+    return found
+
+
+@bp.record_once
+def _keep_exports(state: BlueprintSetupState) -> None:
+    """Give each app its own cache of exports (tests run many apps in one process)."""
+    state.app.extensions[EXPORTS_KEY] = Kept(MAX_EXPORTS, MAX_EXPORT_CHARACTERS, len)
+
+
+def _group_export(token: str, kind: str) -> Response:
+    group = open_group(token).group
+    key = ("group", transfer.group_fingerprint(group))
+    return _download(key, lambda: transfer.export_group(group), "group", kind)
+
+
+def _table_export(token: str, kind: str) -> Response:
+    table = open_table(token).table
+    key = ("table", transfer.table_fingerprint(table))
+    return _download(key, lambda: transfer.export_table(table), "table", kind)
+
+
+def _play_export(token: str, play_id: int, kind: str) -> Response:
+    play = load_play(token, play_id).play
+    key = ("play", play.id, transfer.table_fingerprint(play.table))
+    return _download(key, lambda: transfer.export_play(play), f"play-{play_id}", kind)
+
+
 @bp.get("/g/<token>/export.json")
+@EXPORT_LIMIT
 def export_group_json(token: str) -> Response:
     """The whole group as JSON: roster, tables, plays, edit logs, results."""
-    return _download(transfer.export_group(open_group(token).group), "group", "json")
+    return _group_export(token, "json")
 
 
 @bp.get("/g/<token>/export.csv")
+@EXPORT_LIMIT
 def export_group_csv(token: str) -> Response:
     """The whole group as CSV: one row per player per play."""
-    return _download(transfer.export_group(open_group(token).group), "group", "csv")
+    return _group_export(token, "csv")
 
 
 @bp.get("/t/<token>/export.json")
+@EXPORT_LIMIT
 def export_table_json(token: str) -> Response:
     """A table and all its plays as JSON."""
-    return _download(transfer.export_table(open_table(token).table), "table", "json")
+    return _table_export(token, "json")
 
 
 @bp.get("/t/<token>/export.csv")
+@EXPORT_LIMIT
 def export_table_csv(token: str) -> Response:
     """A table's plays as CSV: one row per player per play."""
-    return _download(transfer.export_table(open_table(token).table), "table", "csv")
+    return _table_export(token, "csv")
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/export.json")
+@EXPORT_LIMIT
 def export_play_json(token: str, play_id: int) -> Response:
     """One play as JSON (with its table's players)."""
-    play = load_play(token, play_id).play
-    return _download(transfer.export_play(play), f"play-{play_id}", "json")
+    return _play_export(token, play_id, "json")
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/export.csv")
+@EXPORT_LIMIT
 def export_play_csv(token: str, play_id: int) -> Response:
     """One play as CSV: one row per player."""
-    play = load_play(token, play_id).play
-    return _download(transfer.export_play(play), f"play-{play_id}", "csv")
+    return _play_export(token, play_id, "csv")
 
 
 # --- what the table page adds ----------------------------------------------------------------

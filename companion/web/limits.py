@@ -2,8 +2,9 @@
 
 Limits count per *network*, not per exact address: one IPv4 address, or one IPv6 /64
 (a phone can pick a new address inside its /64 at will). Join codes are also limited per
-code typed. The counters live in the limiter's storage (``RATELIMIT_STORAGE_URI``:
-memory for one process; Redis or Memcached when several workers share the limits), whose
+code typed. The counters live in the limiter's storage (``RATELIMIT_STORAGE_URI``: by
+default the app's database, which all worker processes share, see
+``services/rate_counts.py``; memory for one process only; or Redis or Memcached), whose
 ``hit`` is atomic, so a burst of attempts at once is held to the limit exactly.
 """
 
@@ -18,10 +19,44 @@ from flask import current_app, request
 from limits import RateLimitItem, RateLimitItemPerMinute
 
 from companion.extensions import limiter
+from companion.services import rate_counts
+
+#: The storage scheme of the app's database (registered with ``limits`` on import).
+DATABASE_STORAGE = f"{rate_counts.SCHEME}://"
 
 IPV6_NETWORK_BITS = 64
 UNKNOWN_CLIENT = "unknown"
 SECONDS_PER_MINUTE = 60
+
+
+def storage_problem(workers: int, storage: str) -> str | None:
+    """Why ``workers`` processes cannot share limits counted in ``storage`` (or None).
+
+    >>> storage_problem(2, "database://") is None, storage_problem(1, "memory://") is None
+    (True, True)
+    >>> storage_problem(2, "memory://")[:52]
+    'The rate limits count in memory (RATELIMIT_STORAGE_U'
+    """
+    if workers <= 1 or not storage.startswith("memory"):
+        return None
+    return (
+        "The rate limits count in memory (RATELIMIT_STORAGE_URI=memory://), which each of "
+        f"the {workers} worker processes would do on its own, multiplying every limit by "
+        f"{workers}. Use COMPANION_RATELIMIT_STORAGE_URI={DATABASE_STORAGE} (the default), "
+        "Redis or Memcached, or run one worker (-w 1)."
+    )
+
+
+def configured_storage() -> str:
+    """The rate-limit storage the app will be configured with (for gunicorn's master
+    process, before any worker builds the app)."""
+    from flask import Flask
+
+    from companion import PROJECT_ROOT, config
+
+    settings = Flask("companion", instance_path=str(PROJECT_ROOT / "instance"))
+    config.load(settings, None)
+    return str(settings.config["RATELIMIT_STORAGE_URI"])
 
 
 def network_of(address: str | None) -> str:
@@ -60,6 +95,11 @@ def tables_limit() -> str:
 def api_limit() -> str:
     """How many API requests one network may send (``RATE_LIMIT_API``)."""
     return str(current_app.config["RATE_LIMIT_API"])
+
+
+def exports_limit() -> str:
+    """How many exports one network may download (``RATE_LIMIT_EXPORTS``)."""
+    return str(current_app.config["RATE_LIMIT_EXPORTS"])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,32 @@
+"""How much one table, one group and one roster may hold: generous for real evenings and
+years of a gaming group, small enough that no page, export or import of one of them holds
+a server process for long. docs/security.md lists them; the pages, the API and the
+import refuse beyond them with these sentences.
+"""
+
+from __future__ import annotations
+
+#: Plays at one table (a long evening is a dozen; a table reused for a year, a few hundred).
+MAX_PLAYS_PER_TABLE = 500
+#: Members of a group's roster, removed ones included (a large club).
+MAX_GROUP_MEMBERS = 200
+#: Tables started from one group (an evening a week for ten years is 520).
+MAX_GROUP_TABLES = 1000
+
+
+def too_many_plays() -> str:
+    """Refusing a play past the cap."""
+    return (
+        f"A table holds at most {MAX_PLAYS_PER_TABLE} games: start a new table "
+        "(from your group, to keep counting its results)."
+    )
+
+
+def too_many_members() -> str:
+    """Refusing a member past the cap."""
+    return f"A group holds at most {MAX_GROUP_MEMBERS} players (removed ones included)."
+
+
+def too_many_tables() -> str:
+    """Refusing a table past the cap."""
+    return f"A group holds at most {MAX_GROUP_TABLES} tables: start a new group."
