@@ -78,7 +78,7 @@ class DatabaseStorage(Storage):
 
     STORAGE_SCHEME = [SCHEME]  # noqa: RUF012 - the type limits declares
 
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: object):
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **_options: object):
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
         self._counts = itertools.count(1)
 

@@ -85,7 +85,7 @@ def test_gunicorn_refuses_several_workers_counting_in_memory(
     on_starting(SimpleNamespace(cfg=SimpleNamespace(workers=4)))  # type: ignore[operator]
 
 
-def test_gunicorn_itself_stops_with_the_sentence(tmp_path: Path) -> None:
+def test_gunicorn_itself_stops_with_the_sentence() -> None:
     env = {
         **_no_storage_override(),
         "COMPANION_RATELIMIT_STORAGE_URI": "memory://",

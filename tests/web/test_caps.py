@@ -12,8 +12,8 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import GroupPlayer, Play, Table
 from companion.services import caps
-from tests.group_helpers import create_group, start_group_table
-from tests.helpers import create_table, csrf, start_play
+from support.client import create_table, csrf, start_play
+from support.groups import create_group, start_group_table
 
 UNPROCESSABLE = 422
 

@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 
 from companion.services import transfer
 from companion.web import gate
-from tests.group_helpers import create_group
-from tests.helpers import create_table, csrf, edit, start_play
+from support.client import create_table, csrf, edit, start_play
+from support.groups import create_group
 
 TOO_MANY = 429
 
@@ -79,7 +79,7 @@ def test_exports_are_rate_limited_per_network(app: Flask, client: FlaskClient) -
 def test_an_export_does_not_wait_for_the_gate() -> None:
     ran: list[str] = []
 
-    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    def app(environ: dict[str, Any], _start_response: Callable[..., Any]) -> Iterable[bytes]:
         ran.append(environ["PATH_INFO"])
         return [b""]
 
