@@ -129,7 +129,6 @@ def test_the_main_square_counting_is_ours_not_the_example_s() -> None:
 #: Readings the rulebooks do not make: each entry is a clarification with a why, and its
 #: body itself says the reading is the app's (a reader of the body alone sees it too).
 APP_READINGS = [
-    "owl-about/mode/quick",
     "owl-about/goal",
     "owl-about/fewest-vp",
     "oddland/tiebreak/territories",
@@ -147,6 +146,22 @@ def test_the_app_s_readings_are_labelled_with_why(rule_id: str) -> None:
     assert entry.clarification, rule_id
     assert len(entry.why) > 40, rule_id
     assert "app" in entry.body.casefold() or "fewest vp win" in entry.body.casefold()
+
+
+def test_quick_mode_follows_the_rulebook_any_one_card() -> None:
+    """Quick mode lets every player play any one card: no follow rule, no night rule."""
+    entry = _entry("owl-about/mode/quick")
+    text = _text(entry.rule_id)
+    assert "any one card" in text
+    assert "neither the follow rule nor the night rule applies" in text
+    assert "still applies the night rule" not in text
+    assert "quick mode any card may be played" in _text("owl-about/night")
+
+
+def test_pumpkin_ted_is_one_card_by_the_app_s_reading() -> None:
+    text = _text("luckys-misadventures/tiebreak/pumpkin-ted")
+    assert "single card" in text
+    assert "refuses" in text
 
 
 def test_goal_does_not_state_fewest_vp_as_fact() -> None:
