@@ -325,8 +325,14 @@ class RulesIndex:
         text = " ".join(WORD.findall(text[:MAX_QUERY_LENGTH].casefold()))
         text = _PHRASE.sub(lambda said: PHRASES[said.group(0)], text)
         typed = TOKEN_WORD.findall(text)
-        # The last word may still be being typed: it is mended only if nothing begins so.
-        words = [self._mend(w, last=n == len(typed) - 1) for n, w in enumerate(typed)]
+        # Only the first few unknown words are mended (mending is the costly part; the
+        # question never needs more), and the last word may still be being typed: it is
+        # mended only if no word begins so.
+        unknown = [n for n, w in enumerate(typed) if w not in self._known][:MAX_WORDS]
+        words = [
+            self._mend(w, last=n == len(typed) - 1) if n in unknown else w
+            for n, w in enumerate(typed)
+        ]
         game, words = self._named_game(words)
         form = _form(words)
         content = [w for w in words if w not in STOP_WORDS]
@@ -382,10 +388,14 @@ class RulesIndex:
     def _closest(self, word: str) -> str:
         """The word of the entries closest to ``word`` (itself when none is close)."""
         size = len(word)
+        # A typo keeps the word's first letter or its ending (players misspell the
+        # middle: whalefant, tiebrake, sqaure): weighing only those words keeps a query
+        # of made-up words fast.
         candidates = [
             w
             for length in range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
             for w in self._by_length.get(length, ())
+            if w[0] == word[0] or w[-2:] == word[-2:]
         ]
         close = difflib.get_close_matches(word, candidates, n=CLOSE_CHOICES, cutoff=CLOSE_ENOUGH)
         if not close:
@@ -437,6 +447,7 @@ class RulesIndex:
         """Each word asked as the stems that find it: its own, its synonyms', and for the
         word still being typed, those of the words it begins."""
         concepts = []
+        self._stem_all(w for w in query.words if " " not in w)
         for n, word in enumerate(query.words):
             weights: dict[str, float] = {}
             self._weigh(weights, word, 1.0)
