@@ -1,12 +1,27 @@
-"""Search the rules as you type: SQLite FTS5 in memory, built once at start-up.
+"""Search the rules as players ask: a question in their words, answered offline at once.
 
-Why FTS5: it ships with Python's own ``sqlite3`` (nothing to install, nothing to pin),
-works whatever database the app itself uses, ranks with BM25, stems English word forms
-with its Porter tokenizer (*tiebreakers* finds *tiebreak*), runs prefix queries for the
-word still being typed, and marks the matching words itself (``highlight``/``snippet``).
-Typos are mended before the query reaches it: a word the entries never use is replaced
-by the closest words they do use (:mod:`difflib`, standard library), and a few spellings
-people use at the table are mapped to the entries' words (*nite* -> *night*).
+The index is built once at start-up, in memory, from SQLite FTS5 (it ships with
+Python's own ``sqlite3``: nothing to install or pin). FTS5 does two jobs: its Porter
+tokenizer gives every word of the entries its stem (*tiebreakers* and *tiebreak* are one
+word), and it marks the matching words of the results (``highlight``/``snippet``).
+Ranking is done here, over those stems, because players ask questions rather than type
+keywords. A question is understood in four steps:
+
+1. **Which game.** A game named in the question ("who wins owl about") scopes the
+   answers to it; the other games' best answers are offered below, apart.
+2. **Mended words.** A word the reference never uses is replaced by the closest word it
+   does use (:mod:`difflib`), but a word of the reference's own vocabulary, a game's
+   name or a word that glues a question together is never rewritten ("odd world" stays).
+3. **Synonyms players use.** Each word stands for a group: *max*, *most*, *limit*;
+   *hold*, *keep*, *have*; *tie*, *draw*, *same points*; and so on (:data:`SYNONYMS`).
+4. **What it asks.** The question form ("how many", "who", "when", "where", "can I...",
+   "what if") is matched against the form of each entry's own question (its title), and
+   "how many ... can I have" also asks for a limit.
+
+Each entry then scores, for every word asked, how rare that word is (IDF) times where it
+occurs (its question, then keywords, then its answer, then the why of a reading) and how
+often, scaled by the share of the question it answers; an entry whose own question has
+the form asked, or is covered by the words asked, gains a little.
 
 >>> from companion.rules import load
 >>> index = RulesIndex(load())
@@ -14,16 +29,20 @@ people use at the table are mapped to the entries' words (*nite* -> *night*).
 ['odd-world/components']
 >>> index.search("nite card", game="owl-about")[0].entry.rule_id
 'owl-about/night'
+>>> answer = index.answer("what if two players tie odd world")
+>>> answer.game, answer.hits[0].entry.rule_id
+('odd-world', 'odd-world/tiebreak/species')
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -35,48 +54,137 @@ from companion.rules.markdown import to_text
 CLOSE_CHOICES = 5
 #: The most results one search answers with.
 MAX_RESULTS = 12
+#: The most answers from other games offered below the named game's.
+MAX_OTHERS = 4
 #: The longest query read (longer ones are cut: nobody types more at a table).
 MAX_QUERY_LENGTH = 100
-#: BM25 weights of the columns: a word in the question counts most, then the keywords.
-WEIGHTS = {"title": 6.0, "keywords": 3.0, "body": 1.0}
+#: How much a word counts by where it occurs: the entry's question most, then keywords.
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "topic": 1.0, "body": 1.0, "why": 0.5}
+#: How much a synonym counts against the word the player typed.
+SYNONYM_WEIGHT = 0.8
+#: How much a word still being typed counts (each word it may become).
+PREFIX_WEIGHT = 0.9
+#: How much an entry whose question has the form asked gains (in IDF units).
+FORM_BONUS = 1.5
+#: How much an entry gains when the question covers its own question (title) whole.
+TITLE_BONUS = 3.0
+#: How much an entry using a word again gains (per doubling, about 0.7 times this).
+REPEAT_GAIN = 0.2
+#: How much a word found only in an entry's body answers that part of the question.
+BODY_ANSWERS = 0.75
 #: How close a typed word must be to a word of the entries to stand for it (0-1).
 CLOSE_ENOUGH = 0.75
 #: Words shorter than this are never corrected (too many near neighbours).
 MIN_CORRECTED_LENGTH = 4
-#: A mended word differs in length by at most this much (closer words are never longer
-#: or shorter by more at the ratio above, for words of the entries' lengths).
+#: A mended word differs in length by at most this much.
 LENGTH_SLACK = 2
 #: The most words of a query searched for (a question never needs more; it keeps any
 #: query, however long, well under the time a search may take).
 MAX_WORDS = 6
-#: How many mended words are remembered (typing resends the words typed before).
+#: The most words a word still being typed may stand for, and its shortest length.
+MAX_PREFIXED = 40
+MIN_PREFIX = 2
+#: How many mended words and stems are remembered (typing resends the words before).
 MENDED_CACHE = 4096
 
-#: Spellings and splits people type, mapped to the words the entries use.
-SYNONYMS = {
+#: Spellings, splits and phrases people type, mapped to one word the entries use.
+PHRASES = {
     "tie break": "tiebreak",
     "tie breaker": "tiebreak",
     "tie breakers": "tiebreak",
     "tie-break": "tiebreak",
     "tie-breaker": "tiebreak",
+    "tie-breakers": "tiebreak",
     "nite": "night",
     "nites": "night",
     "neighbor": "neighbour",
     "neighbors": "neighbours",
     "neighboring": "neighbouring",
+    "same points": "tie",
+    "same score": "tie",
+    "same number of points": "tie",
+    "equal points": "tie",
+    "as many points": "tie",
+    "at most": "max",
+    "up to": "max",
+    "next to": "adjacent",
+    "face up": "faceup",
+    "go first": "first",
+    "goes first": "first",
+    "game over": "end",
+    # "What counts as a territory?" asks what a territory is, not how anything counts.
+    "count as": "is",
+    "counts as": "is",
 }
+#: Groups of words a player uses for one thing: a word of a group also finds the others.
+SYNONYM_GROUPS = (
+    ("max", "maximum", "most", "limit", "cap", "never more"),
+    ("hold", "keep", "have", "own", "carry"),
+    ("tie", "tied", "ties", "equal", "tiebreak", "tiebreaker"),
+    ("win", "wins", "winner", "won", "victory", "winning", "beat", "beats"),
+    ("start", "starts", "begin", "begins"),
+    ("end", "ends", "finish", "over", "last"),
+    ("score", "scoring", "points", "vp", "worth"),
+    ("put", "place", "lay"),
+    ("adjacent", "neighbour", "neighbours", "beside", "touch"),
+    ("people", "players"),
+    ("coin", "coins", "money"),
+    ("rotate", "spin", "upside"),
+    ("bird", "birds", "species"),
+    ("mistake", "wrong", "penalty"),
+)
+#: The words a limit question ("how many X can I have") also looks for.
+LIMIT_WORDS = ("limit", "max", "most", "more", "never")
 #: Words that only glue a question together; dropped unless nothing else is left.
 _STOP_TEXT = """
-a an and are at be by can do does for how i if in is it my of on or the to what when where
-which who why with you your
+a an and are at be by can could do does did for how i if in is it its my me of on or the
+to what when where which who whom whose why with you your we our us they them their there
+this that these those should would will may might must am was were been being get gets
+got happen happens happened many much anything something any one s as than then so
+else someone somebody anyone anybody now just only still also too very really please
+allowed able possible supposed need needs
 """
 STOP_WORDS = frozenset(_STOP_TEXT.split())
+#: Other names and short forms of the games (each slug's own words are names too).
+GAME_ALIASES = {
+    "odd-world": ("oddworld",),
+    "owl-about": ("owlabout", "owl", "owls"),
+    "oddland": ("odd land",),
+    "oddville": ("odd ville",),
+    "luckys-misadventures": ("luckys", "lucky s misadventures", "misadventures", "lucky s"),
+}
+#: The question forms, first words first (the first that fits is the form).
+FORMS = (
+    (("how", "many"), "how many"),
+    (("how", "much"), "how many"),
+    (("what", "if"), "what if"),
+    (("who",), "who"),
+    (("whose",), "who"),
+    (("when",), "when"),
+    (("where",), "where"),
+    (("why",), "why"),
+    (("how",), "how"),
+    (("what",), "what"),
+    (("which",), "what"),
+)
+#: The form of an entry explaining a whole thing ("How does quick mode work?"): the
+#: answer a bare keyword ("quick mode", "characters") most likely wants.
+OVERVIEW = "overview"
+#: Words opening a yes-or-no question ("can I...", "does it count...").
+YES_NO = frozenset(("can", "may", "must", "do", "does", "is", "are", "should", "could", "will"))
+#: Words asking what one may have or hold (with "how many": a limit question).
+HOLDING = frozenset(("hold", "keep", "have", "own", "carry"))
 
 # Private-use characters mark matches in FTS5's output; they cannot occur in entries,
 # survive escaping, and become <mark> afterwards.
 OPEN, CLOSE = "\ue000", "\ue001"
 WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*", re.UNICODE)
 TOKEN_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+#: Every phrase of PHRASES, longest first, as whole words.
+_PHRASE = re.compile(
+    r"\b(?:" + "|".join(map(re.escape, sorted(PHRASES, key=len, reverse=True))) + r")\b"
+)
 
 
 @dataclass(frozen=True)
@@ -90,14 +198,39 @@ class Hit:
 
 @dataclass(frozen=True)
 class Query:
-    """A query as understood: the words searched, and whether any were corrected."""
+    """A question as understood: the words searched, whether any were corrected, the
+    game it names (if any) and the form of question it asks."""
 
     words: tuple[str, ...]
     corrected: bool
+    game: str | None = None
+    form: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to a question: the entries of its game (or of all), best first, and
+    the best of the other games when the question named one."""
+
+    query: Query
+    game: str | None
+    named: bool
+    hits: list[Hit]
+    others: list[Hit]
+
+
+@dataclass(frozen=True)
+class _Concept:
+    """One thing asked: the stems that find it, each with its weight."""
+
+    stems: dict[str, float]
+    counted: bool = True  # False: it adds to a score but is not required
+    #: How rare the word typed is: a rarer synonym counts no more than the word itself.
+    idf: float | None = None
 
 
 class RulesIndex:
-    """An in-memory FTS5 index of a library's entries (thread-safe: one lock)."""
+    """An in-memory index of a library's entries (thread-safe: one lock)."""
 
     def __init__(self, library: Library) -> None:
         self.library = library
@@ -106,46 +239,127 @@ class RulesIndex:
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE entries USING fts5("
-            "game UNINDEXED, title, keywords, body,"
-            " tokenize = 'porter unicode61 remove_diacritics 2')"
+            f"game UNINDEXED, title, keywords, body, why, topic, tokenize = '{TOKENIZER}')"
         )
+        self._db.execute("CREATE VIRTUAL TABLE entry_terms USING fts5vocab(entries, 'instance')")
+        self._db.execute(f"CREATE VIRTUAL TABLE words USING fts5(word, tokenize = '{TOKENIZER}')")
+        self._db.execute("CREATE VIRTUAL TABLE word_terms USING fts5vocab(words, 'instance')")
+        topics = {(g.slug, t.id): t.title for g in library.games.values() for t in g.topics}
         self._db.executemany(
-            "INSERT INTO entries (rowid, game, title, keywords, body) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO entries (rowid, game, title, keywords, body, why, topic)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (n, e.game, e.title, " ; ".join(e.keywords), _searchable_body(e))
+                (
+                    n,
+                    e.game,
+                    e.title,
+                    " ; ".join(e.keywords),
+                    to_text(e.body),
+                    to_text(e.why),
+                    topics[e.game, e.topic],
+                )
                 for n, e in enumerate(self._entries)
             ],
         )
+        #: Each entry's stems in its question, and those found in its body only.
+        self._titles: list[set[str]] = [set() for _ in self._entries]
+        self._bodies: list[set[str]] = [set() for _ in self._entries]
+        self._postings = self._read_postings()
+        self._idf = {
+            stem: math.log((len(self._entries) + 1) / (len(rows) + 0.5))
+            for stem, rows in self._postings.items()
+        }
+        self._forms = [_form(TOKEN_WORD.findall(e.title.casefold())) for e in self._entries]
+        self._games = {slug: _game_names(slug) for slug in library.games}
+        self._openings = [_opening(e) for e in self._entries]
         self._entries_using = _entries_using(self._entries)
-        self._vocabulary = sorted(self._entries_using)
-        self._known = frozenset(self._vocabulary)
+        self._vocabulary = sorted(self._entries_using, key=lambda w: -self._entries_using[w])
+        self._synonyms = _synonym_map()
+        never_mended = {w for names in self._games.values() for n in names for w in n}
+        never_mended |= STOP_WORDS | set(self._synonyms) | set(PHRASES.values())
+        self._known = frozenset(self._entries_using) | never_mended
         self._by_length: dict[int, list[str]] = {}
-        for word in self._vocabulary:
+        for word in sorted(self._entries_using):
             self._by_length.setdefault(len(word), []).append(word)
         self._mended: dict[str, str] = {}
+        self._stems: dict[str, str | None] = {}
+        self._stem_all([*self._known, *(w for g in self._synonyms.values() for w in g)])
+        self._word_of = {
+            stem: word
+            for word, stem in sorted(self._stems.items(), reverse=True)
+            if stem is not None and word in self._entries_using
+        }
+        glue = {self._stems.get(w) for w in STOP_WORDS}
+        for stems in self._titles:
+            stems -= glue
+
+    # --- understanding a question --------------------------------------------------------
 
     def understand(self, text: str) -> Query:
-        """The words to search for ``text``: synonyms mapped, typos mended, glue dropped.
+        """The words to search for ``text``: the game named, synonyms mapped, typos
+        mended, glue dropped.
 
         >>> from companion.rules import load
-        >>> RulesIndex(load()).understand("Who wins a Tie Break?")
-        Query(words=('wins', 'tiebreak'), corrected=False)
+        >>> RulesIndex(load()).understand("Who wins a Tie Break in Odd World?")
+        Query(words=('wins', 'tiebreak'), corrected=False, game='odd-world', form='who')
         """
         text = " ".join(WORD.findall(text[:MAX_QUERY_LENGTH].casefold()))
-        for said, meant in SYNONYMS.items():
-            text = re.sub(rf"\b{re.escape(said)}\b", meant, text)
-        words = list(TOKEN_WORD.findall(text))
-        content = ([w for w in words if w not in STOP_WORDS] or words)[:MAX_WORDS]
-        mended = [self._mend(w, last=n == len(content) - 1) for n, w in enumerate(content)]
-        return Query(tuple(mended), corrected=mended != content)
+        text = _PHRASE.sub(lambda said: PHRASES[said.group(0)], text)
+        typed = TOKEN_WORD.findall(text)
+        # Only the first few unknown words are mended (mending is the costly part; the
+        # question never needs more), and the last word may still be being typed: it is
+        # mended only if no word begins so.
+        unknown = [n for n, w in enumerate(typed) if w not in self._known][:MAX_WORDS]
+        words = [
+            self._mend(w, last=n == len(typed) - 1) if n in unknown else w
+            for n, w in enumerate(typed)
+        ]
+        game, words = self._named_game(words)
+        form = _form(words)
+        content = [w for w in words if w not in STOP_WORDS]
+        if not content and not game:
+            content = words
+        return Query(
+            tuple(content[:MAX_WORDS]),
+            corrected=words != typed and bool(set(words) - set(typed)),
+            game=game,
+            form=form,
+        )
+
+    def _named_game(self, words: list[str]) -> tuple[str | None, list[str]]:
+        """The first game the words name, and the words without any game's name."""
+        found: str | None = None
+        rest: list[str] = []
+        position = 0
+        while position < len(words):
+            match = self._game_at(words, position)
+            if match is None:
+                rest.append(words[position])
+                position += 1
+                continue
+            slug, length = match
+            found = found or slug
+            position += length
+        return found, rest
+
+    def _game_at(self, words: list[str], position: int) -> tuple[str, int] | None:
+        best: tuple[str, int] | None = None
+        for slug, names in self._games.items():
+            for name in names:
+                if tuple(words[position : position + len(name)]) == name and (
+                    best is None or len(name) > best[1]
+                ):
+                    best = (slug, len(name))
+        return best
 
     def _mend(self, word: str, *, last: bool) -> str:
-        """The word itself if the entries use it (or, for the last word, start with it),
-        else the closest word they use."""
+        """The word itself if the reference uses it (or it is a name, a synonym or glue;
+        or, for the last word, if the reference has words starting with it), else the
+        closest word the reference uses."""
         if word in self._known or word.isdigit() or len(word) < MIN_CORRECTED_LENGTH:
             return word
-        if last and any(w.startswith(word) for w in self._vocabulary):
-            return word  # still being typed: the prefix query finds it
+        if last and self._prefixed(word):
+            return word  # still being typed: it stands for the words it begins
         if word not in self._mended:
             if len(self._mended) >= MENDED_CACHE:
                 self._mended.clear()
@@ -155,10 +369,14 @@ class RulesIndex:
     def _closest(self, word: str) -> str:
         """The word of the entries closest to ``word`` (itself when none is close)."""
         size = len(word)
+        # A typo keeps the word's first letter or its ending (players misspell the
+        # middle: whalefant, tiebrake, sqaure): weighing only those words keeps a query
+        # of made-up words fast.
         candidates = [
             w
             for length in range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
             for w in self._by_length.get(length, ())
+            if w[0] == word[0] or w[-2:] == word[-2:]
         ]
         close = difflib.get_close_matches(word, candidates, n=CLOSE_CHOICES, cutoff=CLOSE_ENOUGH)
         if not close:
@@ -168,51 +386,222 @@ class RulesIndex:
         tied = [w for w in close if difflib.SequenceMatcher(None, word, w).ratio() == best]
         return max(tied, key=lambda w: (self._entries_using[w], w == close[0]))
 
-    def search(self, text: str, *, game: str | None = None) -> list[Hit]:
-        """The entries matching ``text`` (in one game, or all), best first.
-
-        Every word must match (its stem, or the start of the last word); when no entry has
-        them all, entries with any of them are ranked instead.
-        """
-        query = self.understand(text)
-        if not query.words:
+    def _prefixed(self, start: str) -> list[str]:
+        """The words of the entries that begin with ``start``, most used first."""
+        if len(start) < MIN_PREFIX:
             return []
-        terms = [_term(w, prefix=n == len(query.words) - 1) for n, w in enumerate(query.words)]
-        hits = self._match(" AND ".join(terms), game)
-        return hits or self._match(" OR ".join(terms), game)
+        return [w for w in self._vocabulary if w.startswith(start)][:MAX_PREFIXED]
 
-    def _match(self, expression: str, game: str | None) -> list[Hit]:
-        weights = ", ".join(str(WEIGHTS[c]) for c in ("title", "keywords", "body"))
-        sql = (
-            "SELECT rowid, highlight(entries, 1, ?, ?), snippet(entries, 3, ?, ?, '…', 18)"
-            f" FROM entries WHERE entries MATCH ? {'AND game = ?' if game else ''}"
-            f" ORDER BY bm25(entries, 0.0, {weights}) LIMIT {MAX_RESULTS}"
+    # --- answering -------------------------------------------------------------------------
+
+    def answer(self, text: str, *, game: str | None = None) -> Answer:
+        """The entries answering ``text``, best first: in ``game`` if given, else in the
+        game the question names (with the other games' best apart), else in all."""
+        query = self.understand(text)
+        scope = game or query.game
+        if not query.words:
+            if scope is None:
+                return Answer(query, None, False, [], [])
+            rows = [n for n, e in enumerate(self._entries) if e.game == scope]
+            return Answer(query, scope, game is None, self._hits(rows[:MAX_RESULTS], []), [])
+        concepts = self._concepts(query)
+        scores = self._scores(concepts, query.form)
+        ranked = sorted(scores, key=lambda n: (-scores[n], n))
+        inside = [n for n in ranked if scope is None or self._entries[n].game == scope]
+        outside = [] if game or scope is None else [n for n in ranked if n not in inside]
+        words = [w for c in concepts for w in c.stems]
+        return Answer(
+            query,
+            scope,
+            scope is not None and game is None,
+            self._hits(inside[:MAX_RESULTS], words),
+            self._hits(outside[:MAX_OTHERS], words),
         )
-        params: list[str] = [OPEN, CLOSE, OPEN, CLOSE, expression]
-        if game:
-            params.append(game)
+
+    def search(self, text: str, *, game: str | None = None) -> list[Hit]:
+        """The entries matching ``text`` (in one game, or all), best first: when the
+        question names a game, its entries first, then the other games' best."""
+        found = self.answer(text, game=game)
+        return (found.hits + found.others)[:MAX_RESULTS]
+
+    def _concepts(self, query: Query) -> list[_Concept]:
+        """Each word asked as the stems that find it: its own, its synonyms', and for the
+        word still being typed, those of the words it begins."""
+        concepts = []
+        self._stem_all(w for w in query.words if " " not in w)
+        for n, word in enumerate(query.words):
+            weights: dict[str, float] = {}
+            self._weigh(weights, word, 1.0)
+            for other in self._synonyms.get(word, ()):
+                self._weigh(weights, other, SYNONYM_WEIGHT)
+            if n == len(query.words) - 1 and word not in self._entries_using:
+                for longer in self._prefixed(word):
+                    self._weigh(weights, longer, PREFIX_WEIGHT)
+            own = self._stem(word) if " " not in word else None
+            concepts.append(_Concept(weights, idf=self._idf.get(own or "")))
+        if query.form == "how many" and HOLDING & set(query.words):
+            limit: dict[str, float] = {}
+            for word in LIMIT_WORDS:
+                self._weigh(limit, word, SYNONYM_WEIGHT)
+            concepts.append(_Concept(limit, counted=False))
+        return concepts
+
+    def _weigh(self, weights: dict[str, float], word: str, weight: float) -> None:
+        for part in word.split():
+            stem = self._stem(part)
+            if stem is not None and weight > weights.get(stem, 0.0):
+                weights[stem] = weight
+
+    def _scores(self, concepts: Sequence[_Concept], form: str | None) -> dict[int, float]:
+        """Every entry answering some of the concepts, with its score: what it matches
+        (rarity times place), times the share of the question it answers, plus a little
+        for a question of the form asked and for a question the words asked cover."""
+        gained: dict[int, float] = {}
+        answered: dict[int, float] = {}
+        asked_stems: set[str] = set()
+        for concept in concepts:
+            asked_stems.update(concept.stems)
+            best: dict[int, tuple[float, float]] = {}
+            for stem, weight in concept.stems.items():
+                idf = self._idf.get(stem, 0.0)
+                if concept.idf is not None:
+                    idf = min(idf, concept.idf)
+                for row, field in self._postings.get(stem, {}).items():
+                    value = idf * weight * field
+                    share = weight * (1.0 if stem not in self._bodies[row] else BODY_ANSWERS)
+                    old = best.get(row, (0.0, 0.0))
+                    best[row] = (max(old[0], value), max(old[1], share))
+            for row, (value, share) in best.items():
+                gained[row] = gained.get(row, 0.0) + value
+                answered[row] = answered.get(row, 0.0) + share * concept.counted
+        asked = sum(c.counted for c in concepts) or 1
+        scores = {}
+        for row, value in gained.items():
+            if not answered.get(row):
+                continue
+            part = answered[row] / asked
+            score = value * part
+            if self._forms[row] == (form or OVERVIEW):
+                score += FORM_BONUS * part
+            title = self._titles[row]
+            if title:
+                score += TITLE_BONUS * part * len(title & asked_stems) / len(title)
+            scores[row] = score
+        return scores
+
+    # --- stems, and hits as shown ----------------------------------------------------------
+
+    def _stem(self, word: str) -> str | None:
+        if word not in self._stems:
+            if len(self._stems) >= MENDED_CACHE:
+                self._stems = {w: s for w, s in self._stems.items() if w in self._known}
+            self._stem_all([word])
+        return self._stems.get(word)
+
+    def _stem_all(self, words: Iterable[str]) -> None:
+        """Each word's stem as the index's tokenizer makes it (``None``: no stem).
+
+        The words go in as one row, one token each, so that the stem at each token
+        position is the stem of that word; the row is taken out again at once.
+        """
+        todo = sorted({w for w in words if w not in self._stems and TOKEN_WORD.fullmatch(w)})
+        if not todo:
+            return
         with self._lock:
-            rows = self._db.execute(sql, params).fetchall()
-        return [
-            Hit(self._entries[row], _marked(title), _marked(snip)) for row, title, snip in rows
-        ]
+            self._db.execute("INSERT INTO words (rowid, word) VALUES (1, ?)", (" ".join(todo),))
+            found = dict(self._db.execute("SELECT offset, term FROM word_terms").fetchall())
+            self._db.execute("DELETE FROM words WHERE rowid = 1")
+        for n, word in enumerate(todo):
+            self._stems[word] = found.get(n)
+
+    def _read_postings(self) -> dict[str, dict[int, float]]:
+        """For every stem, the entries using it, each with its best field's weight, a
+        little more the more often the entry uses it (outside a why: it explains, it is
+        not the answer)."""
+        cases = " ".join(f"WHEN '{c}' THEN {w}" for c, w in FIELD_WEIGHTS.items())
+        rows = self._db.execute(
+            f"SELECT term, doc, max(CASE col {cases} ELSE 0 END), sum(col != 'why'),"
+            " max(col = 'title') FROM entry_terms GROUP BY term, doc"
+        ).fetchall()
+        postings: dict[str, dict[int, float]] = {}
+        for term, doc, weight, uses, in_title in rows:
+            if in_title:
+                self._titles[doc].add(term)
+            elif weight <= FIELD_WEIGHTS["body"]:
+                self._bodies[doc].add(term)
+            gain = 1 + REPEAT_GAIN * math.log(max(uses, 1))
+            postings.setdefault(term, {})[doc] = weight * gain
+        return postings
+
+    def _hits(self, rows: Sequence[int], stems: Sequence[str]) -> list[Hit]:
+        """The rows as shown: their questions and snippets, the words asked marked."""
+        if not rows:
+            return []
+        marked: dict[int, tuple[str, str]] = {}
+        terms = sorted(set(self._words_for(stems)))
+        if terms:
+            expression = " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+            sql = (
+                "SELECT rowid, highlight(entries, 1, ?, ?), snippet(entries, 3, ?, ?, '…', 18)"
+                f" FROM entries WHERE entries MATCH ? AND rowid IN ({','.join('?' * len(rows))})"
+            )
+            with self._lock:
+                found = self._db.execute(
+                    sql, [OPEN, CLOSE, OPEN, CLOSE, expression, *rows]
+                ).fetchall()
+            marked = {row: (title, snip) for row, title, snip in found}
+        hits = []
+        for row in rows:
+            entry = self._entries[row]
+            title, snip = marked.get(row, (entry.title, self._openings[row]))
+            hits.append(Hit(entry, _marked(title), _marked(snip)))
+        return hits
+
+    def _words_for(self, stems: Sequence[str]) -> Iterable[str]:
+        """A word of the entries for each stem (FTS5 stems it back when matching)."""
+        return (self._word_of[stem] for stem in set(stems) if stem in self._word_of)
 
 
-def _term(word: str, *, prefix: bool) -> str:
-    """One FTS5 query term, quoted (so no word is read as an operator)."""
-    quoted = '"' + word.replace('"', "") + '"'
-    return f"({quoted} OR {quoted}*)" if prefix else quoted
+def _form(words: Sequence[str]) -> str | None:
+    """The form of a question from its words: "how many", "who", "can"... or None."""
+    if words[:1] == ["how"] and words[-1:] == ["work"]:
+        return OVERVIEW
+    for start, form in FORMS:
+        if tuple(words[: len(start)]) == start:
+            return form
+    for start, form in FORMS:
+        if len(start) == 1 and start[0] in words[:4]:
+            return form
+    return "yes-no" if words and words[0] in YES_NO else None
+
+
+def _game_names(slug: str) -> list[tuple[str, ...]]:
+    """The word sequences that name a game: its slug's words, joined, and its aliases."""
+    names = {tuple(slug.split("-")), (slug.replace("-", ""),)}
+    names |= {tuple(alias.split()) for alias in GAME_ALIASES.get(slug, ())}
+    return sorted(names, key=len, reverse=True)
+
+
+def _synonym_map() -> dict[str, tuple[str, ...]]:
+    """Each word of a synonym group, with the other words of its group."""
+    found: dict[str, tuple[str, ...]] = {}
+    for group in SYNONYM_GROUPS:
+        for word in group:
+            if " " not in word:
+                found[word] = tuple(w for w in group if w != word)
+    return found
+
+
+def _opening(entry: Entry) -> str:
+    """The start of an entry's answer, for a hit no word of the question marks."""
+    words = to_text(entry.body).split()
+    return " ".join(words[:18]) + (" …" if len(words) > 18 else "")
 
 
 def _marked(text: str) -> Markup:
     """FTS5's output escaped, then its match markers turned into ``<mark>``."""
     safe = str(escape(text.replace(OPEN + CLOSE, "")))
     return Markup(safe.replace(OPEN, "<mark>").replace(CLOSE, "</mark>"))
-
-
-def _searchable_body(entry: Entry) -> str:
-    text = to_text(entry.body)
-    return f"{text} {to_text(entry.why)}" if entry.why else text
 
 
 def _entries_using(entries: Iterable[Entry]) -> Counter[str]:

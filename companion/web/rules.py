@@ -168,20 +168,22 @@ def home() -> str:
 
 @bp.get("/rules/search")
 def search() -> Response:
-    """Search as you type: the results list for htmx, the whole page without JavaScript."""
+    """Search as you type: the results list for htmx, the whole page without JavaScript.
+    A game named in the question scopes the answers to it; the other games' best follow,
+    apart."""
     query = request.args.get("q", "")[:MAX_QUERY_LENGTH]
     game = request.args.get("game") or None
     if game is not None and game not in library().games:
         game = None
-    hits = index().search(query, game=game)
-    understood = index().understand(query)
+    answer = index().answer(query, game=game)
     return page_or_fragment(
         "rules/search.html",
         "rules/_results.html",
         query=query,
         game=game,
-        hits=hits,
-        understood=understood,
+        answer=answer,
+        hits=answer.hits,
+        understood=answer.query,
         games=_games(),
         game_name=game_name,
         back=_back_or_public(),

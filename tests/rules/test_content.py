@@ -14,7 +14,7 @@ import pytest
 
 import companion.games
 from companion.games import GAMES
-from companion.rules import RULES_DIR, RulesContentError, load
+from companion.rules import RULES_DIR, Entry, RulesContentError, load
 from companion.rules.content import ID_PATTERN, parse_file
 from companion.rules.markdown import to_html, to_text
 
@@ -83,6 +83,97 @@ def test_the_issue_s_clarifications_are_there(rule_id: str) -> None:
     entry = load().entry(rule_id)
     assert entry is not None, rule_id
     assert entry.clarification
+
+
+# --- issue 26: sentences the rulebooks contradict, readings that are the app's ----------
+
+
+def _entry(rule_id: str) -> Entry:
+    entry = load().entry(rule_id)
+    assert entry is not None, rule_id
+    return entry
+
+
+def _text(rule_id: str) -> str:
+    entry = _entry(rule_id)
+    return " ".join(f"{entry.title} {entry.body} {entry.why}".split()).casefold()
+
+
+def test_lucky_is_where_everyone_starts_not_what_everyone_keeps() -> None:
+    """Tiebreaker 1 asks who still has Lucky, and the app accepts 0 Lucky cards."""
+    text = _text("luckys-misadventures/scoring/lucky")
+    assert "exactly one" not in text
+    assert "starts" in text
+    assert "0 or 1" in text
+
+
+def test_the_map_starts_from_the_two_set_up_cards() -> None:
+    text = _text("oddland/placement/edge")
+    assert "first card goes anywhere" not in text
+    assert "set-up lays two cards" in text
+
+
+def test_a_seventh_worker_can_come_from_the_traveller() -> None:
+    entry = _entry("oddville/app/too-many-workers")
+    assert "only come from a mistake" not in _text(entry.rule_id)
+    assert "Traveller" in entry.body
+    assert "7th" in entry.body
+
+
+def test_the_main_square_counting_is_ours_not_the_example_s() -> None:
+    text = _text("oddville/main-square-counts")
+    assert "example counts the main square" not in text
+    assert "app's reading" in text
+
+
+#: Readings the rulebooks do not make: each entry is a clarification with a why, and its
+#: body itself says the reading is the app's (a reader of the body alone sees it too).
+APP_READINGS = [
+    "owl-about/goal",
+    "owl-about/fewest-vp",
+    "oddland/tiebreak/territories",
+    "oddland/species/whalephant",
+    "oddland/solo",
+    "odd-world/players",
+    "oddville/main-square",
+    "luckys-misadventures/tiebreak/pumpkin-ted",
+]
+
+
+@pytest.mark.parametrize("rule_id", APP_READINGS)
+def test_the_app_s_readings_are_labelled_with_why(rule_id: str) -> None:
+    entry = _entry(rule_id)
+    assert entry.clarification, rule_id
+    assert len(entry.why) > 40, rule_id
+    assert "app" in entry.body.casefold() or "fewest vp win" in entry.body.casefold()
+
+
+def test_quick_mode_follows_the_rulebook_any_one_card() -> None:
+    """Quick mode lets every player play any one card: no follow rule, no night rule."""
+    entry = _entry("owl-about/mode/quick")
+    text = _text(entry.rule_id)
+    assert "any one card" in text
+    assert "neither the follow rule nor the night rule applies" in text
+    assert "still applies the night rule" not in text
+    assert "quick mode any card may be played" in _text("owl-about/night")
+
+
+def test_pumpkin_ted_is_one_card_by_the_app_s_reading() -> None:
+    text = _text("luckys-misadventures/tiebreak/pumpkin-ted")
+    assert "single card" in text
+    assert "refuses" in text
+
+
+def test_goal_does_not_state_fewest_vp_as_fact() -> None:
+    """The winner is the app's reading: the goal points to the entry that says so."""
+    body = _entry("owl-about/goal").body.casefold()
+    assert "app reads" in body
+    assert "fewest-vp" in body
+
+
+def test_the_main_square_s_lack_of_a_bonus_is_labelled_where_bonuses_are_listed() -> None:
+    body = _entry("oddville/bonus").body
+    assert "app's reading" in " ".join(body.split())
 
 
 # --- every rule id the code names ------------------------------------------------------

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.games import GAMES
 from companion.rules import load
-from companion.rules.search import MAX_RESULTS, RulesIndex
+from companion.rules.search import MAX_RESULTS, STOP_WORDS, RulesIndex
 
 INDEX = RulesIndex(load())
 
@@ -54,7 +54,8 @@ QUERIES = [
     ("who wins", "owl-about", "owl-about/fewest-vp"),
     ("tiebr", "owl-about", "owl-about/fewest-vp"),
     ("player chart", None, "owl-about/players"),
-    ("passing cards", None, "owl-about/round-setup"),
+    # Lucky's Feed the Toad! card is passed too: the game tells which passing is meant.
+    ("passing cards", "owl-about", "owl-about/round-setup"),
     ("victory points", None, "owl-about/round-vp"),
     # Oddland
     ("tiebreakers", "oddland", "oddland/tiebreak/territories"),
@@ -162,3 +163,98 @@ def test_hard_queries_answer_from_a_fresh_index(query: str) -> None:
     index = RulesIndex(load())
     hits = index.search(query)
     assert len(hits) <= MAX_RESULTS
+
+
+# --- issue 26: questions as players ask them --------------------------------------------
+
+
+def test_typo_mending_never_rewrites_a_game_s_name() -> None:
+    query = INDEX.understand("what if two players tie odd world")
+    assert "would" not in query.words
+    assert query.game == "odd-world"
+    assert not query.corrected
+
+
+def test_typo_mending_never_rewrites_a_word_of_the_reference() -> None:
+    """Every word the entries use stays as typed, wherever it stands in a question."""
+    words = sorted({w for e in load() for w in e.title.casefold().split() if w.isalpha()})
+    for word in words:
+        query = INDEX.understand(f"{word} rules")
+        assert word in query.words or word in STOP_WORDS or query.game, word
+    assert not INDEX.understand("whalephant territory tiebreak").corrected
+
+
+def test_typos_outside_the_reference_are_still_mended() -> None:
+    assert INDEX.understand("whalefant").words == ("whalephant",)
+    assert INDEX.understand("main sqaure").words == ("main", "square")
+    assert INDEX.understand("tiebrake").words[0].startswith("tiebreak")
+
+
+@pytest.mark.parametrize(
+    ("question", "game"),
+    [
+        ("who wins owl about", "owl-about"),
+        ("who wins in oddworld", "odd-world"),
+        ("tie in odd land", "oddland"),
+        ("max coins oddville", "oddville"),
+        ("who goes first in lucky's misadventures", "luckys-misadventures"),
+        ("nite card owl", "owl-about"),
+    ],
+)
+def test_a_game_named_in_the_question_scopes_the_answer(question: str, game: str) -> None:
+    answer = INDEX.answer(question)
+    assert answer.game == game
+    assert answer.named
+    assert answer.hits
+    assert {hit.entry.game for hit in answer.hits} == {game}
+    assert all(hit.entry.game != game for hit in answer.others)
+
+
+def test_who_wins_owl_about_answers_with_its_winner_and_offers_the_others_below() -> None:
+    answer = INDEX.answer("who wins owl about")
+    assert answer.hits[0].entry.rule_id == "owl-about/fewest-vp"
+    assert answer.others, "the other games' best are offered below"
+    assert INDEX.search("who wins owl about")[: len(answer.hits)] == answer.hits
+
+
+def test_a_game_chosen_in_the_form_wins_over_one_named() -> None:
+    answer = INDEX.answer("who wins owl about", game="oddland")
+    assert answer.game == "oddland"
+    assert not answer.named
+    assert {hit.entry.game for hit in answer.hits} == {"oddland"}
+    assert answer.others == []
+
+
+def test_a_game_s_name_alone_lists_its_entries_in_page_order() -> None:
+    answer = INDEX.answer("Oddland")
+    entries = load().games["oddland"].entries
+    assert [hit.entry for hit in answer.hits] == list(entries[:MAX_RESULTS])
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("how many coins can i have", "oddville/turn/coins"),
+        ("max coins oddville", "oddville/turn/coins"),
+        ("most coins I can keep", "oddville/turn/coins"),
+        ("how many buildings can i hold", "oddville/turn/building"),
+        ("nite card owl", "owl-about/night"),
+        ("what if two players tie odd world", "odd-world/tiebreak/species"),
+        ("same points in oddville", "oddville/tiebreak"),
+    ],
+)
+def test_the_issue_s_questions_find_their_entry_first(question: str, first: str) -> None:
+    hits = INDEX.search(question)
+    assert hits[0].entry.rule_id == first, [h.entry.rule_id for h in hits[:3]]
+
+
+def test_synonyms_players_use_find_the_words_of_the_entries() -> None:
+    """max/most/limit, hold/keep/have, tie/same points: each finds what the other says."""
+    for said in ("limit", "max", "most"):
+        assert INDEX.search(f"{said} coins oddville")[0].entry.rule_id == "oddville/turn/coins"
+    for said in ("hold", "keep", "have"):
+        top = INDEX.search(f"how many building cards can i {said}")[0]
+        assert top.entry.rule_id == "oddville/turn/building", said
+    for said in ("tie", "same points", "tied", "equal points"):
+        top = INDEX.search(f"{said} oddland")[0]
+        assert top.entry.rule_id == "oddland/tiebreak/territories", said

@@ -1,0 +1,38 @@
+"""Questions as players ask them at the table, in their own words, each with the entry
+that must come first (the set lives in ``questions.toml``, at least 60 across all five
+games). The search form's game menu is left on "All games": naming the game is part of
+the question."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion.games import GAMES
+from companion.rules import load
+from companion.rules.search import RulesIndex
+
+INDEX = RulesIndex(load())
+QUESTIONS = tomllib.loads((Path(__file__).parent / "questions.toml").read_text("utf-8"))[
+    "question"
+]
+
+
+def test_the_set_is_large_covers_every_game_and_names_real_entries() -> None:
+    assert len(QUESTIONS) >= 60
+    library = load()
+    for question in QUESTIONS:
+        assert library.entry(question["first"]) is not None, question
+        assert len(question["ask"].split()) >= 3, f"a question, not keywords: {question}"
+    assert {q["first"].split("/")[0] for q in QUESTIONS} == set(GAMES)
+
+
+@pytest.mark.parametrize(
+    ("ask", "first"), [(q["ask"], q["first"]) for q in QUESTIONS], ids=lambda v: v
+)
+def test_the_entry_answering_the_question_comes_first(ask: str, first: str) -> None:
+    hits = INDEX.search(ask)
+    assert hits, f"nothing found for {ask!r}"
+    assert hits[0].entry.rule_id == first, [h.entry.rule_id for h in hits[:3]]
