@@ -169,7 +169,7 @@ class Luckys(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
             "challenge": referee.challenge_endpoint,
             "feed-the-toad": referee.feed_the_toad_endpoint,
             "buy-points": referee.buy_points_endpoint,

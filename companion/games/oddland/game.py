@@ -261,7 +261,7 @@ class Oddland(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
             "map": map_endpoint,
             "placement": placement_endpoint,
         }

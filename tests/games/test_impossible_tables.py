@@ -1,0 +1,111 @@
+"""Impossible tables (issue 26): tables the rules cannot produce are refused by the API
+with a sentence naming the rule, and shown on the pages without blocking entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.games import GAMES
+from companion.games.base import InvalidStateError
+from companion.games.oddville.facts import CHARACTERS
+from companion.services.results import IMPOSSIBLE_TABLE, result_json
+
+
+def refusal(slug: str, body: dict[str, Any], check: str = "score") -> list[dict[str, str]]:
+    """The problems the API answers for this body (fails when it is scored)."""
+    with pytest.raises(InvalidStateError) as refused:
+        GAMES[slug].api_endpoints()[check](body)
+    return [p.to_json() for p in refused.value.problems]
+
+
+def _world(*displays: dict[str, int], face_down: str | None = None) -> dict[str, Any]:
+    return {
+        "players": [
+            {"name": name, "display": display, "face_down": face_down}
+            for name, display in zip(["Ann", "Ben", "Cy"], displays, strict=False)
+        ]
+    }
+
+
+ALL_NINE = dict.fromkeys(GAMES["odd-world"].birds, 1)
+
+
+def test_odd_world_refuses_a_player_with_fewer_cards_than_were_dealt() -> None:
+    state = _world({"hoopoe": 3}, {"hoopoe": 1, "shoebill": 1})
+    problems = refusal("odd-world", state)
+    assert [p["path"] for p in problems] == ["players[1].display"]
+    assert "dealt 3" in problems[0]["message"]
+    # The face-down card counts: 2 shown and 1 hidden is the set-up itself.
+    assert GAMES["odd-world"].checked_score(
+        _world({"hoopoe": 2}, {"shoebill": 2}, face_down="scarlet-ibis")
+    )
+
+
+def test_odd_world_refuses_two_displays_holding_every_bird() -> None:
+    problems = refusal("odd-world", _world(ALL_NINE, ALL_NINE))
+    assert [p["path"] for p in problems] == ["players[1].display"]
+    assert "as soon as one display holds all nine" in problems[0]["message"]
+
+
+def test_odd_world_series_refuses_an_impossible_game() -> None:
+    good = _world({"hoopoe": 3}, {"shoebill": 3})
+    bad = _world({"hoopoe": 3}, {"shoebill": 2})
+    problems = refusal("odd-world", {"games": [good, bad]}, "series")
+    assert [p["path"] for p in problems] == ["games[1].players[1].display"]
+
+
+def test_the_page_shows_an_impossible_table_but_not_a_table_being_entered() -> None:
+    game = GAMES["odd-world"]
+    being_entered = _world({"hoopoe": 3}, {"shoebill": 1})
+    result = result_json(game, being_entered)
+    assert result is not None
+    assert not [w for w in result["warnings"] if w.startswith(IMPOSSIBLE_TABLE)]
+    over = _world(ALL_NINE, {"shoebill": 1})
+    result = result_json(game, over)
+    assert result is not None
+    assert [w for w in result["warnings"] if w.startswith(IMPOSSIBLE_TABLE)] == [
+        IMPOSSIBLE_TABLE + game.table_problems(over)[0].message
+    ]
+
+
+def _city(players: list[str], characters: dict[str, list[str]]) -> dict[str, Any]:
+    return {
+        "players": players,
+        "ended_by": players[0],
+        "city": [{"at": [0, 0], "card": "main-square", "owners": []}],
+        "characters": characters,
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "characters", "most"),
+    [
+        (["A", "B"], {"A": ["landowner", "mistress", "builder"], "B": ["cheater", "seignior"]}, 4),
+        (
+            ["A", "B", "C"],
+            {
+                "A": ["landowner", "mistress", "builder"],
+                "B": ["cheater", "seignior", "benefactor"],
+                "C": ["bookkeeper", "lamplighter", "tax-collector"],
+            },
+            8,
+        ),
+    ],
+)
+def test_oddville_refuses_more_characters_than_the_player_count_leaves(
+    players: list[str], characters: dict[str, list[str]], most: int
+) -> None:
+    problems = refusal("oddville", _city(players, characters))
+    assert len(problems) == 1
+    assert f"only {most} Character cards are in play" in problems[0]["message"]
+    assert GAMES["oddville"].validate(_city(players, characters))  # refused at entry too
+    fewer = {name: held[:1] for name, held in characters.items()}
+    assert GAMES["oddville"].checked_score(_city(players, fewer))
+
+
+def test_oddville_four_players_hold_every_character() -> None:
+    keys = list(CHARACTERS)
+    held = {"A": keys[:3], "B": keys[3:6], "C": keys[6:9], "D": keys[9:]}
+    assert GAMES["oddville"].checked_score(_city(["A", "B", "C", "D"], held))
