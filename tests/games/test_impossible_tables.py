@@ -109,3 +109,60 @@ def test_oddville_four_players_hold_every_character() -> None:
     keys = list(CHARACTERS)
     held = {"A": keys[:3], "B": keys[3:6], "C": keys[6:9], "D": keys[9:]}
     assert GAMES["oddville"].checked_score(_city(["A", "B", "C", "D"], held))
+
+
+def test_owl_about_refuses_an_unfinished_round_before_the_last() -> None:
+    one_trick = {"tricks": [{"lead": "A", "cards": ["6", "2", "8"]}]}
+    body = {"players": ["A", "B", "C"], "mode": "basic", "rounds": [one_trick, one_trick]}
+    problems = refusal("owl-about", body)
+    assert [p["path"] for p in problems] == ["rounds[0].tricks"]
+    assert "only the last round can still be under way" in problems[0]["message"]
+    assert GAMES["owl-about"].checked_score({**body, "rounds": [one_trick]})
+
+
+def test_oddland_refuses_more_species_than_the_box_has_cards() -> None:
+    sides = dict.fromkeys(["begator", "flora", "owloose", "pangeroo", "whalephant"], "A")
+    body = {"players": ["Ann", "Ben"], "map": [], "tokens": [], "sides": sides}
+    assert GAMES["oddland"].checked_score({**body, "sides": {**sides, "grizzsleep": "B"}})
+    problems = refusal("oddland", {**body, "sides": {**sides, "grizzsleep": "B", "x-y": None}})
+    assert problems == [
+        {
+            "path": "sides",
+            "message": "The box has 6 species cards, so at most 6 species are in play,"
+            " but 7 were entered.",
+        }
+    ]
+
+
+@pytest.mark.parametrize("rows", [["F"], ["FW", "S."], ["FFF", "FFF", "F.."], ["FF.", "FFW"]])
+def test_oddland_refuses_a_map_two_by_two_cards_cannot_make(rows: list[str]) -> None:
+    body = {"players": ["Ann", "Ben"], "map": rows, "tokens": [], "sides": {"begator": "A"}}
+    problems = refusal("oddland", body)
+    assert [p["path"] for p in problems] == ["map"]
+    assert "every space lies in a 2x2 block" in problems[0]["message"]
+
+
+@pytest.mark.parametrize("rows", [["FFWW", "FSSW"], ["FF.", "FFW", ".WW"], ["FFF", "FFF"]])
+def test_oddland_scores_maps_the_cards_can_make(rows: list[str]) -> None:
+    body = {"players": ["Ann", "Ben"], "map": rows, "tokens": [], "sides": {"begator": "A"}}
+    assert GAMES["oddland"].checked_score(body)
+
+
+def _turn(at: list[int], token: dict[str, Any] | None = None) -> dict[str, Any]:
+    turn: dict[str, Any] = {"card": {"at": at, "terrains": ["FS", "WM"]}}
+    if token is not None:
+        turn["token"] = token
+    return turn
+
+
+def test_oddland_refuses_a_play_along_turn_without_a_token_after_the_set_up() -> None:
+    ann = {"player": "Ann", "species": "begator", "cells": [[0, 4]]}
+    setup = [_turn([0, 0]), _turn([0, 2])]
+    body = {"players": ["Ann", "Ben"], "sides": {"begator": "A"}}
+    assert GAMES["oddland"].checked_score({**body, "cards": [*setup, _turn([0, 4], ann)]})
+    problems = refusal("oddland", {**body, "cards": [*setup, _turn([0, 4])]})
+    assert [p["path"] for p in problems] == ["cards[2].token"]
+    assert "only the 2 cards laid at set-up carry none" in problems[0]["message"]
+    first = {"player": "Ann", "species": "begator", "cells": [[0, 0]]}
+    problems = refusal("oddland", {**body, "cards": [_turn([0, 0], first), _turn([0, 2])]})
+    assert [p["path"] for p in problems] == ["cards[1].token"]

@@ -16,13 +16,14 @@ from companion.games.oddland import (
     TIEBREAK,
     Card,
     Token,
+    TurnModel,
     analyse_map,
     apply_placement,
     begator_a,
     check_placement,
     map_endpoint,
-    parse,
     placement_endpoint,
+    replay,
     rule_score,
     token_facts,
 )
@@ -1355,7 +1356,7 @@ def test_play_along_cards_build_the_map_and_score_like_an_entered_one() -> None:
 
 
 def test_an_illegal_card_makes_the_play_along_state_invalid() -> None:
-    cards = [turn([0, 0], ["FF", "WW"]), turn([5, 5], ["FF", "WW"]), turn([0, 2], ["FF", "WW"])]
+    cards = [turn([0, 0], ["FF", "WW"]), turn([5, 5], ["FF", "WW"])]
     problems = GAME.validate(state(rows=[], cards=cards))
     assert problems == [
         Problem("cards[1].card", "Card 2: The card must share an edge with a space of the map.")
@@ -1471,9 +1472,11 @@ def test_a_staircase_of_all_37_cards_reaches_the_limit() -> None:
     # Each card shares an edge with the one before, 2 rows down and 1 column right.
     cards = [{"card": {"at": [2 * n, n], "terrains": ["FF", "FF"]}} for n in range(37)]
     body = {"players": ["Ann"], "cards": cards}
-    assert GAME.validate(body) == []
-    spaces = parse(body).analysis.spaces
-    assert (max(r for r, _ in spaces) + 1, max(c for _, c in spaces) + 1) == (74, 38)
+    rows, _, laid = replay([TurnModel.model_validate(card) for card in cards])
+    assert laid == []
+    assert (len(rows), max(len(row) for row in rows)) == (74, 38)
+    # Scored, a turn without a token is refused: only the 2 set-up cards carry none.
+    assert {p.path for p in GAME.validate(body)} == {f"cards[{n}].token" for n in range(2, 37)}
     body["cards"] = [*cards, {"card": {"at": [74, 37], "terrains": ["FF", "FF"]}}]
     assert problems(body) == [("cards", "The box has 37 map cards, but 38 turns were entered.")]
 

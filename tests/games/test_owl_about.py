@@ -918,12 +918,16 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     rnd = draw(st.randoms(use_true_random=False))
     size = oa.PLAYER_CHART[count].hand_cards
     rounds = []
-    for _ in range(draw(st.integers(0, 3))):
+    count_rounds = draw(st.integers(0, 3))
+    for number in range(count_rounds):
         if draw(st.booleans()) and draw(st.booleans()):
             trophies = {p: draw(st.integers(0, size)) for p in players}
             rounds.append(trophies_round(trophies))
         else:
-            rounds.append(play_round(rnd, players, mode, tricks=draw(st.integers(size - 1, size))))
+            # Only the last round may still be under way (one trick short).
+            last = number == count_rounds - 1
+            tricks = draw(st.integers(size - 1, size)) if last else size
+            rounds.append(play_round(rnd, players, mode, tricks=tricks))
     state = game(rounds, players=players, mode=mode, variants=variants, target=None)
     # Drop the rounds a table would not have played once the game was over.
     parsed = oa.parse(state)
