@@ -166,3 +166,98 @@ def test_oddland_refuses_a_play_along_turn_without_a_token_after_the_set_up() ->
     first = {"player": "Ann", "species": "begator", "cells": [[0, 0]]}
     problems = refusal("oddland", {**body, "cards": [_turn([0, 0], first), _turn([0, 2])]})
     assert [p["path"] for p in problems] == ["cards[1].token"]
+
+
+LUCKYS = "luckys-misadventures"
+
+
+def _luckys(order: list[str] | None = None, **decks: Any) -> dict[str, Any]:
+    players = list(decks)
+    return {
+        "players": players,
+        "final_turn_order": order if order is not None else players,
+        "decks": decks,
+    }
+
+
+@pytest.mark.parametrize(
+    ("decks", "kind"),
+    [
+        (
+            {
+                "Lewis": {"machines": {"dark-energy-machine": 2}},
+                "Carol": {"machines": {"dark-energy-machine": 2}},
+            },
+            "Luminous Aether",
+        ),
+        (
+            {
+                "Lewis": {"machines": ["time-machine"]},
+                "Carol": {"junk": [{"kind": "flux-capacitor", "vp": 4, "count": 2}]},
+            },
+            "Flux Capacitor",
+        ),
+    ],
+)
+def test_luckys_refuses_machines_that_need_more_junk_than_the_box_holds(
+    decks: dict[str, Any], kind: str
+) -> None:
+    problems = refusal(LUCKYS, _luckys(**decks))
+    assert [p["path"] for p in problems] == ["decks"]
+    assert f"{kind} cards exist: the Machines entered took" in problems[0]["message"]
+
+
+def test_luckys_build_machine_says_no_once_the_junk_is_used_up() -> None:
+    endpoint = GAMES[LUCKYS].api_endpoints()["build-machine"]
+    aether = ["luminous-aether", "luminous-aether"]
+    assert endpoint({"junk": aether, "built": {"dark-energy-machine": 2}})["can_build"] is True
+    answer = endpoint({"junk": aether, "built": {"dark-energy-machine": 3}})
+    assert (answer["can_build"], answer["left"]) == (False, 0)
+    assert "6 were trashed" in answer["words"]
+    problems = refusal(
+        LUCKYS,
+        {"junk": aether, "built": {"dark-energy-machine": 2, "mech-dragon": 2, "fate-clock": 4}},
+        "build-machine",
+    )
+    assert [p["path"] for p in problems] == ["built"]
+
+
+def test_luckys_refuses_a_final_turn_order_that_is_not_the_seating_rotated() -> None:
+    decks = {"A": {}, "B": {}, "C": {}, "D": {}}
+    assert GAMES[LUCKYS].checked_score(_luckys(["C", "D", "A", "B"], **decks))
+    problems = refusal(LUCKYS, _luckys(["A", "C", "B", "D"], **decks))
+    assert [p["path"] for p in problems] == ["final_turn_order"]
+    assert "starting from A it is A, B, C, D" in problems[0]["message"]
+
+
+def test_luckys_refuses_a_time_machine_escape_when_another_deck_holds_the_only_one() -> None:
+    state = _luckys(
+        Lewis={"junk": [{"kind": "reactor-pump", "vp": 2}]}, Carol={"machines": ["time-machine"]}
+    )
+    state["escaped"] = {"player": "Lewis", "by": "time-machine"}
+    problems = refusal(LUCKYS, state)
+    assert [p["path"] for p in problems] == ["escaped"]
+    assert "Carol's deck holds it" in problems[0]["message"]
+    state["escaped"] = {"player": "Carol", "by": "time-machine"}
+    assert GAMES[LUCKYS].checked_score(state).winners == ["Carol"]
+    # Decks not entered tell nothing: the escape stands.
+    assert GAMES[LUCKYS].checked_score({**state, "decks": {}})
+
+
+@pytest.mark.parametrize("name", ["Pumpkin Ted", "The Queen of Spades", "Greed"])
+def test_luckys_refuses_a_single_maven_card_in_two_decks(name: str) -> None:
+    held = {"mavens": [{"name": name, "faction": "wicked", "vp": 3}]}
+    problems = refusal(LUCKYS, _luckys(Lewis=held, Carol=held))
+    assert [p["path"] for p in problems] == ["decks"]
+    assert "entered for Lewis and Carol" in problems[0]["message"]
+
+
+def test_luckys_the_queen_of_spades_with_or_without_the() -> None:
+    for name in ["The Queen of Spades", "queen of  spades", "the queen of spades"]:
+        state = _luckys(
+            Lewis={"lucky": 1},
+            Carol={"lucky": 1, "mavens": [{"name": name, "faction": "wicked", "vp": 2}]},
+        )
+        state["decks"]["Lewis"]["hirelings"] = {"white-rabbit": 2}
+        result = GAMES[LUCKYS].checked_score(state)
+        assert (result.winners, result.decided_by) == (["Carol"], "Has the Queen of Spades")
