@@ -210,13 +210,21 @@ def _deck_problems(players: Sequence[PlayerModel]) -> list[Problem]:
 
 def _problems(model: StateModel) -> list[Problem]:
     players = model.players
-    problems = player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    problems = [
+        Problem(p.path, f"{p.message} {PLAYERS_READING}", rule=p.rule)
+        for p in player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    ]
     problems += name_problems([p.name for p in players], path=lambda i: f"players[{i}].name")
     for index, player in enumerate(players):
         problems += _display_problems(index, player)
     return problems + _deck_problems(players)
 
 
+#: Why 2 to 5 players: the app's reading, as the rulebook gives no player count.
+PLAYERS_READING = (
+    "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
+    " sold for 2 to 5."
+)
 #: Each player is dealt 3 cards at set-up, and cards are only ever added.
 DEALT_CARDS = 3
 SETUP_RULE = "odd-world/setup"

@@ -3,6 +3,7 @@ with a sentence naming the rule, and shown on the pages without blocking entry."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -261,3 +262,41 @@ def test_luckys_the_queen_of_spades_with_or_without_the() -> None:
         state["decks"]["Lewis"]["hirelings"] = {"white-rabbit": 2}
         result = GAMES[LUCKYS].checked_score(state)
         assert (result.winners, result.decided_by) == (["Carol"], "Has the Queen of Spades")
+
+
+# --- readings the rulebook does not make: the verdict says they are the app's ------------
+
+
+def test_owl_about_says_fewest_vp_wins_is_the_apps_reading() -> None:
+    body = {"players": ["A", "B", "C"], "mode": "basic", "rounds": []}
+    readings = GAMES["owl-about"].checked_score(body).to_json()["readings"]
+    assert len(readings) == 1
+    assert "Fewest VP wins is the app's reading" in readings[0]
+
+
+def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> None:
+    shared = {"players": ["Ann", "Ben"], "map": ["FF", "FF"], "tokens": [], "sides": {}}
+    result = GAMES["oddland"].checked_score(shared).to_json()
+    assert result["decided_by"] == "shared"
+    assert any("A shared victory is the app's reading" in r for r in result["readings"])
+    whale = {"player": "Ann", "species": "whalephant", "cells": [[0, 0], [0, 1]]}
+    solo = {
+        "players": ["Ann"],
+        "map": ["FF", "FF"],
+        "tokens": [whale],
+        "sides": {"whalephant": "A"},
+    }
+    readings = GAMES["oddland"].checked_score(solo).to_json()["readings"]
+    assert any("Whalephant" in r and "app's reading" in r for r in readings)
+    assert any("solo modifiers are the app's reading" in r for r in readings)
+
+
+def test_odd_world_says_its_player_count_is_the_apps_reading() -> None:
+    problems = refusal("odd-world", {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]})
+    assert problems[0]["path"] == "players"
+    assert "2 to 5 is the app's reading" in problems[0]["message"]
+
+
+def test_the_standings_show_the_readings() -> None:
+    source = (Path(__file__).resolve().parents[2] / "templates" / "_standings.html").read_text()
+    assert "result.readings" in source
