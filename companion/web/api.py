@@ -158,7 +158,7 @@ def invalid_state_response(problems: Sequence[Problem]) -> Response:
 #: no count, score or position of any game comes near, and Python refuses to convert
 #: numbers over 4,300 digits, which would make an impossible count look like bad JSON.
 MAX_NUMBER_DIGITS = 100
-ABSURD_NUMBER = 10**MAX_NUMBER_DIGITS
+ABSURD_NUMBER: int = 10**MAX_NUMBER_DIGITS
 
 
 def whole_number(text: str) -> int:
