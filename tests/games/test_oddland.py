@@ -37,6 +37,7 @@ from companion.games.oddland.species import (
     token_limit,
     tokens_per_player,
 )
+from companion.games.oddland.state import unmade_spaces
 
 API_MAP = ["FFWW", "FSSW", "MM.."]
 BEGATOR_A_JSON: dict[str, Any] = {
@@ -1125,10 +1126,21 @@ POOL = ["begator", "flora", "flora", "owloose", "pangeroo", "pigehorse", "grizzs
 PLAYERS = ["Ann", "Ben", "Cy"]
 
 
+def made_by_cards(rows: list[str]) -> list[str]:
+    """The map without the spaces no 2x2 map card can have made (again, until none is
+    left: clearing one may leave a neighbour outside every 2x2 block)."""
+    rows = list(rows)
+    while unmade := unmade_spaces(rows):
+        for r, c in unmade:
+            rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+    return rows
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid three-player table: random map, tokens on distinct spaces within supply."""
-    rows = draw(MAPS)
+    """A valid three-player table: a map 2x2 cards can make, tokens on distinct spaces
+    within supply."""
+    rows = made_by_cards(draw(MAPS))
     spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
     chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=12)) if spaces else []
     tokens = [
