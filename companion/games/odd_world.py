@@ -210,11 +210,70 @@ def _deck_problems(players: Sequence[PlayerModel]) -> list[Problem]:
 
 def _problems(model: StateModel) -> list[Problem]:
     players = model.players
-    problems = player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    problems = [
+        Problem(p.path, f"{p.message} {PLAYERS_READING}", rule=p.rule)
+        for p in player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    ]
     problems += name_problems([p.name for p in players], path=lambda i: f"players[{i}].name")
     for index, player in enumerate(players):
         problems += _display_problems(index, player)
     return problems + _deck_problems(players)
+
+
+#: Why 2 to 5 players: the app's reading, as the rulebook gives no player count.
+PLAYERS_READING = (
+    "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
+    " sold for 2 to 5."
+)
+#: Each player is dealt 3 cards at set-up, and cards are only ever added.
+DEALT_CARDS = 3
+SETUP_RULE = "odd-world/setup"
+
+
+def _table_problems(players: Sequence[PlayerModel]) -> list[Problem]:
+    """What valid counts can still not be: fewer cards than were dealt, or two displays
+    holding every bird (the game ends at once when the first one does)."""
+    problems = []
+    for index, player in enumerate(players):
+        held = sum(n for bird, n in player.display.items() if bird in BIRDS and n > 0)
+        held += player.face_down is not None
+        if held < DEALT_CARDS:
+            problems.append(
+                Problem(
+                    f"players[{index}].display",
+                    f"{player.name.strip()} holds {held} card{'' if held == 1 else 's'}, but"
+                    f" each player is dealt {DEALT_CARDS} and cards are only ever added.",
+                    rule=SETUP_RULE,
+                    pending=True,
+                )
+            )
+    complete = [
+        index
+        for index, player in enumerate(players)
+        if all(player.display.get(bird, 0) > 0 for bird in BIRDS)
+    ]
+    if len(complete) > 1:
+        names = spoken_names([players[i].name.strip() for i in complete])
+        problems.append(
+            Problem(
+                f"players[{complete[1]}].display",
+                f"{names} all show every bird, but the game ends as soon as one display"
+                " holds all nine.",
+                rule=END_RULE,
+            )
+        )
+    return problems
+
+
+def table_problems(state: object) -> list[Problem]:
+    """The impossible-table problems of a valid state (see ``Game.table_problems``).
+
+    >>> [p.message for p in table_problems({"players": [
+    ...     {"name": "Ann", "display": {"hoopoe": 2}, "face_down": "shoebill"},
+    ...     {"name": "Ben", "display": {"hoopoe": 1}}]})]
+    ['Ben holds 1 card, but each player is dealt 3 and cards are only ever added.']
+    """
+    return _table_problems(validate_model(StateModel, state, STATE_SIZE).players)
 
 
 def parse(state: object) -> list[Collection]:
@@ -347,7 +406,7 @@ class OddWorld(Game):
     name = "Odd World"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 1
+    engine_version = 2
     tiebreaks = TIEBREAKS
     has_series = True
     birds = BIRDS
@@ -429,8 +488,8 @@ class OddWorld(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
-            "series": lambda body: self.series(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
+            "series": lambda body: self.checked_series(body).to_json(),
         }
 
     def api_descriptions(self) -> dict[str, ApiDescription]:
@@ -450,6 +509,23 @@ class OddWorld(Game):
     def series(self, data: object) -> Result:
         """Score the three-games-in-a-row variant (see :func:`score_series`)."""
         return score_series(data)
+
+    def table_problems(self, state: object) -> list[Problem]:
+        """Fewer cards than were dealt; two displays holding every bird."""
+        return table_problems(state)
+
+    def checked_series(self, data: object) -> Result:
+        """The series, refusing a game whose table is impossible (the API's ``series``)."""
+        result = score_series(data)
+        games = validate_model(SeriesModel, data, SERIES_SIZE).games
+        problems = [
+            Problem(f"games[{index}].{p.path}", p.message, rule=p.rule)
+            for index, game in enumerate(games)
+            for p in table_problems(game)
+        ]
+        if problems:
+            raise InvalidStateError(problems)
+        return result
 
 
 def _seat_name(state: Mapping[str, Any], seat: int) -> str:

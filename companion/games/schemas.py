@@ -93,5 +93,7 @@ def result(game: str, extra: Mapping[str, Schema] | None = None) -> Schema:
             "finished": BOOLEAN,
             "warnings": array(SENTENCE),
             **(extra or {}),
-        }
+        },
+        # The app's readings the verdict rests on (present only when there are some).
+        {"readings": array(SENTENCE)},
     )

@@ -20,12 +20,29 @@ def game_of(play: Play) -> Game:
     return GAMES[play.game]
 
 
+#: How the pages introduce an impossible table (the API refuses it with a 422).
+IMPOSSIBLE_TABLE = "Not a table the rules allow: "
+
+
 def result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The engine's result of a state, as JSON (``None`` while it cannot be scored)."""
+    """The engine's result of a state, as JSON (``None`` while it cannot be scored).
+
+    An impossible table (:meth:`~companion.games.Game.table_problems`) is still scored,
+    as entry passes through such states, and each of its problems joins the result's
+    ``warnings``; those that entry under way produces (``pending``) only once the game
+    is over, so a half-entered table is not nagged.
+    """
     try:
-        return game.score(state).to_json()
+        result = game.score(state).to_json()
     except InvalidStateError:
         return None
+    problems = [p for p in game.table_problems(state) if result["finished"] or not p.pending]
+    if problems:
+        result["warnings"] = [
+            *result["warnings"],
+            *(IMPOSSIBLE_TABLE + p.message for p in problems),
+        ]
+    return result
 
 
 def current_result(play: Play) -> dict[str, Any] | None:

@@ -154,13 +154,51 @@ def invalid_state_response(problems: Sequence[Problem]) -> Response:
     return response
 
 
+#: Digits past which a JSON whole number is read as :data:`ABSURD_NUMBER` (with its sign):
+#: no count, score or position of any game comes near, and Python refuses to convert
+#: numbers over 4,300 digits, which would make an impossible count look like bad JSON.
+MAX_NUMBER_DIGITS = 100
+ABSURD_NUMBER: int = 10**MAX_NUMBER_DIGITS
+
+
+def whole_number(text: str) -> int:
+    """A JSON integer; a longer one than any table could hold becomes ±``ABSURD_NUMBER``.
+
+    Such a number is well-formed JSON, so the engines refuse it as an impossible state
+    (422) instead of the parser refusing the body as bad JSON (400).
+
+    >>> whole_number("-12"), whole_number("9" * 5000) == ABSURD_NUMBER
+    (-12, True)
+    >>> whole_number("-" + "9" * 5000) == -ABSURD_NUMBER
+    True
+    """
+    if len(text.lstrip("-")) <= MAX_NUMBER_DIGITS:
+        return int(text)
+    return -ABSURD_NUMBER if text.startswith("-") else ABSURD_NUMBER
+
+
+def parse_json(raw: bytes) -> Any:
+    """The JSON value of a request body, or a 400 :class:`ApiError`.
+
+    The body must be UTF-8: a byte that is not is refused, never replaced by U+FFFD
+    (which would turn ``"A\\xff"`` into a player named "A\ufffd").
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ApiError(
+            400, "bad_request", f"The body is not valid UTF-8 (byte {error.start + 1})."
+        ) from None
+    try:
+        return json.loads(text, parse_int=whole_number)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "bad_request", "The body is not valid JSON.") from None
+
+
 def _json_object() -> dict[str, Any]:
     if request.mimetype != JSON_MIMETYPE:
         raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
-    try:
-        body = json.loads(request.get_data(as_text=True))
-    except (ValueError, RecursionError):
-        raise ApiError(400, "bad_request", "The body is not valid JSON.") from None
+    body = parse_json(request.get_data())
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object.")
     return body

@@ -219,3 +219,55 @@ def test_a_large_body_is_never_kept(client: FlaskClient) -> None:
     response = client.post(SCORE, json=padded)
     assert response.status_code in (200, 422)
     assert kept_answers(client) == before
+
+
+NOT_UTF8_BODIES = [
+    (
+        "/api/v1/games/luckys-misadventures/challenge",
+        b'{"kind": "tinkerer", "powers": {"A\xff": 2, "B": 0}, "turn_order": ["A\xff", "B"]}',
+    ),
+    (
+        "/api/v1/games/owl-about/score",
+        b'{"players": ["A\xff", "B", "C"], "mode": "basic", "rounds": []}',
+    ),
+    (
+        "/api/v1/games/oddland/score",
+        b'{"players": ["A\xff"], "map": ["FF", "FF"], "tokens": [], "sides": {}}',
+    ),
+    (
+        "/api/v1/games/oddville/score",
+        b'{"players": ["A\xff", "B"], "ended_by": "B",'
+        b' "city": [{"at": [0, 0], "card": "main-square", "owners": []}]}',
+    ),
+    (
+        SCORE,
+        b'{"players": [{"name": "A\xff", "display": {"hoopoe": 1}},'
+        b' {"name": "B", "display": {}}]}',
+    ),
+]
+
+
+@pytest.mark.parametrize(("url", "raw"), NOT_UTF8_BODIES)
+def test_a_body_that_is_not_utf8_is_refused_never_mended(
+    client: FlaskClient, url: str, raw: bytes
+) -> None:
+    response = client.post(url, data=raw, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "bad_request"
+    assert "UTF-8" in response.get_json()["message"]
+    assert "\ufffd" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("sign", ["", "-"])
+def test_a_5000_digit_count_is_an_impossible_state_not_bad_json(
+    client: FlaskClient, sign: str
+) -> None:
+    digits = sign + "9" * 5000
+    raw = '{"players": [{"name": "Ann", "display": {"hoopoe": DIGITS}}, {"name": "Ben"}]}'
+    raw = raw.replace("DIGITS", digits)
+    response = client.post(SCORE, data=raw, content_type="application/json")
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["error"] == "invalid_state"
+    assert [p["path"] for p in body["problems"]] == ["players[0].display.hoopoe"]
+    assert len(body["problems"][0]["message"]) < 200

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from companion.games.base import InvalidStateError
 from companion.games.luckys import GAME, referee
 from companion.games.luckys import facts as f
+from companion.games.luckys.game import NO_TOAD_WARNING, NOT_OVER_WARNING
 from companion.games.luckys.referee import InPlay
 from companion.games.luckys.scoring import NO_TURN_ORDER_WARNING, TIEBREAKS
 
@@ -353,12 +354,44 @@ def test_tiebreaker_6_last_player_to_take_a_turn() -> None:
     assert "Lewis turn 2 in the last round" in words
 
 
+#: A half of 7 rounds, every card once: 6 Wands and 3 majors pass the Toad (9 passes).
+FULL_HALF = [[f"cups-{v}", f"swords-{v}", f"wands-{v}"] for v in range(1, 7)] + [
+    ["death", "fool", "tower"]
+]
+
+
 def test_last_turn_order_follows_the_round_companion_when_not_given() -> None:
     state = table(Lewis=deck(), Carol=deck())
     del state["final_turn_order"]
     state["toad"] = "Lewis"
-    state["rounds"] = [["cups-1", "wands-2", "swords-3"]]  # one pass: Carol first
-    assert GAME.score(state).winners == ["Lewis"]
+    # 9 passes in the first half, 10 in the second: after 19 passes Carol holds the
+    # Feed the Toad! card in the last round, so Lewis takes the last turn.
+    second = [["magician", "swords-1", "wands-1"], *FULL_HALF[1:]]
+    state["rounds"] = [*FULL_HALF, *second]
+    result = GAME.score(state)
+    assert result.winners == ["Lewis"]
+    assert result.decided_by == "Later in the last turn order"
+
+
+def test_mid_game_the_last_tiebreaker_is_not_decided_from_an_early_round() -> None:
+    state = table(Lewis=deck(), Carol=deck())
+    del state["final_turn_order"]
+    state["toad"] = "Lewis"
+    state["rounds"] = [["cups-1", "wands-2", "swords-3"], ["cups-2", "swords-1", "cups-3"]]
+    result = GAME.score(state)
+    assert result.winners == ["Lewis", "Carol"]
+    assert result.decided_by == "shared"
+    assert NOT_OVER_WARNING in result.warnings
+
+
+def test_without_the_first_toad_holder_the_last_tiebreaker_stays_undecided() -> None:
+    state = table(Lewis=deck(), Carol=deck())
+    del state["final_turn_order"]
+    state["rounds"] = [*FULL_HALF, *FULL_HALF]
+    result = GAME.score(state)
+    assert result.winners == ["Lewis", "Carol"]
+    assert result.decided_by == "shared"
+    assert NO_TOAD_WARNING in result.warnings
 
 
 def test_a_shared_result_when_the_last_turn_order_is_unknown() -> None:
@@ -432,7 +465,10 @@ def test_every_problem_of_an_impossible_table_is_listed() -> None:
     assert "not a Fate card" in found["rounds[0][2]"]
     totals = [p.message for p in GAME.validate(state) if p.path == "decks"]
     assert "Only 8 Winged Monkey cards exist, but 9 were entered." in totals
-    assert "Only 3 Flux Capacitor cards exist, but 4 were entered." in totals
+    assert (
+        "Only 3 Flux Capacitor cards exist: the Machines entered took 4 to build (trashed"
+        " Junk is gone from the game), and the decks hold 4 more." in totals
+    )
     assert "Only 1 Time Machine card exists, but 2 were entered." in totals
     assert "Only 4 Tiny Tin cards exist, but 5 were entered." in totals
 
@@ -494,23 +530,29 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
     left_junk = {k: c for k, (_, c) in f.JUNK.items()}
     left_machines = {k: m.copies for k, m in f.MACHINES.items()}
     decks = {}
+    named_used: set[str] = set()
     for name in players:
         hirelings = {}
         for kind in f.HIRELINGS:
             n = draw(st.integers(0, min(3, left_hirelings[kind])))
             left_hirelings[kind] -= n
             hirelings[kind] = n
+        machines = {}
+        for key in f.MACHINES:
+            # The Junk trashed to build a Machine is gone: only build what the box allows.
+            need = f.junk_trashed({key: 1})
+            can = min(left_junk[kind] // n for kind, n in need.items())
+            n = draw(st.integers(0, min(1, left_machines[key], can)))
+            left_machines[key] -= n
+            for kind, used in need.items():
+                left_junk[kind] -= used * n
+            machines[key] = n
         junk = []
         for kind in f.JUNK:
             n = draw(st.integers(0, min(2, left_junk[kind])))
             left_junk[kind] -= n
             vp = 1 if kind == "clockwork-gizmo" else draw(st.integers(0, 4))
             junk.append({"kind": kind, "vp": vp, "count": n})
-        machines = {}
-        for key in f.MACHINES:
-            n = draw(st.integers(0, min(1, left_machines[key])))
-            left_machines[key] -= n
-            machines[key] = n
         mavens = draw(
             st.lists(
                 st.builds(
@@ -522,6 +564,16 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
                 max_size=3,
             )
         )
+        # Pumpkin Ted, the Queen of Spades and each Sister are single cards.
+        kept = []
+        for entry in mavens:
+            key = f.maven_key(entry["name"])
+            if key in f.NAMED_MAVENS:
+                if key in named_used:
+                    continue
+                named_used.add(key)
+            kept.append(entry)
+        mavens = kept
         decks[name] = {
             "lucky": draw(st.integers(0, 1)),
             "hirelings": hirelings,
@@ -529,7 +581,8 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
             "junk": junk,
             "machines": machines,
         }
-    order = draw(st.permutations(players))
+    first = players.index(draw(st.sampled_from(players)))
+    order = players[first:] + players[:first]  # clockwise from the Toad holder
     use_order = draw(st.booleans())
     return {
         "players": players,

@@ -258,15 +258,32 @@ def states(draw: st.DrawFn) -> dict[str, Any]:
         {"name": f"P{i}", "display": draw(displays), "face_down": draw(face_downs)}
         for i in range(size)
     ]
+    left = {}
     for bird in BIRDS:
-        left = 8
+        left[bird] = 8
         for entry in players:
             if entry["face_down"] == bird:
-                left -= 1
+                left[bird] -= 1
         for entry in players:
-            entry["display"][bird] = min(entry["display"][bird], left)
-            left -= entry["display"][bird]
+            entry["display"][bird] = min(entry["display"][bird], left[bird])
+            left[bird] -= entry["display"][bird]
+    complete = 0
+    for entry in players:
+        display = entry["display"]
+        if all(display[bird] for bird in BIRDS):
+            complete += 1
+            if complete > 1:  # the game ended when the first display held all nine
+                left[BIRDS_ORDER[0]] += display[BIRDS_ORDER[0]]
+                display[BIRDS_ORDER[0]] = 0
+        # Each player was dealt 3 cards: top a short hand up from the birds left.
+        while sum(display.values()) + (entry["face_down"] is not None) < 3:
+            bird = next(b for b in BIRDS_ORDER[1:] if left[b] > 0)
+            display[bird] += 1
+            left[bird] -= 1
     return {"players": players}
+
+
+BIRDS_ORDER = list(BIRDS)
 
 
 @given(states())

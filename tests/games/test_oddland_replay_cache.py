@@ -132,8 +132,12 @@ def test_scores_of_a_long_game_match_with_and_without_the_cache() -> None:
     placement.REPLAYS.clear()
     rng = random.Random(11)
     turns: list[TurnModel] = []
-    for _ in range(16):
-        turns.append(next_turn(turns, rng, PLAYERS))
+    for _ in range(12):  # 3 players hold 15 tokens of these 4 species
+        # Every turn places a token (only set-up cards carry none): draw until one fits.
+        laid = next(
+            t for t in (next_turn(turns, rng, PLAYERS) for _ in range(50)) if t.token is not None
+        )
+        turns.append(laid)
     state = {
         "players": PLAYERS,
         "cards": [turn.model_dump() for turn in turns],

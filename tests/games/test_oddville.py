@@ -561,7 +561,9 @@ def test_the_main_square_has_no_bonus_and_streets_left_right_and_below() -> None
     reply = build([sq()], {"at": [1, 0], "edges": "HHHH", **NEW})
     assert rules_broken(reply) == [
         "Its top edge shows houses, but the card on row 1, col 1 shows a street there: houses"
-        " meet houses and streets meet streets."
+        " meet houses and streets meet streets. The Main Square's streets on its left, right"
+        " and lower sides are the app's reading of the card's picture; the rulebook's text"
+        " does not list them."
     ]
 
 

@@ -375,4 +375,6 @@ def test_the_companion_gives_the_last_turn_order(
 ) -> None:
     page = text(reveal(client, links.edit, play_id, ["cups-1", "wands-2", "swords-3"]))
     assert "From the round companion: Carol, Lewis." in page
-    assert "Later in the last turn order decides" in page
+    # Round 1's order does not decide the last tiebreaker mid-game.
+    assert "Later in the last turn order decides" not in page
+    assert "cannot separate tied players" in page

@@ -480,11 +480,17 @@ def test_side_change(app: Flask, client: FlaskClient, links: TableLinks, play_id
     assert "Not known to the app" in text(response)
     bad = post(client, links.edit, play_id, "side", species="dragon", side="A")
     assert bad.status_code == 422
-    added = post(client, links.edit, play_id, "side", name="Sea Dragon", side="B")
+    # All 6 species cards of the box are in play: a 7th species is refused.
+    seventh = post(client, links.edit, play_id, "side", name="Sea Dragon", side="B")
+    assert seventh.status_code == 422
+    assert "The box has 6 species cards" in text(seventh)
+    assert "sea-dragon" not in state_of(app, play_id)["sides"]
+    five = start_oddland(client, links.edit, **{f"side_{IN_BOX[-1]}": ""})
+    added = post(client, links.edit, five, "side", name="Sea Dragon", side="B")
     assert added.status_code == 200
-    assert state_of(app, play_id)["sides"]["sea-dragon"] == "B"
+    assert state_of(app, five)["sides"]["sea-dragon"] == "B"
     assert '<th scope="row">Sea Dragon</th>' in text(added)
-    nonsense = post(client, links.edit, play_id, "side", name="!!", side="A")
+    nonsense = post(client, links.edit, five, "side", name="!!", side="A")
     assert nonsense.status_code == 422
 
 

@@ -15,6 +15,8 @@ check these tables against the rulebook's list of components.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -232,6 +234,21 @@ TIME_MACHINE = "time-machine"
 FATE_CLOCK = "fate-clock"
 
 
+def junk_trashed(machines: Mapping[str, int]) -> Counter[str]:
+    """The Junk cards trashed to build these Machines (gone from the game for good).
+
+    >>> junk_trashed({"dark-energy-machine": 4})["luminous-aether"]
+    8
+    """
+    trashed: Counter[str] = Counter()
+    for key, count in machines.items():
+        machine = MACHINES.get(key)
+        if machine is not None and count > 0:
+            for kind in machine.junk:
+                trashed[kind] += count
+    return trashed
+
+
 def machine_for(first: str, second: str) -> Machine | None:
     """The Machine two Junk kinds build (in either order), or ``None``.
 
@@ -262,10 +279,25 @@ PLACARDS = 2
 #: The starting deck: Lucky, 3 of each Sidekick, 1 Hireling.
 STARTING_DECK = 1 + 3 * SIDEKICKS_PER_PLAYER + 1
 
-#: Mavens the tiebreakers and escapes look for by name (case-insensitive).
+#: Mavens the tiebreakers and escapes look for by name (case-insensitive, a leading
+#: "The" left out: "The Queen of Spades" is the Queen of Spades).
 PUMPKIN_TED = "pumpkin ted"
 QUEEN_OF_SPADES = "queen of spades"
 THREE_SISTERS = ("greed", "despair", "vanity")
+#: The Mavens the rulebook names as single cards ("the Pumpkin Ted card", the three
+#: Sisters): no two decks can hold the same one.
+NAMED_MAVENS = (PUMPKIN_TED, QUEEN_OF_SPADES, *THREE_SISTERS)
+
+
+def maven_key(name: str) -> str:
+    """A Maven's name as the tiebreakers and escapes look it up.
+
+    >>> maven_key("The  Queen of Spades"), maven_key("pumpkin TED"), maven_key("Theodora")
+    ('queen of spades', 'pumpkin ted', 'theodora')
+    """
+    key = " ".join(name.split()).casefold()
+    return key.removeprefix("the ") if key.startswith("the ") else key
+
 
 #: The rulebook's list of components: the tests check the tables above against it.
 COMPONENTS: dict[str, int] = {

@@ -32,15 +32,51 @@ def finished(table: Table) -> bool:
     return len(table.rounds) == f.ROUNDS and len(table.rounds[-1]) == f.FATE_PER_ROUND
 
 
+NO_TOAD_WARNING = (
+    "Who held the Feed the Toad! card before round 1 is not entered, so the turn order is"
+    " not known and the last tiebreaker (who took the last turn) cannot separate tied"
+    " players; the app does not assume the first seat."
+)
+NOT_OVER_WARNING = (
+    "The last round is not played yet, so the last tiebreaker (who takes the last turn)"
+    " cannot separate tied players yet."
+)
+
+
+def _contradicting_rounds(table: Table) -> list[str]:
+    """A warning when the entered last turn order is not the one the entered rounds give
+    (the Feed the Toad! card followed from its first holder through all 14 rounds)."""
+    if table.toad is None or not finished(table) or table.escaped is not None:
+        return []
+    followed = referee.last_turn_order(table.players, table.toad, table.rounds)
+    if not table.final_turn_order or followed == table.final_turn_order:
+        return []
+    return [
+        f"The last round's turn order entered starts with {table.final_turn_order[0]}, but"
+        f" following the Feed the Toad! card through the rounds entered, {followed[0]} held"
+        " it in the last round; the entered order decides the last tiebreaker."
+    ]
+
+
 def score(state: object) -> Result:
     """Score a state; the last round's turn order comes from the companion when it is
-    not given."""
+    not given, and only once the last round is played and the first Toad holder known
+    (the app never assumes the first seat held it)."""
     table = parse(state)
     given = isinstance(state, Mapping) and state.get("final_turn_order") is not None
-    if not given and table.rounds:
-        order = referee.last_turn_order(table.players, table.toad, table.rounds)
+    notes: list[str] = []
+    if given:
+        notes += _contradicting_rounds(table)
+    elif table.rounds:
+        order: tuple[str, ...] = ()
+        if table.toad is None:
+            notes.append(NO_TOAD_WARNING)
+        elif not finished(table):
+            notes.append(NOT_OVER_WARNING)
+        else:
+            order = referee.last_turn_order(table.players, table.toad, table.rounds)
         table = Table(table.players, table.decks, table.escaped, order, table.toad, table.rounds)
-    return score_table(table, finished=finished(table))
+    return score_table(table, finished=finished(table), notes=notes)
 
 
 class Luckys(Game):
@@ -50,7 +86,7 @@ class Luckys(Game):
     name = f.NAME
     min_players = f.MIN_PLAYERS
     max_players = f.MAX_PLAYERS
-    engine_version = 1
+    engine_version = 2
     tiebreaks = TIEBREAKS
 
     def validate(self, state: object) -> list[Problem]:
@@ -165,7 +201,7 @@ class Luckys(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
             "challenge": referee.challenge_endpoint,
             "feed-the-toad": referee.feed_the_toad_endpoint,
             "buy-points": referee.buy_points_endpoint,

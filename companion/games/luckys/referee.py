@@ -607,19 +607,43 @@ class Build:
 def build_machine(first: str, second: str, built: Mapping[str, int]) -> Build:
     """The Machine two Junk kinds build, given the Machines already built.
 
+    ``left`` counts the Machines of that kind still in the Machine deck that the Junk not
+    yet trashed can build (the Junk trashed for every Machine built is gone).
+
     >>> build_machine("flux-capacitor", "flux-capacitor", {"time-machine": 1}).words
     'Flux Capacitor + Flux Capacitor build the Time Machine (13 VP); none is left to build.'
+    >>> aether = build_machine("luminous-aether", "luminous-aether", {"dark-energy-machine": 3})
+    >>> aether.left, aether.words.split(": ")[1]
+    (0, 'the box has 7 Luminous Aether and 6 were trashed for the Machines built.')
     """
     machine = f.machine_for(first, second)
     pair = f"{f.junk_name(first)} + {f.junk_name(second)}"
     if machine is None:
         return Build(None, 0, f"{pair} build no Machine.")
     left = max(0, machine.copies - built.get(machine.key, 0))
+    short = _short_junk(machine, built)
     if left == 0:
         words = f"{pair} build the {machine.name} ({machine.vp} VP); none is left to build."
+    elif short is not None:
+        kind, trashed = short
+        name, copies = f.JUNK[kind]
+        left = 0
+        words = (
+            f"{pair} build the {machine.name} ({machine.vp} VP); none can be built: the box"
+            f" has {copies} {name} and {trashed} were trashed for the Machines built."
+        )
     else:
         words = f"{pair} build the {machine.name} ({machine.vp} VP); {left} left."
     return Build(machine, left, words)
+
+
+def _short_junk(machine: f.Machine, built: Mapping[str, int]) -> tuple[str, int] | None:
+    """A Junk kind the box no longer holds enough of to build ``machine`` once more."""
+    trashed = f.junk_trashed(built)
+    for kind, need in f.junk_trashed({machine.key: 1}).items():
+        if trashed[kind] + need > f.JUNK[kind][1]:
+            return kind, trashed[kind]
+    return None
 
 
 class BuildModel(pydantic.BaseModel):
@@ -663,6 +687,18 @@ def build_machine_endpoint(body: object) -> dict[str, Any]:
                     f"built.{key}", f"Only {f.MACHINES[key].copies} {f.MACHINES[key].name} exist."
                 )
             )
+    if not problems:
+        trashed = f.junk_trashed(model.built)
+        for kind, (name, copies) in f.JUNK.items():
+            if trashed[kind] > copies:
+                problems.append(
+                    Problem(
+                        "built",
+                        f"Only {copies} {name} cards exist, but the Machines built took"
+                        f" {trashed[kind]} (each Machine trashes its 2 Junk cards).",
+                        rule=RULE_MACHINE,
+                    )
+                )
     if problems:
         raise InvalidStateError(problems)
     result = build_machine(model.junk[0], model.junk[1], model.built)

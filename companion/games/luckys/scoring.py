@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from companion.games.base import (
     Better,
@@ -139,8 +139,11 @@ def tiebreak_values(deck: Deck, turn: int) -> tuple[int, ...]:
     )
 
 
-def score_table(table: Table, *, finished: bool = True) -> Result:
-    """Score a validated table: the escape wins outright, else VP and the tiebreakers."""
+def score_table(table: Table, *, finished: bool = True, notes: Sequence[str] = ()) -> Result:
+    """Score a validated table: the escape wins outright, else VP and the tiebreakers.
+
+    ``notes`` are warnings of the caller's (why the turn order is not known, say); without
+    them a missing turn order gets the general warning."""
     entries = []
     for name in table.players:
         deck = table.decks[name]
@@ -153,7 +156,9 @@ def score_table(table: Table, *, finished: bool = True) -> Result:
     if table.escaped is not None:
         return _escape_result(table, entries)
     ranking = rank(entries, tiebreaks=TIEBREAKS)
-    warnings = () if table.final_turn_order else (NO_TURN_ORDER_WARNING,)
+    warnings = tuple(notes)
+    if not table.final_turn_order and not notes:
+        warnings = (NO_TURN_ORDER_WARNING,)
     return Result(f.SLUG, ranking.standings, ranking.decided_by, finished, warnings)
 
 

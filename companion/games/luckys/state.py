@@ -45,6 +45,7 @@ RULE_FATE = "luckys-misadventures/fate"
 RULE_HALVES = "luckys-misadventures/halves"
 RULE_ESCAPES = "luckys-misadventures/escapes"
 RULE_TURN_ORDER = "luckys-misadventures/turn-order"
+RULE_MACHINE_JUNK = "luckys-misadventures/trash"
 
 MAX_MAVEN_ENTRIES = sum(f.MAVENS.values())
 MAX_JUNK_ENTRIES = sum(copies for _, copies in f.JUNK.values())
@@ -157,8 +158,8 @@ class Maven:
 
     @property
     def key(self) -> str:
-        """Its name as the tiebreakers and escapes look it up."""
-        return " ".join(self.name.split()).casefold()
+        """Its name as the tiebreakers and escapes look it up (see :func:`f.maven_key`)."""
+        return f.maven_key(self.name)
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,7 @@ def parse(state: object) -> Table:
     decks = _decks(check)
     _totals(check, decks)
     escaped = _escape(check)
+    _escape_card_problems(check, escaped, decks)
     order = _turn_order(check)
     toad = check.player("toad", model.toad) if model.toad is not None else None
     rounds = _rounds(check)
@@ -379,13 +381,21 @@ def _totals(check: _Checker, decks: Mapping[str, Deck]) -> None:
                 f"Only {copies} {name} cards exist, but {total} were entered.",
                 RULE_COMPONENTS,
             )
-    for kind, total in junk.items():
-        name, copies = f.JUNK[kind]
-        if total > copies:
+    trashed = f.junk_trashed(machines)
+    for kind, (name, copies) in f.JUNK.items():
+        total, gone = junk[kind], trashed[kind]
+        if total > copies and not gone:
             check.add(
                 "decks",
                 f"Only {copies} {name} cards exist, but {total} were entered.",
                 RULE_COMPONENTS,
+            )
+        elif total + gone > copies:
+            check.add(
+                "decks",
+                f"Only {copies} {name} cards exist: the Machines entered took {gone} to build"
+                f" (trashed Junk is gone from the game), and the decks hold {total} more.",
+                RULE_MACHINE_JUNK,
             )
     for key, total in machines.items():
         machine = f.MACHINES[key]
@@ -396,6 +406,7 @@ def _totals(check: _Checker, decks: Mapping[str, Deck]) -> None:
                 f"Only {machine.copies} {machine.name} {many}, but {total} were entered.",
                 RULE_COMPONENTS,
             )
+    _named_maven_problems(check, decks)
     for faction, total in mavens.items():
         copies = f.MAVENS[faction]
         if total > copies:
@@ -403,6 +414,60 @@ def _totals(check: _Checker, decks: Mapping[str, Deck]) -> None:
                 "decks",
                 f"Only {copies} {f.FACTION_NAMES[faction]} Mavens exist, not {total}.",
                 RULE_COMPONENTS,
+            )
+
+
+def _named_maven_problems(check: _Checker, decks: Mapping[str, Deck]) -> None:
+    """A Maven the rulebook names as one card (Pumpkin Ted, the Queen of Spades, each
+    Sister) in two decks, or twice in one."""
+    for key in f.NAMED_MAVENS:
+        holders = [
+            name for name, deck in decks.items() for maven in deck.mavens if maven.key == key
+        ]
+        if len(holders) > 1:
+            whom = f"{holders[0]} twice" if len(set(holders)) == 1 else " and ".join(holders)
+            check.add(
+                "decks",
+                f"There is one {key.title().replace(' Of ', ' of ')} card, but it is entered"
+                f" for {whom}.",
+                RULE_COMPONENTS,
+            )
+
+
+#: What an escape needs in the escaper's deck: a unique card (or cards) of the box.
+def _escape_cards(by: f.Escape) -> tuple[tuple[str, str], ...]:
+    """(kind, key) of the unique cards an escape needs: a Machine or Mavens."""
+    if by is f.Escape.TIME_MACHINE:
+        return (("machine", f.TIME_MACHINE),)
+    if by is f.Escape.PUMPKIN_TED:
+        return (("maven", f.PUMPKIN_TED),)
+    return tuple(("maven", sister) for sister in f.THREE_SISTERS)
+
+
+def _holds(deck: Deck, kind: str, key: str) -> bool:
+    return deck.machines.get(key, 0) > 0 if kind == "machine" else deck.has_maven(key)
+
+
+def _escape_card_problems(
+    check: _Checker, escaped: tuple[str, f.Escape] | None, decks: Mapping[str, Deck]
+) -> None:
+    """An escape with a card only one exists of, while another player's deck holds it
+    and the escaper's entered deck does not."""
+    if escaped is None:
+        return
+    player, by = escaped
+    own = decks.get(player)
+    for kind, key in _escape_cards(by):
+        others = [
+            name for name, deck in decks.items() if name != player and _holds(deck, kind, key)
+        ]
+        if others and (own is None or not _holds(own, kind, key)):
+            card = f.MACHINES[key].name if kind == "machine" else key.title()
+            check.add(
+                "escaped",
+                f"{player} cannot escape with {f.ESCAPE_NAMES[by]}: there is one {card} card"
+                f" and {others[0]}'s deck holds it.",
+                RULE_ESCAPES,
             )
 
 
@@ -432,12 +497,23 @@ def _turn_order(check: _Checker) -> tuple[str, ...]:
         if found is not None:
             names.append(found)
         known = known and found is not None
-    if known and sorted(names) != sorted(check.roster.names):
+    seats = list(check.roster.names)
+    if known and sorted(names) != sorted(seats):
         check.add(
             "final_turn_order",
             "The last round's turn order names every player exactly once.",
             RULE_TURN_ORDER,
         )
+    elif known and names:
+        first = seats.index(names[0])
+        if names != seats[first:] + seats[:first]:
+            check.add(
+                "final_turn_order",
+                f"Players act clockwise from who holds the Feed the Toad! card, so a turn"
+                f" order is the seating order starting from that player; starting from"
+                f" {names[0]} it is {', '.join(seats[first:] + seats[:first])}.",
+                RULE_TURN_ORDER,
+            )
     return tuple(names)
 
 

@@ -40,6 +40,7 @@ from companion.games.oddland.placement import _card, apply_placement, check_plac
 from companion.games.oddland.scoring import score_table
 from companion.games.oddland.species import (
     SPECIES,
+    SPECIES_CARDS,
     Side,
     is_species_key,
     species_name,
@@ -48,6 +49,7 @@ from companion.games.oddland.species import (
 from companion.games.oddland.state import (
     MAP_REQUEST_SIZE,
     PLACEMENT_SIZE,
+    STATE_SIZE,
     MapModel,
     PlacementModel,
     StateModel,
@@ -56,6 +58,7 @@ from companion.games.oddland.state import (
     _tokens,
     analyse_map,
     map_problems,
+    map_shape_problems,
 )
 from companion.games.oddland.table import parse
 
@@ -135,7 +138,7 @@ class Oddland(Game):
     name = "Oddland"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 1
+    engine_version = 2
     tiebreaks = (TERRITORY_TIEBREAK,)
     has_play_along = True
     #: Rules entries the pages link to: a tie, and the end of the game.
@@ -168,15 +171,21 @@ class Oddland(Game):
         """Score a table (see the module example)."""
         return score_table(parse(state))
 
+    def table_problems(self, state: object) -> list[Problem]:
+        """A map the 2x2 map cards cannot make (a play-along map is made of them)."""
+        model = validate_model(StateModel, state, STATE_SIZE)
+        return [] if model.cards else map_shape_problems(model.map)
+
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
-        """An empty map for these players; ``options["sides"]`` or every known species on A.
+        """An empty map for these players; ``options["sides"]`` or, as the box holds 6
+        species cards, the first 6 species the app lists, on A.
 
         >>> GAME.new_state(["Ann"], {"sides": {"begator": "B"}})["sides"]
         {'begator': 'B'}
         """
         sides = options.get("sides")
         if not isinstance(sides, Mapping):
-            sides = dict.fromkeys(SPECIES, Side.A.value)
+            sides = dict.fromkeys(list(SPECIES)[:SPECIES_CARDS], Side.A.value)
         definitions = options.get("definitions")
         solo = options.get("solo")
         state: dict[str, Any] = {
@@ -261,7 +270,7 @@ class Oddland(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
             "map": map_endpoint,
             "placement": placement_endpoint,
         }

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from companion.games.base import (
     BreakdownLine,
+    Decision,
     Entry,
     Result,
     rank,
@@ -26,6 +27,7 @@ from companion.games.oddland.map import (
 from companion.games.oddland.species import (
     BEGATOR,
     FLORA,
+    TWO_SPACE_SPECIES,
     Region,
     Side,
     SideRule,
@@ -278,4 +280,38 @@ def score_table(table: Table) -> Result:
     warnings = [w for score in scores for w in score.warnings]
     if table.analysis.tokens and not finished:
         warnings.append(f"Not every player has placed all {needed} tokens yet: the game goes on.")
-    return Result(SLUG, ranking.standings, ranking.decided_by, finished, tuple(warnings))
+    return Result(
+        SLUG,
+        ranking.standings,
+        ranking.decided_by,
+        finished,
+        tuple(warnings),
+        extra=_readings(table, ranking.decided_by),
+    )
+
+
+SHARED_READING = (
+    "A shared victory is the app's reading: the rulebook compares the tied players'"
+    " territories, largest first, but does not say what happens when every one is equal."
+)
+WHALEPHANT_READING = (
+    "The Whalephant's token covering two adjacent spaces is the app's reading, taken from"
+    " the species card rather than the rulebook's text; it counts the larger of its"
+    " territories for the tiebreak."
+)
+SOLO_READING = (
+    "The solo modifiers are the app's reading: the rulebook's text shows only Begator A's"
+    " (-3); the others come from the species cards (Flora A has none)."
+)
+
+
+def _readings(table: Table, decided_by: str) -> dict[str, list[str]]:
+    """The app's readings this verdict rests on (the API's ``readings``), if any."""
+    readings = []
+    if decided_by == Decision.SHARED and len(table.players) > 1:
+        readings.append(SHARED_READING)
+    if any(token.species in TWO_SPACE_SPECIES for token in table.analysis.tokens):
+        readings.append(WHALEPHANT_READING)
+    if table.solo:
+        readings.append(SOLO_READING)
+    return {"readings": readings} if readings else {}

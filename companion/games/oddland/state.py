@@ -49,6 +49,7 @@ from companion.games.oddland.map import (
 from companion.games.oddland.species import (
     FLORA,
     MAP_CARDS,
+    SPECIES_CARDS,
     TWO_SPACE_SPECIES,
     SideRule,
     is_species_key,
@@ -464,8 +465,24 @@ def _state_problems(
     return problems
 
 
+SETUP_RULE = "oddland/setup"
+COMPONENTS_RULE = "oddland/components"
+TURN_RULE = "oddland/turn"
+#: The map cards laid face up at set-up, before anyone's turn: they carry no token.
+SETUP_CARDS = 2
+
+
 def _side_problems(sides: Mapping[str, str | None]) -> list[Problem]:
     problems = []
+    if len(sides) > SPECIES_CARDS:
+        problems.append(
+            Problem(
+                "sides",
+                f"The box has {SPECIES_CARDS} species cards, so at most {SPECIES_CARDS}"
+                f" species are in play, but {len(sides)} were entered.",
+                rule=COMPONENTS_RULE,
+            )
+        )
     for species, side in sides.items():
         where = path_of(["sides", species])
         if not is_species_key(species):
@@ -536,3 +553,62 @@ def analyse_map(rows: Sequence[str], tokens: Sequence[Token] = ()) -> MapAnalysi
     if problems:
         raise InvalidStateError(problems)
     return _analyse(_terrain_map(rows), tokens)
+
+
+def unmade_spaces(rows: Sequence[str]) -> list[tuple[int, int]]:
+    """The spaces of a map that no 2x2 map card can have made: every card adds a whole
+    2x2 block, so each space lies in some 2x2 block of the map's spaces.
+
+    >>> unmade_spaces(["FW", "S."]), unmade_spaces(["FFW", "FWW", ".MM"])
+    ([(0, 0), (0, 1), (1, 0)], [])
+    """
+    spaces = {
+        (r, c) for r, row in enumerate(rows) for c, letter in enumerate(row) if letter not in EMPTY
+    }
+
+    def in_a_block(r: int, c: int) -> bool:
+        return any(
+            {(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)} <= spaces
+            for top in (r - 1, r)
+            for left in (c - 1, c)
+        )
+
+    return sorted(cell for cell in spaces if not in_a_block(*cell))
+
+
+def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
+    """A map the 2x2 map cards cannot make (see :func:`unmade_spaces`)."""
+    unmade = unmade_spaces(rows)
+    if not unmade:
+        return []
+    shown = ", ".join(f"row {r + 1} col {c + 1}" for r, c in unmade[:5])
+    more = f" and {len(unmade) - 5} more" if len(unmade) > 5 else ""
+    return [
+        Problem(
+            path,
+            f"Map cards are 2x2, so every space lies in a 2x2 block of the map, but {shown}"
+            f"{more} do{'es' if len(unmade) == 1 else ''} not.",
+            rule=COMPONENTS_RULE,
+            pending=True,
+        )
+    ]
+
+
+def token_less_turn_problems(turns: Sequence[TurnModel]) -> list[Problem]:
+    """Turns without a token: only the cards laid at set-up (at most 2, before any turn)
+    carry none; every turn places one."""
+    problems = []
+    for number, turn in enumerate(turns):
+        if turn.token is not None:
+            continue
+        setup = number < SETUP_CARDS and all(t.token is None for t in turns[:number])
+        if not setup:
+            problems.append(
+                Problem(
+                    f"cards[{number}].token",
+                    f"Card {number + 1}: every turn places a species token; only the"
+                    f" {SETUP_CARDS} cards laid at set-up carry none.",
+                    rule=TURN_RULE,
+                )
+            )
+    return problems

@@ -25,6 +25,7 @@ from companion.games.oddland.state import (
     _tokens,
     _where_tokens_lie,
     map_problems,
+    token_less_turn_problems,
 )
 
 
@@ -79,6 +80,7 @@ def _board(
     """The map rows and tokens of a state (laid card by card for a play-along game)."""
     if model.cards:
         rows, tokens, problems = replay(model.cards, players=model.players)
+        problems += token_less_turn_problems(model.cards)
         if model.map or model.tokens:
             problems.append(Problem("cards", PLAY_ALONG_BOARD))
         return rows, tokens, problems

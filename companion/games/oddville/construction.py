@@ -133,6 +133,13 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
     return problems
 
 
+#: The Main Square's edges and its missing bonus are read from the card's picture.
+MAIN_SQUARE_READING = (
+    " The Main Square's streets on its left, right and lower sides are the app's reading"
+    " of the card's picture; the rulebook's text does not list them."
+)
+
+
 def _edge_problems(city: City, new: Card) -> list[Problem]:
     assert new.edges is not None
     problems = []
@@ -141,13 +148,14 @@ def _edge_problems(city: City, new: Card) -> list[Problem]:
         if other is None or other.edges is None:
             continue
         if new.edges[mine] != other.edges[theirs]:
+            reading = MAIN_SQUARE_READING if other.main_square else ""
             problems.append(
                 Problem(
                     "card.edges",
                     f"Its {SIDES[mine]} edge shows {EDGE_NAMES[Edge(new.edges[mine])]}, but"
                     f" the card on {_place(city, other.at)} shows"
                     f" {EDGE_NAMES[Edge(other.edges[theirs])]} there: houses meet houses and"
-                    " streets meet streets.",
+                    f" streets meet streets.{reading}",
                     rule=EDGES_RULE,
                 )
             )

@@ -172,7 +172,7 @@ class OddVille(Game):
     name = "OddVille"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 1
+    engine_version = 2
     tiebreaks = (TIEBREAK,)
     has_play_along = True
 
@@ -280,7 +280,7 @@ class OddVille(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
             "build": build_endpoint,
         }
 

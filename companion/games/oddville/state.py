@@ -259,9 +259,43 @@ def parse(state: object) -> City:
     problems += chosen
     if not problems:
         problems += _worker_supply_problems(roster.names, cards, workers)
+        problems += _characters_in_play_problems(len(roster.names), model.characters)
     if problems:
         raise InvalidStateError(problems)
     return City(roster.names, ended_by, cards, characters, workers, colours)
+
+
+#: Characters set aside at set-up from each of the 4 guild piles (of 3), by player count.
+CHARACTERS_SET_ASIDE = {2: 2, 3: 1, 4: 0}
+CHARACTERS_PER_GUILD = 3
+
+
+def characters_in_play(players: int) -> int:
+    """How many Character cards are in play with this many players.
+
+    >>> characters_in_play(2), characters_in_play(3), characters_in_play(4)
+    (4, 8, 12)
+    """
+    return len(GUILDS) * (CHARACTERS_PER_GUILD - CHARACTERS_SET_ASIDE.get(players, 0))
+
+
+def _characters_in_play_problems(players: int, raw: Mapping[str, Sequence[str]]) -> list[Problem]:
+    """More characters held than the player count leaves in play (fewer players set some
+    aside from every guild pile at set-up, and they never come back)."""
+    most = characters_in_play(players)
+    entered = [(key, number) for key, held in raw.items() for number in range(len(held))]
+    if len(entered) <= most:
+        return []
+    key, number = entered[-1]
+    return [
+        Problem(
+            f"characters.{key}[{number}]",
+            f"With {players} players only {most} Character cards are in play (set-up sets"
+            f" {CHARACTERS_SET_ASIDE[players]} aside from each guild pile), but"
+            f" {len(entered)} are entered.",
+            rule=CHARACTERS_RULE,
+        )
+    ]
 
 
 def colours_for(players: Sequence[str], chosen: Mapping[str, str]) -> dict[str, str]:

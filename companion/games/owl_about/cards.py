@@ -494,21 +494,26 @@ def rule_breaks(
 ) -> list[RuleBreak]:
     """The play rules broken by playing a card from a hand (the card is in the hand).
 
-    Follow rule (basic and advanced mode; in quick mode everyone plays at once, so speed
-    does not matter): a player holding a card at least as fast as the fastest card
-    already in the trick must play such a card. Night rule (every mode): a night card
-    may only be played by a player who holds no day card of its speed.
+    Follow rule (basic and advanced mode): a player holding a card at least as fast as
+    the fastest card already in the trick must play such a card. Night rule (basic and
+    advanced mode): a night card may only be played by a player who holds no day card
+    of its speed. Quick mode breaks neither: its rules have every player play any one
+    card at the same time.
 
     >>> rule_breaks("2", hand=["2", "8"], played_before=["6"], mode="basic")
     [<RuleBreak.FOLLOW: 'follow'>]
+    >>> rule_breaks("N6", hand=["N6", "6"], played_before=[], mode="basic")
+    [<RuleBreak.NIGHT: 'night'>]
     >>> rule_breaks("2", hand=["2", "8"], played_before=["6"], mode="quick")
     []
     >>> rule_breaks("N6", hand=["N6", "6"], played_before=[], mode="quick")
-    [<RuleBreak.NIGHT: 'night'>]
+    []
     """
-    broken = []
+    broken: list[RuleBreak] = []
     played = card(card_code)
-    if played_before and Mode(mode) is not Mode.QUICK:
+    if Mode(mode) is Mode.QUICK:
+        return broken  # any one card, all at once
+    if played_before:
         fastest = max(card(c).speed for c in played_before)
         if played.speed < fastest and any(card(c).speed >= fastest for c in hand):
             broken.append(RuleBreak.FOLLOW)

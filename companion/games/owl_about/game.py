@@ -52,6 +52,8 @@ from companion.games.schemas import (
 )
 from companion.games.schemas import result as result_schema
 
+#: Each round is dealt afresh once the previous one is played out.
+ROUND_SETUP_RULE = "owl-about/round-setup"
 #: The seats of the API description's examples (API.md's).
 SEATS = ["Miu", "Carol", "Romi", "Tom"]
 
@@ -64,7 +66,7 @@ class OwlAbout(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     #: 2: night collection 3 and 4 apart, bounded penalties and target, trophy totals.
-    engine_version = 2
+    engine_version = 3
     score_order = ScoreOrder.LOWEST_FIRST
     has_play_along = True
     #: A player's hand shows on their phone only.
@@ -102,6 +104,23 @@ class OwlAbout(Game):
     def score(self, state: object) -> Result:
         """Score a game (see the module example)."""
         return score_game(parse(state))
+
+    def table_problems(self, state: object) -> list[Problem]:
+        """A round before the last one that is still under way: a new round is only
+        dealt once every trick of the previous one was played."""
+        game = parse(state)
+        tricks = game.chart.tricks
+        return [
+            Problem(
+                f"rounds[{index}].tricks",
+                f"Round {index + 1} has {len(round_.tricks)} of its {tricks} tricks, but only"
+                " the last round can still be under way: the next one is dealt when every"
+                " trick was played.",
+                rule=ROUND_SETUP_RULE,
+            )
+            for index, round_ in enumerate(game.rounds[:-1])
+            if round_.tricks is not None and len(round_.tricks) < tricks
+        ]
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """A game with no rounds yet; options ``mode``, ``variants`` and ``target``.
@@ -276,7 +295,7 @@ class OwlAbout(Game):
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
         return {
-            "score": lambda body: self.score(body).to_json(),
+            "score": lambda body: self.checked_score(body).to_json(),
             "trick": check_trick,
         }
 

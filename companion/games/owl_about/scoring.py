@@ -417,5 +417,17 @@ def score_game(game: GameInput) -> Result:
         ranking.decided_by,
         finished=end is not None,
         warnings=tuple(warnings),
-        extra={"rounds": [r.to_json() for r in rounds], "target": game.target},
+        extra={
+            "rounds": [r.to_json() for r in rounds],
+            "target": game.target,
+            "readings": [FEWEST_VP_READING],
+        },
     )
+
+
+#: The verdict's label: the rulebook ends the game at the target but names no winner.
+FEWEST_VP_READING = (
+    "Fewest VP wins is the app's reading: the rulebook ends the game when someone reaches"
+    " the target but never says who wins; VP are what a player collects toward becoming"
+    " the new Owl Tribal Leader, the job every owl is trying to avoid."
+)

@@ -1,0 +1,302 @@
+"""Impossible tables (issue 26): tables the rules cannot produce are refused by the API
+with a sentence naming the rule, and shown on the pages without blocking entry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.games import GAMES
+from companion.games.base import InvalidStateError
+from companion.games.oddville.facts import CHARACTERS
+from companion.services.results import IMPOSSIBLE_TABLE, result_json
+
+
+def refusal(slug: str, body: dict[str, Any], check: str = "score") -> list[dict[str, str]]:
+    """The problems the API answers for this body (fails when it is scored)."""
+    with pytest.raises(InvalidStateError) as refused:
+        GAMES[slug].api_endpoints()[check](body)
+    return [p.to_json() for p in refused.value.problems]
+
+
+def _world(*displays: dict[str, int], face_down: str | None = None) -> dict[str, Any]:
+    return {
+        "players": [
+            {"name": name, "display": display, "face_down": face_down}
+            for name, display in zip(["Ann", "Ben", "Cy"], displays, strict=False)
+        ]
+    }
+
+
+ALL_NINE = dict.fromkeys(GAMES["odd-world"].birds, 1)
+
+
+def test_odd_world_refuses_a_player_with_fewer_cards_than_were_dealt() -> None:
+    state = _world({"hoopoe": 3}, {"hoopoe": 1, "shoebill": 1})
+    problems = refusal("odd-world", state)
+    assert [p["path"] for p in problems] == ["players[1].display"]
+    assert "dealt 3" in problems[0]["message"]
+    # The face-down card counts: 2 shown and 1 hidden is the set-up itself.
+    assert GAMES["odd-world"].checked_score(
+        _world({"hoopoe": 2}, {"shoebill": 2}, face_down="scarlet-ibis")
+    )
+
+
+def test_odd_world_refuses_two_displays_holding_every_bird() -> None:
+    problems = refusal("odd-world", _world(ALL_NINE, ALL_NINE))
+    assert [p["path"] for p in problems] == ["players[1].display"]
+    assert "as soon as one display holds all nine" in problems[0]["message"]
+
+
+def test_odd_world_series_refuses_an_impossible_game() -> None:
+    good = _world({"hoopoe": 3}, {"shoebill": 3})
+    bad = _world({"hoopoe": 3}, {"shoebill": 2})
+    problems = refusal("odd-world", {"games": [good, bad]}, "series")
+    assert [p["path"] for p in problems] == ["games[1].players[1].display"]
+
+
+def test_the_page_shows_an_impossible_table_but_not_a_table_being_entered() -> None:
+    game = GAMES["odd-world"]
+    being_entered = _world({"hoopoe": 3}, {"shoebill": 1})
+    result = result_json(game, being_entered)
+    assert result is not None
+    assert not [w for w in result["warnings"] if w.startswith(IMPOSSIBLE_TABLE)]
+    over = _world(ALL_NINE, {"shoebill": 1})
+    result = result_json(game, over)
+    assert result is not None
+    assert [w for w in result["warnings"] if w.startswith(IMPOSSIBLE_TABLE)] == [
+        IMPOSSIBLE_TABLE + game.table_problems(over)[0].message
+    ]
+
+
+def _city(players: list[str], characters: dict[str, list[str]]) -> dict[str, Any]:
+    return {
+        "players": players,
+        "ended_by": players[0],
+        "city": [{"at": [0, 0], "card": "main-square", "owners": []}],
+        "characters": characters,
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "characters", "most"),
+    [
+        (["A", "B"], {"A": ["landowner", "mistress", "builder"], "B": ["cheater", "seignior"]}, 4),
+        (
+            ["A", "B", "C"],
+            {
+                "A": ["landowner", "mistress", "builder"],
+                "B": ["cheater", "seignior", "benefactor"],
+                "C": ["bookkeeper", "lamplighter", "tax-collector"],
+            },
+            8,
+        ),
+    ],
+)
+def test_oddville_refuses_more_characters_than_the_player_count_leaves(
+    players: list[str], characters: dict[str, list[str]], most: int
+) -> None:
+    problems = refusal("oddville", _city(players, characters))
+    assert len(problems) == 1
+    assert f"only {most} Character cards are in play" in problems[0]["message"]
+    assert GAMES["oddville"].validate(_city(players, characters))  # refused at entry too
+    fewer = {name: held[:1] for name, held in characters.items()}
+    assert GAMES["oddville"].checked_score(_city(players, fewer))
+
+
+def test_oddville_four_players_hold_every_character() -> None:
+    keys = list(CHARACTERS)
+    held = {"A": keys[:3], "B": keys[3:6], "C": keys[6:9], "D": keys[9:]}
+    assert GAMES["oddville"].checked_score(_city(["A", "B", "C", "D"], held))
+
+
+def test_owl_about_refuses_an_unfinished_round_before_the_last() -> None:
+    one_trick = {"tricks": [{"lead": "A", "cards": ["6", "2", "8"]}]}
+    body = {"players": ["A", "B", "C"], "mode": "basic", "rounds": [one_trick, one_trick]}
+    problems = refusal("owl-about", body)
+    assert [p["path"] for p in problems] == ["rounds[0].tricks"]
+    assert "only the last round can still be under way" in problems[0]["message"]
+    assert GAMES["owl-about"].checked_score({**body, "rounds": [one_trick]})
+
+
+def test_oddland_refuses_more_species_than_the_box_has_cards() -> None:
+    sides = dict.fromkeys(["begator", "flora", "owloose", "pangeroo", "whalephant"], "A")
+    body = {"players": ["Ann", "Ben"], "map": [], "tokens": [], "sides": sides}
+    assert GAMES["oddland"].checked_score({**body, "sides": {**sides, "grizzsleep": "B"}})
+    problems = refusal("oddland", {**body, "sides": {**sides, "grizzsleep": "B", "x-y": None}})
+    assert problems == [
+        {
+            "path": "sides",
+            "message": "The box has 6 species cards, so at most 6 species are in play,"
+            " but 7 were entered.",
+        }
+    ]
+
+
+@pytest.mark.parametrize("rows", [["F"], ["FW", "S."], ["FFF", "FFF", "F.."], ["FF.", "FFW"]])
+def test_oddland_refuses_a_map_two_by_two_cards_cannot_make(rows: list[str]) -> None:
+    body = {"players": ["Ann", "Ben"], "map": rows, "tokens": [], "sides": {"begator": "A"}}
+    problems = refusal("oddland", body)
+    assert [p["path"] for p in problems] == ["map"]
+    assert "every space lies in a 2x2 block" in problems[0]["message"]
+
+
+@pytest.mark.parametrize("rows", [["FFWW", "FSSW"], ["FF.", "FFW", ".WW"], ["FFF", "FFF"]])
+def test_oddland_scores_maps_the_cards_can_make(rows: list[str]) -> None:
+    body = {"players": ["Ann", "Ben"], "map": rows, "tokens": [], "sides": {"begator": "A"}}
+    assert GAMES["oddland"].checked_score(body)
+
+
+def _turn(at: list[int], token: dict[str, Any] | None = None) -> dict[str, Any]:
+    turn: dict[str, Any] = {"card": {"at": at, "terrains": ["FS", "WM"]}}
+    if token is not None:
+        turn["token"] = token
+    return turn
+
+
+def test_oddland_refuses_a_play_along_turn_without_a_token_after_the_set_up() -> None:
+    ann = {"player": "Ann", "species": "begator", "cells": [[0, 4]]}
+    setup = [_turn([0, 0]), _turn([0, 2])]
+    body = {"players": ["Ann", "Ben"], "sides": {"begator": "A"}}
+    assert GAMES["oddland"].checked_score({**body, "cards": [*setup, _turn([0, 4], ann)]})
+    problems = refusal("oddland", {**body, "cards": [*setup, _turn([0, 4])]})
+    assert [p["path"] for p in problems] == ["cards[2].token"]
+    assert "only the 2 cards laid at set-up carry none" in problems[0]["message"]
+    first = {"player": "Ann", "species": "begator", "cells": [[0, 0]]}
+    problems = refusal("oddland", {**body, "cards": [_turn([0, 0], first), _turn([0, 2])]})
+    assert [p["path"] for p in problems] == ["cards[1].token"]
+
+
+LUCKYS = "luckys-misadventures"
+
+
+def _luckys(order: list[str] | None = None, **decks: Any) -> dict[str, Any]:
+    players = list(decks)
+    return {
+        "players": players,
+        "final_turn_order": order if order is not None else players,
+        "decks": decks,
+    }
+
+
+@pytest.mark.parametrize(
+    ("decks", "kind"),
+    [
+        (
+            {
+                "Lewis": {"machines": {"dark-energy-machine": 2}},
+                "Carol": {"machines": {"dark-energy-machine": 2}},
+            },
+            "Luminous Aether",
+        ),
+        (
+            {
+                "Lewis": {"machines": ["time-machine"]},
+                "Carol": {"junk": [{"kind": "flux-capacitor", "vp": 4, "count": 2}]},
+            },
+            "Flux Capacitor",
+        ),
+    ],
+)
+def test_luckys_refuses_machines_that_need_more_junk_than_the_box_holds(
+    decks: dict[str, Any], kind: str
+) -> None:
+    problems = refusal(LUCKYS, _luckys(**decks))
+    assert [p["path"] for p in problems] == ["decks"]
+    assert f"{kind} cards exist: the Machines entered took" in problems[0]["message"]
+
+
+def test_luckys_build_machine_says_no_once_the_junk_is_used_up() -> None:
+    endpoint = GAMES[LUCKYS].api_endpoints()["build-machine"]
+    aether = ["luminous-aether", "luminous-aether"]
+    assert endpoint({"junk": aether, "built": {"dark-energy-machine": 2}})["can_build"] is True
+    answer = endpoint({"junk": aether, "built": {"dark-energy-machine": 3}})
+    assert (answer["can_build"], answer["left"]) == (False, 0)
+    assert "6 were trashed" in answer["words"]
+    problems = refusal(
+        LUCKYS,
+        {"junk": aether, "built": {"dark-energy-machine": 2, "mech-dragon": 2, "fate-clock": 4}},
+        "build-machine",
+    )
+    assert [p["path"] for p in problems] == ["built"]
+
+
+def test_luckys_refuses_a_final_turn_order_that_is_not_the_seating_rotated() -> None:
+    decks = {"A": {}, "B": {}, "C": {}, "D": {}}
+    assert GAMES[LUCKYS].checked_score(_luckys(["C", "D", "A", "B"], **decks))
+    problems = refusal(LUCKYS, _luckys(["A", "C", "B", "D"], **decks))
+    assert [p["path"] for p in problems] == ["final_turn_order"]
+    assert "starting from A it is A, B, C, D" in problems[0]["message"]
+
+
+def test_luckys_refuses_a_time_machine_escape_when_another_deck_holds_the_only_one() -> None:
+    state = _luckys(
+        Lewis={"junk": [{"kind": "reactor-pump", "vp": 2}]}, Carol={"machines": ["time-machine"]}
+    )
+    state["escaped"] = {"player": "Lewis", "by": "time-machine"}
+    problems = refusal(LUCKYS, state)
+    assert [p["path"] for p in problems] == ["escaped"]
+    assert "Carol's deck holds it" in problems[0]["message"]
+    state["escaped"] = {"player": "Carol", "by": "time-machine"}
+    assert GAMES[LUCKYS].checked_score(state).winners == ["Carol"]
+    # Decks not entered tell nothing: the escape stands.
+    assert GAMES[LUCKYS].checked_score({**state, "decks": {}})
+
+
+@pytest.mark.parametrize("name", ["Pumpkin Ted", "The Queen of Spades", "Greed"])
+def test_luckys_refuses_a_single_maven_card_in_two_decks(name: str) -> None:
+    held = {"mavens": [{"name": name, "faction": "wicked", "vp": 3}]}
+    problems = refusal(LUCKYS, _luckys(Lewis=held, Carol=held))
+    assert [p["path"] for p in problems] == ["decks"]
+    assert "entered for Lewis and Carol" in problems[0]["message"]
+
+
+def test_luckys_the_queen_of_spades_with_or_without_the() -> None:
+    for name in ["The Queen of Spades", "queen of  spades", "the queen of spades"]:
+        state = _luckys(
+            Lewis={"lucky": 1},
+            Carol={"lucky": 1, "mavens": [{"name": name, "faction": "wicked", "vp": 2}]},
+        )
+        state["decks"]["Lewis"]["hirelings"] = {"white-rabbit": 2}
+        result = GAMES[LUCKYS].checked_score(state)
+        assert (result.winners, result.decided_by) == (["Carol"], "Has the Queen of Spades")
+
+
+# --- readings the rulebook does not make: the verdict says they are the app's ------------
+
+
+def test_owl_about_says_fewest_vp_wins_is_the_apps_reading() -> None:
+    body = {"players": ["A", "B", "C"], "mode": "basic", "rounds": []}
+    readings = GAMES["owl-about"].checked_score(body).to_json()["readings"]
+    assert len(readings) == 1
+    assert "Fewest VP wins is the app's reading" in readings[0]
+
+
+def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> None:
+    shared = {"players": ["Ann", "Ben"], "map": ["FF", "FF"], "tokens": [], "sides": {}}
+    result = GAMES["oddland"].checked_score(shared).to_json()
+    assert result["decided_by"] == "shared"
+    assert any("A shared victory is the app's reading" in r for r in result["readings"])
+    whale = {"player": "Ann", "species": "whalephant", "cells": [[0, 0], [0, 1]]}
+    solo = {
+        "players": ["Ann"],
+        "map": ["FF", "FF"],
+        "tokens": [whale],
+        "sides": {"whalephant": "A"},
+    }
+    readings = GAMES["oddland"].checked_score(solo).to_json()["readings"]
+    assert any("Whalephant" in r and "app's reading" in r for r in readings)
+    assert any("solo modifiers are the app's reading" in r for r in readings)
+
+
+def test_odd_world_says_its_player_count_is_the_apps_reading() -> None:
+    problems = refusal("odd-world", {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]})
+    assert problems[0]["path"] == "players"
+    assert "2 to 5 is the app's reading" in problems[0]["message"]
+
+
+def test_the_standings_show_the_readings() -> None:
+    source = (Path(__file__).resolve().parents[2] / "templates" / "_standings.html").read_text()
+    assert "result.readings" in source
