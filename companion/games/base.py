@@ -989,7 +989,7 @@ class Game(abc.ABC):
         raises :class:`InvalidStateError` for an impossible state.
         """
 
-    def table_problems(self, state: object) -> list[Problem]:
+    def table_problems(self, state: object) -> list[Problem]:  # noqa: ARG002
         """Every way a state that :meth:`validate` accepts is still a table the rules
         cannot produce (an impossible table): the API refuses it (422), the pages show
         it beside the standings without refusing the edits that lead there, because
