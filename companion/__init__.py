@@ -95,7 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     static_files.register(app)
 
     from companion import cli
-    from companion.games.base import load_lookalikes
+    from companion.games.names import load_lookalikes
 
     cli.register(app)
     load_lookalikes()  # once per process: no request waits for it

@@ -13,7 +13,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.games.base import Entry, Game, InvalidStateError, Problem, Result, ScoreOrder, rank
+from companion.games.base import Game
+from companion.games.problems import InvalidStateError, Problem
+from companion.games.ranking import Entry, Result, ScoreOrder, rank
 from companion.models import Group, Play, PlayResult, Table
 from companion.services import groups, plays
 from support.client import csrf

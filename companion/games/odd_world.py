@@ -23,31 +23,26 @@ from typing import Any
 import pydantic
 
 from companion.games import schemas
-from companion.games.base import (
-    NAME_SIZE,
+from companion.games.base import ApiDescription, Game
+from companion.games.limits import (
     STRICT,
-    ApiDescription,
-    BreakdownLine,
-    Entry,
-    Game,
-    InvalidStateError,
-    Problem,
-    Result,
-    Roster,
-    Tiebreak,
     list_size,
-    name_problems,
     object_size,
-    path_of,
-    player_count_problems,
-    players_size,
     problems_of,
-    rank,
-    spoken_names,
     text_size,
     validate_model,
     whole_number,
 )
+from companion.games.names import (
+    NAME_SIZE,
+    Roster,
+    name_problems,
+    player_count_problems,
+    players_size,
+    spoken_names,
+)
+from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.ranking import BreakdownLine, Entry, Result, Tiebreak, rank
 
 SLUG = "odd-world"
 CARDS_PER_BIRD = 8

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from companion.games import GAMES
-from companion.games.base import ScoreOrder
+from companion.games.ranking import ScoreOrder
 from companion.models import Play
 from companion.services.results import current_result
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import GAMES
-from companion.games.base import ScoreOrder
+from companion.games.ranking import ScoreOrder
 from companion.models import Table
 from companion.services import plays, tables
 

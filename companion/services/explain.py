@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games import GAMES
-from companion.games.base import Decision, Tiebreak, spoken_names
+from companion.games.names import spoken_names
+from companion.games.ranking import Decision, Tiebreak
 
 #: Names joined as people say them ("Ann, Ben and Cy").
 names = spoken_names

@@ -26,7 +26,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from companion.extensions import db
-from companion.games.base import (
+from companion.games.names import (
     MAX_NAME_LENGTH,
     SHOWS_NOTHING_MESSAGE,
     hidden_character,

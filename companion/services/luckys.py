@@ -19,9 +19,9 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.games import luckys
-from companion.games.base import InvalidStateError, Problem
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
+from companion.games.problems import InvalidStateError, Problem
 from companion.models import Play, Table
 from companion.services import plays
 from companion.services.plays import Author, EditConflict, EditRefused

@@ -21,9 +21,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from companion.extensions import db
 from companion.games import grid
 from companion.games import oddland as engine
-from companion.games.base import InvalidStateError, Problem
 from companion.games.grid import cells_from
 from companion.games.oddland.species import TERRAIN_NAMES, SideRule, Terrain, species_name
+from companion.games.problems import InvalidStateError, Problem
 from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import oddville as engine
-from companion.games.base import InvalidStateError, Problem
 from companion.games.grid import Cell
 from companion.games.oddville.facts import MAIN_SQUARE_AT
+from companion.games.problems import InvalidStateError, Problem
 from companion.models import Edit, Play
 from companion.services import plays
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games import owl_about as oa
-from companion.games.base import InvalidStateError, Problem
+from companion.games.problems import InvalidStateError, Problem
 from companion.models import Play
 from companion.services import plays
 from companion.services.plays import Author, EditConflict, EditRefused

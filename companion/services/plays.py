@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 from companion.database import is_contention
 from companion.extensions import db
 from companion.games import GAMES, Game
-from companion.games.base import InvalidStateError, Problem, parse_path
+from companion.games.problems import InvalidStateError, Problem, parse_path
 from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
 from companion.services import caps, explain, groups, tables
 from companion.services.results import current_result as current_result

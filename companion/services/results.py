@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games import GAMES, Game
-from companion.games.base import InvalidStateError
+from companion.games.problems import InvalidStateError
 from companion.models import Play
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import Game
-from companion.games.base import Decision, InvalidStateError, ScoreOrder
+from companion.games.problems import InvalidStateError
+from companion.games.ranking import Decision, ScoreOrder
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sqlalchemy.orm import aliased
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.games.base import ScoreOrder
+from companion.games.ranking import ScoreOrder
 from companion.models import Group, GroupPlayer, Play, PlayResult
 
 #: The history list shows this many plays at most (newest first).

@@ -29,7 +29,7 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from companion.extensions import db
-from companion.games.base import name_problems
+from companion.games.names import name_problems
 from companion.models import Play, Player, Series, Table, Visit, utcnow
 
 TOKEN_BYTES = 16

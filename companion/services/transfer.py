@@ -23,7 +23,7 @@ from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.games.base import parse_path
+from companion.games.problems import parse_path
 from companion.models import (
     Edit,
     Group,

@@ -15,14 +15,10 @@ from typing import Annotated, Any, TypeVar
 import pydantic
 
 from companion.games import GAMES
-from companion.games.base import (
-    MAX_NAME_LENGTH,
-    InvalidStateError,
-    hidden_character,
-    name_problems,
-)
+from companion.games.names import MAX_NAME_LENGTH, hidden_character, name_problems
 from companion.games.oddland.map import SIDE_LETTERS
 from companion.games.oddland.species import SideRule
+from companion.games.problems import InvalidStateError
 from companion.models import GROUP_NAME_LENGTH, EditKind, PlayStatus
 from companion.services import caps
 from companion.services.groups import GroupRefused, checked_name

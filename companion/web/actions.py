@@ -17,7 +17,7 @@ from flask import abort
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from companion.games.base import Problem, problem_messages
+from companion.games.problems import Problem, problem_messages
 from companion.services import plays, tables
 from companion.web.context import (
     PLAY_FRAGMENT,

@@ -3,7 +3,7 @@
 Every handler computes from the request body alone, so it needs no login and no CSRF
 token. Errors always come back as JSON: 400 (not a JSON object), 404 (unknown game or
 endpoint), 405, 413, 415 (not JSON) and 422 with the problems found (at most
-:data:`~companion.games.base.MAX_PROBLEMS`, then ``more_problems`` counts the rest).
+:data:`~companion.games.problems.MAX_PROBLEMS`, then ``more_problems`` counts the rest).
 ``openapi.json`` describes every endpoint (see :mod:`companion.web.openapi`).
 
 The engines are pure: the same body always gets the same answer. So each worker keeps
@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from companion.extensions import limiter
 from companion.games import GAMES
-from companion.games.base import InvalidStateError, Problem, listed_problems
+from companion.games.problems import InvalidStateError, Problem, listed_problems
 from companion.web import openapi, security
 from companion.web.kept import Kept
 from companion.web.limits import api_limit

@@ -22,7 +22,7 @@ from wtforms import (
 )
 from wtforms.validators import AnyOf, DataRequired, Length, Optional, ValidationError
 
-from companion.games.base import (
+from companion.games.names import (
     MAX_NAME_LENGTH,
     hidden_character,
     hidden_character_message,

@@ -9,7 +9,7 @@ from typing import Any
 from wtforms import DateField, FieldList, IntegerField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional, ValidationError
 
-from companion.games.base import MAX_NAME_LENGTH
+from companion.games.names import MAX_NAME_LENGTH
 from companion.models import GROUP_NAME_LENGTH
 from companion.web.forms import TextForm
 

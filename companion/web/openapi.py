@@ -19,7 +19,8 @@ import pydantic
 from pydantic.json_schema import models_json_schema
 
 from companion.games import GAMES, schemas
-from companion.games.base import MAX_PROBLEMS, ApiDescription, Game
+from companion.games.base import ApiDescription, Game
+from companion.games.problems import MAX_PROBLEMS
 
 OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1"

@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db, limiter
 from companion.games import GAMES
-from companion.games.base import MAX_NAME_LENGTH
+from companion.games.names import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services.tables import Access, TableAccess

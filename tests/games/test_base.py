@@ -5,15 +5,9 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from companion.games.base import (
-    Entry,
-    ScoreOrder,
-    Tiebreak,
-    name_problems,
-    parse_path,
-    path_of,
-    rank,
-)
+from companion.games.names import name_problems
+from companion.games.problems import parse_path, path_of
+from companion.games.ranking import Entry, ScoreOrder, Tiebreak, rank
 
 LABELS = (Tiebreak("First tiebreak"), Tiebreak("Second tiebreak"))
 

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import GAMES, Game
-from companion.games.base import InvalidStateError, ScoreOrder, path_of
+from companion.games.problems import InvalidStateError, path_of
+from companion.games.ranking import ScoreOrder
 from tests.games.test_luckys import tables as luckys_tables
 from tests.games.test_odd_world import states as odd_world_states
 from tests.games.test_oddland import tables as oddland_tables

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES
-from companion.games.base import InvalidStateError
 from companion.games.oddville.facts import CHARACTERS
+from companion.games.problems import InvalidStateError
 from companion.services.results import IMPOSSIBLE_TABLE, result_json
 
 

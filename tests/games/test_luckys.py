@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.base import InvalidStateError
 from companion.games.luckys import GAME, referee
 from companion.games.luckys import facts as f
 from companion.games.luckys.game import NO_TOAD_WARNING, NOT_OVER_WARNING
 from companion.games.luckys.referee import InPlay
 from companion.games.luckys.scoring import NO_TURN_ORDER_WARNING, TIEBREAKS
+from companion.games.problems import InvalidStateError
 
 # --- the cards as data ---------------------------------------------------------------------
 

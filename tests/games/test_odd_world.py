@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.base import InvalidStateError
 from companion.games.odd_world import BIRDS, GAME, NOT_OVER_WARNING, bird_points, score_series
+from companion.games.problems import InvalidStateError
 
 
 def player(name: str, face_down: str | None = None, **display: int) -> dict[str, Any]:

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import InvalidStateError, Problem
 from companion.games.oddland import (
     GAME,
     TIEBREAK,
@@ -38,6 +37,7 @@ from companion.games.oddland.species import (
     tokens_per_player,
 )
 from companion.games.oddland.state import unmade_spaces
+from companion.games.problems import InvalidStateError, Problem
 
 API_MAP = ["FFWW", "FSSW", "MM.."]
 BEGATOR_A_JSON: dict[str, Any] = {

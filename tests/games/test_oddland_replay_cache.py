@@ -11,9 +11,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import Problem
 from companion.games.oddland import GAME, Token, TurnModel, check_turn, parse, placement, replay
 from companion.games.oddland.placement import ReplayCache, Replayed, ReplayKey, turn_key
+from companion.games.problems import Problem
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 TERRAINS = "FSWM"

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import InvalidStateError
 from companion.games.grid import neighbours
 from companion.games.oddville import (
     CHARACTERS,
@@ -24,6 +23,7 @@ from companion.games.oddville import (
     parse,
     problems_in,
 )
+from companion.games.problems import InvalidStateError
 
 SQUARE = "main-square"
 RULEBOOK_PLAYERS = ["Blue", "Purple", "Red", "Yellow"]

@@ -23,8 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import owl_about as oa
-from companion.games.base import InvalidStateError, Roster
+from companion.games.names import Roster
 from companion.games.owl_about import state as owl_state
+from companion.games.problems import InvalidStateError
 from tests.games.test_owl_about import FULL_DECK, games
 
 GAME = oa.GAME

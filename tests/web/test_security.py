@@ -18,7 +18,7 @@ from sqlalchemy import inspect, select
 
 from companion import config, create_app
 from companion.extensions import db
-from companion.games.base import hidden_character, hidden_character_message
+from companion.games.names import hidden_character, hidden_character_message
 from companion.models import Table
 from companion.web import security
 from support.client import create_table, csrf

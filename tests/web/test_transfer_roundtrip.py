@@ -17,8 +17,8 @@ from sqlalchemy import delete
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.games.base import path_of
 from companion.games.oddland.species import Region, SideRule, Terrain
+from companion.games.problems import path_of
 from companion.models import Group, Play, SpeciesDefinition, Table
 from companion.services import groups, owl_about, plays, tables
 

@@ -6,20 +6,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games import schemas
-from companion.games.base import (
-    ApiDescription,
-    Game,
-    InvalidStateError,
-    Problem,
-    Result,
-    path_of,
-    problems_of,
-    whole_number,
-)
+from companion.games.base import ApiDescription, Game
+from companion.games.limits import problems_of, whole_number
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.luckys.scoring import TIEBREAKS, score_table
 from companion.games.luckys.state import StateModel, Table, parse
+from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.ranking import Result
 
 REFUSED = "This cannot be changed here."
 

@@ -18,22 +18,17 @@ from typing import Any
 
 import pydantic
 
-from companion.games.base import (
+from companion.games.limits import STRICT, list_size, object_size, text_size, validate_model
+from companion.games.luckys import facts as f
+from companion.games.names import (
     NAME_SIZE,
-    STRICT,
-    InvalidStateError,
-    Problem,
     Roster,
-    list_size,
     name_problems,
-    object_size,
     player_count_problems,
     players_size,
     spoken_names,
-    text_size,
-    validate_model,
 )
-from companion.games.luckys import facts as f
+from companion.games.problems import InvalidStateError, Problem
 
 RULE_TOAD = "luckys-misadventures/feed-the-toad"
 RULE_TRIGGERS = "luckys-misadventures/triggers"

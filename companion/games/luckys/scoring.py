@@ -14,17 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from companion.games.base import (
-    Better,
-    BreakdownLine,
-    Entry,
-    Result,
-    Standing,
-    Tiebreak,
-    TiebreakScalar,
-    TiebreakValue,
-    rank,
-)
 from companion.games.luckys import facts as f
 from companion.games.luckys.state import (
     RULE_HIRELINGS,
@@ -34,6 +23,17 @@ from companion.games.luckys.state import (
     RULE_MAVENS,
     Deck,
     Table,
+)
+from companion.games.ranking import (
+    Better,
+    BreakdownLine,
+    Entry,
+    Result,
+    Standing,
+    Tiebreak,
+    TiebreakScalar,
+    TiebreakValue,
+    rank,
 )
 
 LUCKY_TIEBREAK = "Has Lucky"

@@ -15,24 +15,19 @@ from dataclasses import dataclass, field
 
 import pydantic
 
-from companion.games.base import (
+from companion.games.limits import STRICT, list_size, object_size, text_size, validate_model
+from companion.games.luckys import facts as f
+from companion.games.names import (
     MAX_NAME_LENGTH,
     NAME_SIZE,
-    STRICT,
-    InvalidStateError,
-    Problem,
     Roster,
     hidden_character,
     hidden_character_message,
-    list_size,
     name_problems,
-    object_size,
     player_count_problems,
     players_size,
-    text_size,
-    validate_model,
 )
-from companion.games.luckys import facts as f
+from companion.games.problems import InvalidStateError, Problem
 
 RULE_PLAYERS = "luckys-misadventures/setup"
 RULE_LUCKY = "luckys-misadventures/scoring/lucky"

@@ -7,19 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games import schemas
-from companion.games.base import (
-    ApiDescription,
-    Game,
-    InvalidStateError,
-    Problem,
-    Result,
-    name_problems,
-    path_of,
-    player_count_problems,
-    problems_of,
-    validate_model,
-    whole_number,
-)
+from companion.games.base import ApiDescription, Game
+from companion.games.limits import problems_of, validate_model, whole_number
+from companion.games.names import name_problems, player_count_problems
 from companion.games.oddland.map import (
     EMPTY,
     END_RULE,
@@ -61,6 +51,8 @@ from companion.games.oddland.state import (
     map_shape_problems,
 )
 from companion.games.oddland.table import parse
+from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.ranking import Result
 
 
 def map_endpoint(body: object) -> dict[str, Any]:

@@ -6,9 +6,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from companion.games.base import (
-    Tiebreak,
-)
 from companion.games.grid import (
     Cell,
     block,
@@ -28,6 +25,7 @@ from companion.games.oddland.species import (
     TwoSpace,
     Unit,
 )
+from companion.games.ranking import Tiebreak
 
 SLUG = "oddland"
 

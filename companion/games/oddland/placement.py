@@ -8,10 +8,6 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from companion.games.base import (
-    InvalidStateError,
-    Problem,
-)
 from companion.games.grid import (
     Cell,
     neighbours,
@@ -62,6 +58,7 @@ from companion.games.oddland.state import (
     extent_message,
     shape_problems,
 )
+from companion.games.problems import InvalidStateError, Problem
 
 
 @dataclass(frozen=True)

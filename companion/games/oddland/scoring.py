@@ -6,13 +6,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from companion.games.base import (
-    BreakdownLine,
-    Decision,
-    Entry,
-    Result,
-    rank,
-)
 from companion.games.oddland.facts import _by_species
 from companion.games.oddland.map import (
     BEGATOR_A_SOLO_MODIFIER,
@@ -36,6 +29,7 @@ from companion.games.oddland.species import (
     tokens_per_player,
 )
 from companion.games.oddland.table import Table
+from companion.games.ranking import BreakdownLine, Decision, Entry, Result, rank
 
 
 @dataclass(frozen=True)

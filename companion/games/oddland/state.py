@@ -7,23 +7,12 @@ from collections.abc import Collection, Mapping, Sequence
 
 import pydantic
 
-from companion.games.base import (
-    STRICT,
-    InvalidStateError,
-    Problem,
-    Roster,
-    list_size,
-    name_problems,
-    object_size,
-    path_of,
-    player_count_problems,
-    players_size,
-    text_size,
-)
 from companion.games.grid import (
     Cell,
     place_name,
 )
+from companion.games.limits import STRICT, list_size, object_size, text_size
+from companion.games.names import Roster, name_problems, player_count_problems, players_size
 from companion.games.oddland.map import (
     CARD_SIZE,
     EMPTY,
@@ -58,6 +47,7 @@ from companion.games.oddland.species import (
     token_limit,
     tokens_per_player,
 )
+from companion.games.problems import InvalidStateError, Problem, path_of
 
 
 class TokenModel(pydantic.BaseModel):

@@ -5,11 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.games.base import (
-    InvalidStateError,
-    Problem,
-    validate_model,
-)
+from companion.games.limits import validate_model
 from companion.games.oddland.map import MapAnalysis, Token, _analyse, _terrain_map
 from companion.games.oddland.placement import PLAY_ALONG_BOARD, replay
 from companion.games.oddland.species import (
@@ -27,6 +23,7 @@ from companion.games.oddland.state import (
     map_problems,
     token_less_turn_problems,
 )
+from companion.games.problems import InvalidStateError, Problem
 
 
 @dataclass(frozen=True)

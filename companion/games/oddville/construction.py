@@ -28,7 +28,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Problem
 from companion.games.grid import Cell, step
 from companion.games.oddville.facts import (
     BONUS_RULE,
@@ -52,6 +51,7 @@ from companion.games.oddville.facts import (
     Kind,
 )
 from companion.games.oddville.state import Card, City, place_words
+from companion.games.problems import Problem
 
 
 def building(

@@ -8,20 +8,9 @@ from typing import Any
 import pydantic
 
 from companion.games import schemas
-from companion.games.base import (
-    STRICT,
-    ApiDescription,
-    Game,
-    InvalidStateError,
-    Problem,
-    Result,
-    Roster,
-    object_size,
-    path_of,
-    problems_of,
-    validate_model,
-    whole_number,
-)
+from companion.games.base import ApiDescription, Game
+from companion.games.limits import STRICT, object_size, problems_of, validate_model, whole_number
+from companion.games.names import Roster
 from companion.games.oddville.construction import (
     apply_construction,
     bonuses,
@@ -50,6 +39,8 @@ from companion.games.oddville.state import (
     parse,
     read_card,
 )
+from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.ranking import Result
 
 REFUSED = "This cannot be changed here."
 

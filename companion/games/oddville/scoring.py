@@ -21,15 +21,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.games.base import (
-    Better,
-    BreakdownLine,
-    Entry,
-    Result,
-    Tiebreak,
-    TiebreakScalar,
-    rank,
-)
 from companion.games.grid import Cell
 from companion.games.oddville.facts import (
     CHARACTERS,
@@ -45,6 +36,15 @@ from companion.games.oddville.facts import (
     Kind,
 )
 from companion.games.oddville.state import Card, City
+from companion.games.ranking import (
+    Better,
+    BreakdownLine,
+    Entry,
+    Result,
+    Tiebreak,
+    TiebreakScalar,
+    rank,
+)
 
 #: The tiebreak value of every player while nobody is entered as having ended the game.
 NOBODY_ENDED = -1

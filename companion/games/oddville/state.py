@@ -25,22 +25,22 @@ from functools import cached_property
 
 import pydantic
 
-from companion.games.base import (
-    NAME_SIZE,
+from companion.games.grid import Cell, neighbours
+from companion.games.limits import (
     STRICT,
-    InvalidStateError,
-    Problem,
-    Roster,
     list_size,
-    name_problems,
     object_size,
-    player_count_problems,
-    players_size,
     problems_of,
     text_size,
     validate_model,
 )
-from companion.games.grid import Cell, neighbours
+from companion.games.names import (
+    NAME_SIZE,
+    Roster,
+    name_problems,
+    player_count_problems,
+    players_size,
+)
 from companion.games.oddville.facts import (
     CHARACTERS,
     CHARACTERS_RULE,
@@ -67,6 +67,7 @@ from companion.games.oddville.facts import (
     Edge,
     Kind,
 )
+from companion.games.problems import InvalidStateError, Problem
 
 POSITION_LENGTH = 2
 

@@ -121,6 +121,16 @@ from companion.games.owl_about.play_along import (
 from companion.games.owl_about.referee import (
     check_trick,
 )
+from companion.games.owl_about.requests import (
+    MAX_HAND_CARDS,
+    MAX_ROUNDS,
+    STATE_SIZE,
+    TRICK_REQUEST_SIZE,
+    RoundModel,
+    StateModel,
+    TrickModel,
+    TrickRequestModel,
+)
 from companion.games.owl_about.scoring import (
     WRONG_CARD_REMINDER,
     RoundScore,
@@ -133,18 +143,10 @@ from companion.games.owl_about.scoring import (
     trophy_vp,
 )
 from companion.games.owl_about.state import (
-    MAX_HAND_CARDS,
-    MAX_ROUNDS,
-    STATE_SIZE,
-    TRICK_REQUEST_SIZE,
     GameInput,
     Roster,
     RoundInput,
-    RoundModel,
-    StateModel,
     TrickInput,
-    TrickModel,
-    TrickRequestModel,
     forget_checked_rounds,
     open_round,
     parse,

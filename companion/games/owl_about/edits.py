@@ -5,12 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.games.base import (
-    InvalidStateError,
-    Problem,
-)
 from companion.games.owl_about.cards import DECK
 from companion.games.owl_about.state import _unknown_card
+from companion.games.problems import InvalidStateError, Problem
 
 
 def _card_from_text(where: str, raw: str) -> str:

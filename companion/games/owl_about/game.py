@@ -5,18 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.games.base import (
-    ApiDescription,
-    Game,
-    InvalidStateError,
-    Problem,
-    Result,
-    ScoreOrder,
-    path_of,
-    problems_of,
-    spoken_names,
-    whole_number,
-)
+from companion.games.base import ApiDescription, Game
+from companion.games.limits import problems_of, whole_number
+from companion.games.names import spoken_names
 from companion.games.owl_about.cards import (
     CARDS,
     DECK,
@@ -37,8 +28,11 @@ from companion.games.owl_about.edits import _card_from_text, _name_from_text
 from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_words
 from companion.games.owl_about.play_along import Board, board
 from companion.games.owl_about.referee import check_trick
+from companion.games.owl_about.requests import StateModel, TrickRequestModel
 from companion.games.owl_about.scoring import score_game
-from companion.games.owl_about.state import StateModel, TrickRequestModel, _mode_problem, parse
+from companion.games.owl_about.state import _mode_problem, parse
+from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.ranking import Result, ScoreOrder
 from companion.games.schemas import (
     BOOLEAN,
     COUNTS,

@@ -5,12 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.games.base import (
-    InvalidStateError,
-    Problem,
-    path_of,
-    validate_model,
-)
+from companion.games.limits import validate_model
 from companion.games.owl_about.cards import (
     DECK,
     _fastest,
@@ -21,10 +16,9 @@ from companion.games.owl_about.cards import (
     seating_from,
     trick_progress,
 )
+from companion.games.owl_about.requests import TRICK_REQUEST_SIZE, TrickRequestModel
 from companion.games.owl_about.state import (
-    TRICK_REQUEST_SIZE,
     Roster,
-    TrickRequestModel,
     _cards_problems,
     _copies_problems,
     _each_hand,
@@ -33,6 +27,7 @@ from companion.games.owl_about.state import (
     _roster_problems,
     _unknown_player,
 )
+from companion.games.problems import InvalidStateError, Problem, path_of
 
 
 def _hands_problems(

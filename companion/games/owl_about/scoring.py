@@ -6,15 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import (
-    BreakdownLine,
-    Entry,
-    InvalidStateError,
-    Problem,
-    Result,
-    ScoreOrder,
-    rank,
-)
 from companion.games.owl_about.cards import (
     GAME_END_RULE,
     NIGHT_COLLECTION_4_RULE,
@@ -38,6 +29,8 @@ from companion.games.owl_about.cards import (
     trick_progress,
 )
 from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
+from companion.games.problems import InvalidStateError, Problem
+from companion.games.ranking import BreakdownLine, Entry, Result, ScoreOrder, rank
 
 
 def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:

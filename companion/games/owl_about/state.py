@@ -1,4 +1,4 @@
-"""Owl About states: request shapes, sizes, and validation into a parsed game.
+"""Owl About states: validation of a request (shapes in ``requests.py``) into a parsed game.
 
 Validation collects every problem at once. A round without problems (the usual case) is
 checked, built and its tricks judged in one pass, and remembered: a game's requests send
@@ -12,23 +12,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pydantic
-
-from companion.games.base import (
-    MAX_FIELDS,
-    STRICT,
-    InvalidStateError,
-    Problem,
-    list_size,
-    name_problems,
-    object_size,
-    path_of,
-    player_count_problems,
-    players_size,
-    text_size,
+from companion.games.limits import (
     validate_model,
 )
-from companion.games.base import Roster as BaseRoster
+from companion.games.names import Roster as BaseRoster
+from companion.games.names import name_problems, player_count_problems
 from companion.games.owl_about.cards import (
     ADVANCED_RULE,
     COMPONENTS_RULE,
@@ -53,130 +41,13 @@ from companion.games.owl_about.cards import (
     seating_from,
     trick_progress,
 )
-
-
-class TrickModel(pydantic.BaseModel):
-    """One trick as entered: its lead, the cards in play order, an optional override."""
-
-    model_config = STRICT
-
-    lead: str
-    cards: list[str]
-    winner: str | None = None
-
-
-class RoundModel(pydantic.BaseModel):
-    """One round: tricks one by one, or trophy counts only, plus penalties.
-
-    ``open`` marks a round being played along (its last trick may be short of cards);
-    ``hands`` are the hands after the draft, when players entered them.
-    """
-
-    model_config = STRICT
-
-    tricks: list[TrickModel] | None = None
-    trophies: dict[str, int] | None = None
-    penalties: dict[str, int] = {}
-    open: bool = False
-    hands: dict[str, list[str]] | None = None
-
-
-class StateModel(pydantic.BaseModel):
-    """A whole Owl About game as entered."""
-
-    model_config = STRICT
-
-    players: list[str]
-    mode: str = Mode.BASIC.value
-    variants: list[str] = []
-    target: int | None = None
-    rounds: list[RoundModel] = []
-
-
-class TrickRequestModel(pydantic.BaseModel):
-    """The body of the one-trick referee check."""
-
-    model_config = STRICT
-
-    mode: str = Mode.BASIC.value
-    lead: str
-    players: list[str]
-    cards: list[str]
-    hands: dict[str, list[str]] | None = None
-
-
-#: The most cards a hand holds, and so the most tricks in a round (3 players: 9 each).
-MAX_HAND_CARDS = max(row.hand_cards for row in PLAYER_CHART.values())
-
-
-#: The most rounds a request may hold. Someone gains VP in every round, so a game to the
-#: highest target (99 VP) ends long before this; it only keeps absurd requests out.
-MAX_ROUNDS = 100
-
-
-_CARD_CODES = list_size(
-    MAX_PLAYERS,
-    lambda n: f"A trick has at most {MAX_PLAYERS} cards, one per player, but {n} were entered.",
-    text_size(),
-)
-
-
-_HANDS_SIZE = object_size(
-    each=list_size(
-        MAX_HAND_CARDS,
-        lambda n: f"A hand holds at most {MAX_HAND_CARDS} cards, but {n} were entered.",
-        text_size(),
-    )
-)
-
-
-_ROUND_SIZE = object_size(
-    {
-        "tricks": list_size(
-            MAX_HAND_CARDS,
-            lambda n: f"A round has at most {MAX_HAND_CARDS} tricks, but {n} were entered.",
-            object_size({"lead": text_size(), "cards": _CARD_CODES, "winner": text_size()}),
-        ),
-        "trophies": object_size(),
-        "penalties": object_size(),
-        "hands": _HANDS_SIZE,
-    }
-)
-
-
-#: Sizes of a score request: players, variants, rounds, tricks, cards and hands.
-STATE_SIZE = object_size(
-    {
-        "players": players_size(MIN_PLAYERS, MAX_PLAYERS),
-        "mode": text_size(),
-        # Generous: variants may come under several names (and repeated).
-        "variants": list_size(
-            MAX_FIELDS, lambda n: f"List each variant once; {n} were entered.", text_size()
-        ),
-        "rounds": list_size(
-            MAX_ROUNDS,
-            lambda n: f"A game has at most {MAX_ROUNDS} rounds here, but {n} were entered.",
-            _ROUND_SIZE,
-        ),
-    }
-)
-
-
-#: Sizes of a one-trick request.
-TRICK_REQUEST_SIZE = object_size(
-    {
-        "mode": text_size(),
-        "lead": text_size(),
-        "players": players_size(MIN_PLAYERS, MAX_PLAYERS),
-        "cards": _CARD_CODES,
-        "hands": _HANDS_SIZE,
-    }
-)
+from companion.games.owl_about.requests import STATE_SIZE, RoundModel, StateModel, TrickModel
+from companion.games.problems import InvalidStateError, Problem, path_of
 
 
 @dataclass(frozen=True)
 class Roster(BaseRoster):
-    """The players of a request (see :class:`~companion.games.base.Roster`) and their chart.
+    """The players of a request (see :class:`~companion.games.names.Roster`) and their chart.
 
     ``exact`` maps each name exactly as seated to the player it finds: a request names
     players hundreds of times, nearly always as seated, and those need no casefolding.
@@ -356,6 +227,8 @@ class _Context:
 
 
 _MODES = frozenset(Mode)
+
+
 _CODES = frozenset(DECK)
 
 
@@ -645,14 +518,6 @@ def _played_from_hands_problems(
                 )
             )
     return problems
-
-
-# --- the usual request: checked and built in one pass -------------------------------------
-#
-# Most rounds have no problem at all. For them, :func:`_clean_round` checks what the
-# detailed checks above check, builds the round and judges each complete trick once
-# (scoring and the play-along reuse it). Any doubt sends the round to
-# :func:`_round_problems`, which names every problem: the messages have one source.
 
 
 def _too_many_copies_of_any(codes: Sequence[str]) -> bool:

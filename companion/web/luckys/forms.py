@@ -8,8 +8,8 @@ from typing import Any
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, ValidationError
 
-from companion.games.base import MAX_NAME_LENGTH
 from companion.games.luckys import facts as f
+from companion.games.names import MAX_NAME_LENGTH
 from companion.services.luckys import COUNT_FIELDS
 from companion.web.forms import TextForm
 

@@ -13,13 +13,13 @@ from flask import Blueprint, request
 from werkzeug.wrappers import Response
 
 from companion.games import oddland as engine
-from companion.games.base import InvalidStateError, Problem, listed_problems, problem_messages
 from companion.games.oddland.species import (
     TWO_SPACE_SPECIES,
     SideRule,
     is_species_key,
     species_name,
 )
+from companion.games.problems import InvalidStateError, Problem, listed_problems, problem_messages
 from companion.services import oddland as service
 from companion.web.actions import load_play, refuse, run
 from companion.web.context import OpenPlay, play_context, play_response

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import oddland as engine
-from companion.games.base import InvalidStateError
 from companion.games.grid import cells_from
 from companion.games.oddland.species import (
     SPECIES,
@@ -26,6 +25,7 @@ from companion.games.oddland.species import (
     species_name,
     tokens_per_player,
 )
+from companion.games.problems import InvalidStateError
 from companion.models import Play
 from companion.services import oddland as service
 from companion.web.game_pages import PlayPage

@@ -14,7 +14,7 @@ from flask import request
 from werkzeug.wrappers import Response
 
 from companion.games import owl_about as oa
-from companion.games.base import InvalidStateError, listed_problems
+from companion.games.problems import InvalidStateError, listed_problems
 from companion.web import security
 from companion.web.game_pages import GameTool
 from companion.web.owl_about.forms import MODE_LABELS

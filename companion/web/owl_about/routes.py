@@ -16,7 +16,7 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from companion.games import owl_about as oa
-from companion.games.base import Problem
+from companion.games.problems import Problem
 from companion.services import owl_about as service
 from companion.services import plays
 from companion.web import actions

@@ -1,0 +1,136 @@
+"""Problems with a state: where (a path into it) and what, in a sentence a player
+understands; every engine reports them the same way, and the API lists at most 50.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import pydantic
+
+#: The most problems one answer lists; the rest are only counted (``more_problems``), so
+#: a request full of mistakes still gets a short answer.
+MAX_PROBLEMS = 50
+
+
+#: A rule-reference id (``owl-about/follow``): the rules entry a verdict applies. Carried
+#: by problems, breakdown lines and tiebreaks for the rules reference; never in the API.
+RuleId = str
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an entered state: where it is, and what is wrong.
+
+    ``rule`` names the rules entry the problem applies (not part of the API shape, nor
+    of equality).
+
+    >>> Problem("cards", "Follow.", rule="owl-about/follow") == Problem("cards", "Follow.")
+    True
+    """
+
+    path: str
+    message: str
+    rule: RuleId | None = field(default=None, compare=False, repr=False)
+    #: An impossible table that entry still under way passes through (a player with 2
+    #: cards while the birds are being counted): the pages show it only once the game
+    #: is over. Not part of the API shape, nor of equality.
+    pending: bool = field(default=False, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, str]:
+        """The API shape of a problem."""
+        return {"path": self.path, "message": self.message}
+
+
+def listed_problems(problems: Sequence[Problem]) -> tuple[list[Problem], int]:
+    """The problems worth listing (at most :data:`MAX_PROBLEMS`) and how many are left out.
+
+    >>> shown, more = listed_problems([Problem("x", "Wrong.")] * 52)
+    >>> len(shown), more
+    (50, 2)
+    """
+    return list(problems[:MAX_PROBLEMS]), max(0, len(problems) - MAX_PROBLEMS)
+
+
+def problem_messages(problems: Sequence[Problem]) -> list[str]:
+    """The sentences of the listed problems, and one counting those left out (for pages).
+
+    >>> problem_messages([Problem("x", "Wrong.")] * 51)[-2:]
+    ['Wrong.', 'And 1 more problem.']
+    """
+    shown, more = listed_problems(problems)
+    messages = [p.message for p in shown]
+    if more:
+        messages.append(f"And {more} more problem{'s' if more > 1 else ''}.")
+    return messages
+
+
+class InvalidStateError(Exception):
+    """Raised by ``parse`` when a state is impossible or incomplete; holds every problem."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
+        self.problems: list[Problem] = list(problems)
+
+
+def path_of(location: Iterable[str | int]) -> str:
+    """Format a location as an API path: ``("players", 1, "name")`` -> ``players[1].name``.
+
+    >>> path_of(["players", 1, "display", "hoopoe"])
+    'players[1].display.hoopoe'
+    >>> path_of([])
+    ''
+    """
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def parse_path(path: str) -> list[str | int] | None:
+    """Split an API path back into keys and indexes; ``None`` when it is malformed.
+
+    >>> parse_path("players[1].display.hoopoe")
+    ['players', 1, 'display', 'hoopoe']
+    >>> parse_path("players[x]") is None
+    True
+    """
+    parts: list[str | int] = []
+    for match in _PATH_PART.finditer(path):
+        key, index = match.groups()
+        parts.append(int(index) if index is not None else key)
+    return parts if parts and path_of(parts) == path else None
+
+
+_PYDANTIC_MESSAGES: dict[str, str] = {
+    "missing": "This is required.",
+    "extra_forbidden": "This field is not known.",
+    "int_type": "Enter a whole number.",
+    "int_parsing": "Enter a whole number.",
+    "int_from_float": "Enter a whole number.",
+    "string_type": "Enter a text.",
+    "list_type": "Enter a list.",
+    "dict_type": "Enter an object.",
+    "model_type": "Enter an object.",
+    "bool_type": "Enter true or false.",
+}
+
+
+def problems_from_pydantic(error: pydantic.ValidationError) -> list[Problem]:
+    """Turn pydantic's errors into problems with API paths and plain sentences."""
+    problems = []
+    for detail in error.errors(include_url=False):
+        message = _PYDANTIC_MESSAGES.get(detail["type"])
+        if message is None:
+            message = str(detail["msg"]).rstrip(".") + "."
+            message = message[0].upper() + message[1:]
+        problems.append(Problem(path_of(detail["loc"]), message))
+    return problems
