@@ -310,3 +310,87 @@ def test_odd_world_game_over_notice_does_not_push_a_typed_field(
     settled(ann, version_is=version(ben))
     expect(ann.locator(".game-over")).to_be_visible()
     assert_still(plus, y, "Ann's + when the game-over notice arrived")
+
+
+# --- Nothing scrolls sideways -----------------------------------------------------------
+
+#: Names as long as a table is likely to type (the roster allows 40 characters).
+WIDE_PLAYERS = ["Annabelle-Marie", "Bartholomew", "Cy"]
+
+
+def _pages_of_an_evening(page: Page, base: str) -> list[str]:
+    """A group's table with a play of every game (Odd World finished): every page of the
+    app a phone opens, as paths."""
+    page.goto(base)
+    page.get_by_role("link", name="Start a group").click()
+    page.get_by_label("Name of the group").fill("Thursday evenings at the corner table")
+    for number, name in enumerate(WIDE_PLAYERS, 1):
+        page.get_by_label(f"Player {number}", exact=True).fill(name)
+    page.get_by_role("button", name="Create the group").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("Thursday"))
+    group = page.url
+    for number, name in enumerate(WIDE_PLAYERS, 1):
+        page.get_by_role("link", name=re.compile(f"^{name}$")).click()
+        expect(page.get_by_text(re.compile(f"Seating:.* {number}. {name}"))).to_be_visible()
+    page.get_by_role("button", name="Start tonight's table").click()
+    expect(page.locator(".lead").first).to_have_text(", ".join(WIDE_PLAYERS))
+    expect(page).to_have_url(re.compile(r"/t/[^/]+$"))
+    table = page.url
+    view = page.locator("#view-link").input_value()
+    plays: list[str] = []
+    for slug in sorted(GAMES):
+        page.goto(table)
+        page.get_by_label("Game", exact=True).select_option(slug)
+        page.get_by_role("button", name="Start", exact=True).click()
+        options = GLANCES[slug].options
+        if options:
+            page.get_by_role("button", name=options).click()
+        expect(page).to_have_url(re.compile(r"/plays/\d+"))
+        plays.append(re.sub(r"[?#].*$", "", page.url))
+        if slug == "odd-world":
+            tap(page, page.get_by_role("button", name=f"One more Hoopoe for {WIDE_PLAYERS[0]}"))
+            page.get_by_role("button", name="Finish the game").click()
+            page.get_by_role("button", name="Finish anyway").click()
+            expect(page.get_by_role("heading", name="Final standings")).to_be_visible()
+    page.goto(group)
+    group_pages = [str(link.get_attribute("href")) for link in page.locator(".group-nav a").all()]
+    seats = ["all", *(str(n) for n in range(len(WIDE_PLAYERS)))]
+    return [
+        "/",
+        "/join",
+        table,
+        view,
+        *(f"{play}?seat={seat}" for play in plays for seat in seats),
+        *(play.replace(table.rstrip("/"), view.rstrip("/")) for play in plays),
+        f"{plays[0]}/history",
+        "/groups/new",
+        *group_pages,
+        "/rules",
+        *(f"/rules/{slug}" for slug in sorted(GAMES)),
+        "/help",
+        *(f"/help/{slug}" for slug in sorted(GAMES)),
+    ]
+
+
+def test_no_page_is_wider_than_the_screen(phone: Phone, live_server: str) -> None:
+    setup = phone()
+    paths = _pages_of_an_evening(setup, live_server)
+    wide: list[str] = []
+    for width in (320, 390):
+        page = phone(viewport={"width": width, "height": 844})
+        for path in paths:
+            url = path if path.startswith("http") else live_server + path
+            answer = page.goto(url)
+            assert answer is not None
+            assert answer.ok, f"{url}: {answer.status}"
+            found = page.evaluate(
+                """() => { const d = document.documentElement;
+                  if (d.scrollWidth <= d.clientWidth) return null;
+                  const out = [...document.querySelectorAll('body *')]
+                    .filter(e => e.getBoundingClientRect().right > d.clientWidth + 0.5)
+                    .slice(-3).map(e => e.tagName.toLowerCase() + '.' + e.className);
+                  return d.scrollWidth + ' px: ' + out.join(', '); }"""
+            )
+            if found:
+                wide.append(f"{width} px, {url.removeprefix(live_server)}: {found}")
+    assert not wide, "wider than the screen:\n" + "\n".join(wide)
