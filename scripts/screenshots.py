@@ -1,5 +1,6 @@
 """Phone screenshots of every page type, for the README (so they stay current): the home
-page, a table, a play of every registered game, the help and a rules page.
+page, a table, a play of every registered game, a table after five finished games (its
+evening summary), the help and a rules page.
 
 Starts the app under gunicorn on 127.0.0.1 with a fresh SQLite database holding a table
 and one play of every registered game (started through the pages, as the route walk
@@ -21,7 +22,11 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.lighthouse import prepare  # noqa: E402
+from companion import create_app  # noqa: E402
+from companion.extensions import db  # noqa: E402
+from support.client import csrf, edit  # noqa: E402
 from support.servers import app_env, free_port, gunicorn  # noqa: E402
+from tests.web.test_security_routes import table_with_every_game  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -31,10 +36,38 @@ FULL_PAGE = "--full" in sys.argv
 SECRET = "lighthouse"  # the secret prepare() made the table's links with
 
 
+def evening_table(folder: Path) -> str:
+    """A second table in the same database with a game of every kind finished (some birds
+    in Odd World, so that the evening has a winner): the path of its page."""
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder),
+            "SECRET_KEY": SECRET,
+            "SERVER_NAME": "127.0.0.1",
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    client = app.test_client()
+    table = table_with_every_game(client)
+    odd_world = table.plays["odd-world"]
+    for seat, count in ((0, 3), (1, 1), (2, 2)):
+        path = f"players[{seat}].display.hoopoe"
+        edit(client, table.edit, odd_world, path=path, value=str(count))
+    for play in table.plays.values():
+        token = csrf(client, f"/t/{table.edit}/plays/{play}")
+        client.post(
+            f"/t/{table.edit}/plays/{play}/finish", data={"csrf_token": token, "confirm": "yes"}
+        )
+    with app.app_context():
+        db.engine.dispose()
+    return f"/t/{table.edit}"
+
+
 def main() -> None:
     """Save one screenshot per page."""
     folder = Path(tempfile.mkdtemp(prefix="screens-"))
     pages = prepare(folder)
+    pages["table-after-five-games"] = evening_table(folder)
     pages["help"] = "/help"
     pages["game-night"] = "/help/game-night"
     pages["rules"] = "/rules/owl-about"

@@ -256,8 +256,6 @@ def _table_context(
         # The games whose start form offers the series box (the others hide it).
         "series_games": [slug for slug, _ in start.game.choices if GAMES[slug].has_series],
         "identity": identity,
-        "totals": tables.running_totals(table, outcomes),
-        "played_games": sorted({outcome.game for outcome in outcomes}),
         "games": GAMES,
         "results": {play.id: plays.current_result(play) for play in table.plays},
         "series_results": {s.id: _series_words(s) for s in table.series},

@@ -31,7 +31,7 @@ def _statements_to_draw(app: Flask, client: FlaskClient, token: str) -> int:
     with counted_queries(app) as statements:
         answer = client.get(f"/t/{token}", headers=HTMX)
     assert answer.status_code == 200
-    assert "Running totals" in answer.get_data(as_text=True)
+    assert "Bring in another phone" in answer.get_data(as_text=True)
     return len(statements)
 
 

@@ -11,6 +11,21 @@ from flask.testing import FlaskClient
 from companion.games import GAMES, odd_world
 from support.client import HTMX, create_table, csrf, edit, start_play
 
+#: A player's row in the evening's standings on the table page, and its first game's line.
+_EVENING_ROW = re.compile(
+    r'<strong class="ev-name">([^<]+)</strong> <span class="ev-record">(\d+) wins?'
+    r'(?: \(\d+ shared\))? in (\d+) games?</span></p>\s*<ul class="ev-games">\s*'
+    r'<li><span>[^<]+</span> <span class="ev-points">(\d+) points?</span>'
+)
+
+
+def evening_rows(page: str) -> list[tuple[str, str, str, str]]:
+    """The table page's evening standings: (player, games played, wins, points in the
+    first game whose points add up), in the page's order."""
+    return [
+        (name, played, wins, points) for name, wins, played, points in _EVENING_ROW.findall(page)
+    ]
+
 
 def test_home_page_has_roster_and_join_forms(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
@@ -107,9 +122,7 @@ def test_running_totals_count_finished_games(client: FlaskClient) -> None:
     unfinished = start_play(client, links.edit)
     edit(client, links.edit, unfinished, path="players[1].display.hoopoe", value="5")
     page = client.get(f"/t/{links.edit}").get_data(as_text=True)
-    totals = page.split("Running totals")[1]
-    rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
-    assert rows == [("Ann", "2", "2", "4"), ("Ben", "2", "0", "0")]
+    assert evening_rows(page) == [("Ann", "2", "2", "4"), ("Ben", "2", "0", "0")]
 
 
 def test_identity_names_the_phone_in_history(client: FlaskClient) -> None:
@@ -154,6 +167,5 @@ def test_totals_and_the_play_page_agree_after_an_engine_change(
     shown = re.search(r'<span class="who">Ann</span>\s*<span class="score">(\d+)</span>', page)
     assert shown
     assert shown.group(1) == "30"
-    totals = client.get(f"/t/{links.edit}").get_data(as_text=True).split("Running totals")[1]
-    rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
-    assert rows == [("Ann", "1", "1", "30"), ("Ben", "1", "0", "0")]
+    page = client.get(f"/t/{links.edit}").get_data(as_text=True)
+    assert evening_rows(page) == [("Ann", "1", "1", "30"), ("Ben", "1", "0", "0")]
