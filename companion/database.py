@@ -18,7 +18,7 @@ import flask_migrate
 from filelock import FileLock
 from flask import Flask
 from sqlalchemy import Engine, event, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from companion.extensions import db
 
@@ -87,3 +87,14 @@ def is_contention(error: OperationalError) -> bool:
     works, so it is said so rather than treated as a failure of the app."""
     message = str(error.orig)
     return "database is locked" in message or "database table is locked" in message
+
+
+def answers() -> bool:
+    """Whether the database answers a trivial query now (the health check); a failed
+    attempt leaves the session clean for whatever the request does next."""
+    try:
+        db.session.execute(text("SELECT 1"))
+    except SQLAlchemyError:
+        db.session.rollback()
+        return False
+    return True

@@ -48,6 +48,7 @@ from companion.models import (
 from companion.services import caps, tables
 from companion.services.results import current_result
 from companion.services.tables import MAX_PLAYERS_AT_TABLE, Access
+from companion.services.units import unit_of_work
 
 TOKEN_BYTES = 16
 MONTH = "%Y-%m"
@@ -146,6 +147,7 @@ def refuse_lookalike(group: Group, name: str, *, besides: GroupPlayer | None = N
         raise GroupRefused(lookalike_message(cleaned, twin))
 
 
+@unit_of_work
 def create_group(name: str, players: Sequence[str]) -> Group:
     """Create a group with a name and its first players; commits."""
     group = Group(
@@ -160,7 +162,6 @@ def create_group(name: str, players: Sequence[str]) -> Group:
         if player.strip():
             refuse_lookalike(group, player)
             _join(group, player)
-    db.session.commit()
     return group
 
 
@@ -183,12 +184,11 @@ def _join(group: Group, name: str) -> GroupPlayer:
     return member
 
 
+@unit_of_work
 def add_player(group: Group, name: str) -> GroupPlayer:
     """Put a player on the roster (a removed one with that name comes back); commits."""
     refuse_lookalike(group, name)
-    member = _join(group, name)
-    db.session.commit()
-    return member
+    return _join(group, name)
 
 
 def member(group: Group, player_id: int) -> GroupPlayer:
@@ -199,6 +199,7 @@ def member(group: Group, player_id: int) -> GroupPlayer:
     return found
 
 
+@unit_of_work
 def rename_player(group: Group, player_id: int, name: str) -> None:
     """Rename a member; their results follow (past plays keep the name played with)."""
     renamed = member(group, player_id)
@@ -210,15 +211,15 @@ def rename_player(group: Group, player_id: int, name: str) -> None:
             f"{other.name} is already in the group. To make them one player, merge them."
         )
     renamed.name = cleaned
-    db.session.commit()
 
 
+@unit_of_work
 def remove_player(group: Group, player_id: int) -> None:
     """Take a member off the roster; their past results stay in the statistics."""
     member(group, player_id).active = False
-    db.session.commit()
 
 
+@unit_of_work
 def merge_players(group: Group, *, duplicate_id: int, into_id: int) -> None:
     """Make a typo duplicate one player with another: every result and seat of the
     duplicate moves to ``into``, then the duplicate is deleted. Commits.
@@ -258,12 +259,12 @@ def merge_players(group: Group, *, duplicate_id: int, into_id: int) -> None:
     )
     kept.active = kept.active or duplicate.active
     group.players.remove(duplicate)
-    db.session.commit()
 
 
 # --- tables of the group ---------------------------------------------------------------------
 
 
+@unit_of_work
 def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str] = ()) -> Table:
     """A table from the group: the picked members in this seating order, then any new
     names (who join the group). Commits."""
@@ -286,7 +287,6 @@ def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str]
     table.group = group
     for seat, chosen in zip(table.players, members, strict=True):
         seat.group_player_id = chosen.id
-    db.session.commit()
     return table
 
 
@@ -296,19 +296,20 @@ def _table_count(group: Group) -> int:
     return int(db.session.scalar(counted) or 0)
 
 
-def seat_joins_group(table: Table, seat: Player) -> None:
-    """A player added to a group's table joins the group (or is the member of that name);
-    commits. Nothing happens at a table without a group, nor when its roster is full
-    (the friend plays at the table all the same)."""
+@unit_of_work
+def seat_late_friend(table: Table, name: str) -> Player:
+    """Seat a new player last at the table and, at a group's table, make them a member (or
+    the member of that name); one unit of work. A group whose roster is full leaves the
+    friend at the table all the same, just not on its roster."""
+    seat = tables.seat_player(table, name)
     if table.group is None:
-        return
+        return seat
     try:
-        seat.group_player_id = _join(table.group, seat.name).id
+        member = _join(table.group, seat.name)  # refuses before it writes anything
     except GroupRefused:
-        db.session.rollback()
-        return
-    tables.bump(table)  # its BG Stats links now name the member
-    db.session.commit()
+        return seat
+    seat.group_player_id = member.id
+    return seat
 
 
 # --- results ---------------------------------------------------------------------------------

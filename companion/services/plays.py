@@ -27,6 +27,7 @@ from companion.services import caps, explain, groups, tables
 from companion.services.results import current_result as current_result
 from companion.services.results import game_of as game_of
 from companion.services.results import result_json
+from companion.services.units import unit_of_work
 
 #: How often an edit is re-applied when other phones keep writing the same play.
 MAX_WRITE_ATTEMPTS = 25
@@ -69,6 +70,7 @@ class Author:
         return f"{self.name} (device {self.device})" if self.name else f"device {self.device}"
 
 
+@unit_of_work
 def start_play(
     table: Table,
     game_slug: str,
@@ -102,7 +104,6 @@ def start_play(
     _cache_result(play, game)
     tables.bump(table)
     db.session.add(play)
-    db.session.commit()
     return play
 
 
@@ -119,6 +120,7 @@ def player_count_problems_for(game: Game, count: int) -> list[Problem]:
     ]
 
 
+@unit_of_work
 def start_series(table: Table, game_slug: str, *, length: int) -> Play:
     """Start linked games whose summed score decides, and its first game; commits."""
     series = Series(table=table, game=game_slug, length=length)

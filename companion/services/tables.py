@@ -31,6 +31,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from companion.extensions import db
 from companion.games.names import name_problems
 from companion.models import Play, Player, Series, Table, Visit, utcnow
+from companion.services.units import unit_of_work
 
 TOKEN_BYTES = 16
 #: No 0/O, 1/I/L: codes are read aloud and typed on phones.
@@ -541,8 +542,9 @@ class RosterRefused(Exception):  # noqa: N818 - raised as "the roster change is 
         self.message = message
 
 
-def add_player(table: Table, name: str) -> Player:
-    """Seat a new player last (a late friend joins the table); commits."""
+def seat_player(table: Table, name: str) -> Player:
+    """Seat a new player last (a late friend joins the table); the caller's unit of work
+    commits (``groups.seat_late_friend`` also makes them a member of the table's group)."""
     if len(table.players) >= MAX_PLAYERS_AT_TABLE:
         raise RosterRefused(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
     cleaned = _checked_name(table, name, player=None)
@@ -552,6 +554,7 @@ def add_player(table: Table, name: str) -> Player:
     return player
 
 
+@unit_of_work
 def rename_player(table: Table, player_id: int, name: str) -> None:
     """Rename a player; games already played keep the name they were played with."""
     player = _player(table, player_id)
@@ -559,6 +562,7 @@ def rename_player(table: Table, player_id: int, name: str) -> None:
     _save_roster(table)
 
 
+@unit_of_work
 def remove_player(table: Table, player_id: int) -> None:
     """Take a player off the table; their past games keep them, later ones won't."""
     if len(table.players) <= 1:
@@ -571,6 +575,7 @@ def remove_player(table: Table, player_id: int) -> None:
     _save_roster(table)
 
 
+@unit_of_work
 def move_player(table: Table, player_id: int, *, offset: int) -> None:
     """Move a player one seat up (-1) or down (+1) in the seating order."""
     player = _player(table, player_id)
@@ -608,7 +613,6 @@ def _save_roster(table: Table) -> None:
     db.session.flush()
     table.players.sort(key=lambda p: p.seat)
     bump(table)
-    db.session.commit()
 
 
 # --- totals -------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ from flask import Blueprint, abort, current_app, flash, redirect, request, url_f
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
-from companion.extensions import db, limiter
+from companion.extensions import limiter
 from companion.games import GAMES
-from companion.models import Play, Player, Table
+from companion.models import Play
 from companion.services import bgstats, evening, groups, stats, tables, transfer
 from companion.services.groups import GroupAccess, GroupRefused
 from companion.services.tables import Access, TableAccess
@@ -95,7 +95,6 @@ def create_group() -> Response:
     try:
         group = groups.create_group(form.name.data or "", form.names)
     except GroupRefused as refused:
-        db.session.rollback()
         form.players.errors = [refused.message]
         return page_or_fragment(
             "groups/new.html", "groups/_new.html", status=UNPROCESSABLE, form=form
@@ -176,7 +175,6 @@ def members(token: str) -> Response:
         try:
             _change_members(found, form)
         except GroupRefused as refused:
-            db.session.rollback()
             form.name.errors = [refused.message]
         else:
             return redirect(url_for("groups.group", token=token, _anchor="roster"), 303)
@@ -214,7 +212,6 @@ def start_table(token: str) -> Response:
                 found.group, seated=form.seated, new_names=[n for n in form.new.data if n]
             )
         except GroupRefused as refused:
-            db.session.rollback()
             form.seats.errors = [refused.message]
         else:
             note_table(TableAccess(table, Access.EDIT))
@@ -428,14 +425,6 @@ def export_play_json(token: str, play_id: int) -> Response:
 def export_play_csv(token: str, play_id: int) -> Response:
     """One play as CSV: one row per player."""
     return _play_export(token, play_id, "csv")
-
-
-# --- what the table page adds ----------------------------------------------------------------
-
-
-def seat_added(table: Table, seat: Player) -> None:
-    """A late friend seated at a group's table joins the group at once."""
-    groups.seat_joins_group(table, seat)
 
 
 def table_extras(

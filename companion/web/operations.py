@@ -20,11 +20,10 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
-from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import InternalServerError
 
-from companion.extensions import db, limiter
+from companion import database
+from companion.extensions import limiter
 from companion.web import log_redaction, security
 
 bp = Blueprint("operations", __name__)
@@ -54,10 +53,7 @@ def register(app: Flask) -> None:
 @bp.get("/healthz")
 def healthz() -> tuple[Response, int]:
     """200 with ``{"status": "ok"}`` when the database answers, else 503."""
-    try:
-        db.session.execute(text("SELECT 1"))
-    except SQLAlchemyError:
-        db.session.rollback()
+    if not database.answers():
         return _uncached(jsonify(status="unavailable", database="unreachable")), UNAVAILABLE
     return _uncached(jsonify(status="ok", database="ok")), 200
 

@@ -13,11 +13,12 @@ from flask_htmx import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from companion.extensions import db, limiter
+from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.names import MAX_NAME_LENGTH
 from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
+from companion.services import groups as group_service
 from companion.services.tables import Access, TableAccess
 from companion.web import groups, limits, pieces, security, table_cache
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
@@ -379,7 +380,6 @@ def seats(token: str) -> Response:
         try:
             _change_roster(found.table, form)
         except tables.RosterRefused as refused:
-            db.session.rollback()
             form.name.errors = [refused.message]
         else:
             if wants_fragment():
@@ -391,7 +391,7 @@ def seats(token: str) -> Response:
 def _change_roster(table: Table, form: SeatForm) -> None:
     action, player, name = form.action.data, form.player.data, form.name.data or ""
     if action == "add":
-        groups.seat_added(table, tables.add_player(table, name))
+        group_service.seat_late_friend(table, name)
     elif player is None:
         raise tables.RosterRefused("Say which player to change.")
     elif action == "rename":
@@ -450,7 +450,6 @@ def start_play(token: str) -> Response:
                 else:
                     play = plays.start_play(found.table, slug)
             except plays.EditRefused as refused:
-                db.session.rollback()
                 form.game.errors = [p.message for p in refused.problems]
             else:
                 return redirect_to_play(found, play)
@@ -483,7 +482,6 @@ def options(token: str, slug: str) -> Response:
     try:
         play = plays.start_play(found.table, slug, options=form.options())
     except plays.EditRefused as refused:
-        db.session.rollback()
         context["problems"] = [p.message for p in refused.problems]
         return page_or_fragment("options.html", "_options.html", status=UNPROCESSABLE, **context)
     return _go(url_for("pages.play", token=token, play_id=play.id))
