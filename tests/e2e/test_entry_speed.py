@@ -123,3 +123,65 @@ def test_a_twenty_card_city_in_at_most_three_taps_a_card(
     # Every palette choice, the shields included, is one tap of at least 44 px.
     for choice in page.locator("#ov-tap .ov-shields label.ov-choice").all():
         assert min(size(choice)) >= 44
+
+
+#: A 56-space Oddland map of 14 map cards at 8 columns (the last two offset by a space):
+#: each card's top-left space and its terrains (top left, top right, bottom left, bottom
+#: right), drawn at random, so that a card rarely repeats the one before.
+MAP_CARDS = (
+    ((0, 0), "FMWM"),
+    ((0, 2), "SFWF"),
+    ((0, 4), "WWSF"),
+    ((0, 6), "SFSM"),
+    ((2, 0), "FSMS"),
+    ((2, 2), "SFSS"),
+    ((2, 4), "MSMS"),
+    ((2, 6), "FSSS"),
+    ((4, 0), "SSMW"),
+    ((4, 2), "FFWF"),
+    ((4, 4), "FFMM"),
+    ((4, 6), "WMWS"),
+    ((6, 1), "MMFS"),
+    ((6, 3), "SWMS"),
+)
+CARD_FIELDS = ("top_left", "top_right", "bottom_left", "bottom_right")
+OFFSETS = ((0, 0), (0, 1), (1, 0), (1, 1))
+TERRAIN_WORDS = {"F": "forest", "S": "shore", "W": "water", "M": "mountain"}
+MAX_TAPS_PER_SPACE = 1.2
+
+
+def map_space(page: Page, r: int, c: int) -> Locator:
+    """The tap target of a space of the map (its value starts ``row,col,``)."""
+    return page.locator(f'#ol-paint button.ol-tap[value^="{r},{c},"]')
+
+
+def test_a_56_space_map_in_at_most_1_2_taps_a_space(browser: Browser, live_server: str) -> None:
+    page = browser.new_context().new_page()
+    start(page, live_server, "oddland", "Start Oddland")
+    expect(page.get_by_role("heading", name="Map", exact=True)).to_be_visible()
+    taps = Taps()
+    taps.tap(page.locator(".ol-tool", has=page.locator('input[name="tool"][value="card"]')))
+    expect(page.locator('input[name="tool"][value="card"]')).to_be_checked()
+    for (r, c), terrains in MAP_CARDS:
+        for field, letter in zip(CARD_FIELDS, terrains, strict=True):
+            radio = page.locator(f'#ol-paint input[name="{field}"][value="{letter}"]')
+            if not radio.is_checked():
+                taps.tap(radio.locator("xpath=.."))
+                expect(radio).to_be_checked()
+        taps.tap(map_space(page, r, c))
+        for (dr, dc), letter in zip(OFFSETS, terrains, strict=True):
+            expect(map_space(page, r + dr, c + dc)).to_have_attribute(
+                "value", f"{r + dr},{c + dc},{letter}"
+            )
+    # Every terrain of the mini-card is a tap target of at least 44 x 44 px.
+    for pick in page.locator("label.ol-pick").all():
+        assert min(size(pick)) >= 44
+    # A correction is still one space painted: pick the terrain, tap the space.
+    taps.tap(page.locator(".ol-tool", has=page.locator('input[name="tool"][value="W"]')))
+    taps.tap(map_space(page, 7, 4))
+    expect(map_space(page, 7, 4)).to_have_attribute("value", "7,4,W")
+    spaces = 4 * len(MAP_CARDS)
+    per_space = taps.count / spaces
+    print(f"Oddland: {taps.count} taps for {spaces} spaces = {per_space:.2f} a space")
+    assert per_space <= MAX_TAPS_PER_SPACE
+    expect(page.locator("svg.ol-map title")).to_contain_text(f"Map of {spaces} spaces")
