@@ -185,3 +185,21 @@ def test_a_56_space_map_in_at_most_1_2_taps_a_space(browser: Browser, live_serve
     print(f"Oddland: {taps.count} taps for {spaces} spaces = {per_space:.2f} a space")
     assert per_space <= MAX_TAPS_PER_SPACE
     expect(page.locator("svg.ol-map title")).to_contain_text(f"Map of {spaces} spaces")
+
+
+def test_the_fate_picker_tells_suits_apart_without_colour(
+    browser: Browser, live_server: str
+) -> None:
+    page = browser.new_context().new_page()
+    new_table(page, live_server, ("Lewis", "Carol"))
+    page.get_by_label("Game", exact=True).select_option("luckys-misadventures")
+    page.get_by_role("button", name="Start").click()
+    styles = {}
+    for suit in ("Cups", "Swords", "Wands"):
+        row = page.get_by_role("group", name=suit, exact=True)
+        expect(page.locator(".lm-suit", has_text=suit)).to_be_visible()
+        card = row.get_by_role("button", name=f"2 of {suit}", exact=True)
+        expect(card).to_be_visible()
+        styles[suit] = card.evaluate("b => getComputedStyle(b).borderTopStyle")
+    # Besides their colours, the three suits' cards differ in border style.
+    assert len(set(styles.values())) == len(styles)

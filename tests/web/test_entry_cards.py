@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.helpers import TableLinks, create_table, csrf
+from tests.web import test_luckys_pages as luckys
 from tests.web import test_oddland_pages as oddland
 from tests.web import test_oddville_pages as oddville
 
@@ -67,3 +68,22 @@ def test_a_new_city_card_leaves_guild_and_shield_behind(client: FlaskClient) -> 
     assert re.search(r'name="owner" value="Ann"\s+checked', page)
     changed = oddville.tap(client, links, play_id, "1,0,card", **palette)
     assert re.search(r'name="shield" value="2"\s+checked', changed.get_data(as_text=True))
+
+
+def test_the_fate_picker_names_each_suit_on_screen(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann", "Ben"])
+    play_id = luckys.start_luckys(client, links.edit)
+    page = luckys.text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    picker = page[page.index('class="lm-picker"') :]
+    for suit, mark in (("Cups", "∪"), ("Swords", "⚔"), ("Wands", "⚚")):  # noqa: RUF001
+        # A visible heading (not only a screen-reader label) names the row...
+        key = suit.lower()
+        heading = f'<p class="lm-suit lm-{key}" id="lm-suit-{key}">'
+        assert re.search(
+            rf'{heading}<span class="lm-mark" aria-hidden="true">{mark}</span> {suit}</p>', picker
+        )
+        assert f'aria-labelledby="lm-suit-{key}"' in picker
+        # ...and every card of the suit carries its mark next to its value.
+        button = re.search(rf'value="{key}-4"[^>]*>4<span class="lm-mark"[^>]*>(.)</span>', picker)
+        assert button is not None
+        assert button[1] == mark
