@@ -264,6 +264,7 @@ def _table_context(
         "tools": tools(),
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
+        "also_unfinished": _unfinished(table)[1:],
         "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
         # The evening's summary, exports, BG Stats links and the group (web/groups.py).
         **groups.table_extras(found, outcomes=outcomes),
@@ -332,9 +333,33 @@ def _glance_or_404(token: str) -> tables.Glance:
 
 
 def _now_playing(table: Table) -> Play | None:
-    """The newest game when it is still being played (the table page points to it)."""
-    newest = table.plays[-1] if table.plays else None
-    return newest if newest is not None and not newest.finished else None
+    """The newest game still being played (the table page points to it)."""
+    unfinished = _unfinished(table)
+    return unfinished[0] if unfinished else None
+
+
+def _unfinished(table: Table) -> list[Play]:
+    """Every game of the table not finished yet, newest first: none of them drops out of
+    sight when another one starts."""
+    return [play for play in reversed(table.plays) if not play.finished]
+
+
+def _confirm_start(
+    found: TableAccess, token: str, form: StartPlayForm, unfinished: list[Play]
+) -> Response:
+    """Ask before starting a game while others are unfinished (a page of its own, so that
+    it works without JavaScript); the answer posts the same form, confirmed."""
+    return page_or_fragment(
+        "start_confirm.html",
+        "_start_confirm.html",
+        found=found,
+        table=found.table,
+        token=token,
+        start=form,
+        game=GAMES[form.game.data],
+        games=GAMES,
+        unfinished=unfinished,
+    )
 
 
 def _series_words(series: Series) -> tuple[dict[str, Any], str] | None:
@@ -441,8 +466,11 @@ def start_play(token: str) -> Response:
     form = _start_form(formdata=request.form)
     if form.validate():
         slug = form.game.data
+        unfinished = _unfinished(found.table)
         if form.series.data and not GAMES[slug].has_series:
             form.series.errors = [f"{GAMES[slug].name} has no series variant."]
+        elif unfinished and not request.form.get(CONFIRM_FIELD):
+            return _confirm_start(found, token, form, unfinished)
         elif PAGES[slug].options_form is not None:
             return redirect(url_for("pages.options", token=token, slug=slug), code=303)
         else:
