@@ -119,8 +119,9 @@ def _recent_label(found: TableAccess) -> str:
     return f"{names} (read-only)"
 
 
-def _home(roster: RosterForm, *, status: int = 200) -> Response:
-    """The home page (or its roster form alone, for htmx)."""
+def _home(roster: RosterForm, *, status: int = 200, focus: int | None = None) -> Response:
+    """The home page (or its roster form alone, for htmx); ``focus``: the row whose field
+    takes the focus (a player just added: the phone's keyboard is ready for the name)."""
     recent = _recent()
     if not recent:
         security.mark_public()
@@ -134,6 +135,7 @@ def _home(roster: RosterForm, *, status: int = 200) -> Response:
         tools=tools(),
         max_players=tables.MAX_PLAYERS_AT_TABLE,
         max_name=MAX_NAME_LENGTH,
+        focus=focus,
     )
 
 
@@ -170,8 +172,10 @@ def _edit_roster(action: str, index_text: str) -> Response:
     """Rebuild the roster with one change; nothing is stored until the table is created."""
     names = [name for key, name in request.form.items(multi=True) if key.startswith("players-")]
     index = int(index_text) if index_text.isdigit() else len(names)
+    focus = None
     if action == "add" and len(names) < tables.MAX_PLAYERS_AT_TABLE:
         names.append("")
+        focus = len(names) - 1
     elif action == "remove" and index < len(names) and len(names) > 1:
         names.pop(index)
     elif action == "up" and 0 < index < len(names):
@@ -179,7 +183,7 @@ def _edit_roster(action: str, index_text: str) -> Response:
     elif action == "down" and index < len(names) - 1:
         names[index + 1], names[index] = names[index], names[index + 1]
     data = MultiDict({f"players-{i}": name for i, name in enumerate(names)})
-    return _home(RosterForm(formdata=data))
+    return _home(RosterForm(formdata=data), focus=focus)
 
 
 @bp.get("/join")
