@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from tests.e2e.axe import assert_accessible
+
 pytestmark = pytest.mark.e2e
 
 PLAYERS = ("Ann", "Ben", "Cleo", "Dan")
@@ -108,6 +110,7 @@ def test_a_twenty_card_city_in_at_most_three_taps_a_card(
         # A new card starts without guild or shield: the palette on screen says so.
         expect(page.locator('#ov-tap input[name="guild"][value=""]')).to_be_checked()
         expect(page.locator('#ov-tap input[name="shield"][value="0"]')).to_be_checked()
+    assert_accessible(page)
     per_card = taps.count / len(CITY)
     print(f"OddVille: {taps.count} taps for {len(CITY)} cards = {per_card:.2f} a card")
     assert per_card <= MAX_TAPS_PER_CARD
@@ -162,6 +165,7 @@ def test_a_56_space_map_in_at_most_1_2_taps_a_space(browser: Browser, live_serve
     taps = Taps()
     taps.tap(page.locator(".ol-tool", has=page.locator('input[name="tool"][value="card"]')))
     expect(page.locator('input[name="tool"][value="card"]')).to_be_checked()
+    assert_accessible(page)  # the mini-card shown
     for (r, c), terrains in MAP_CARDS:
         for field, letter in zip(CARD_FIELDS, terrains, strict=True):
             radio = page.locator(f'#ol-paint input[name="{field}"][value="{letter}"]')
@@ -203,3 +207,4 @@ def test_the_fate_picker_tells_suits_apart_without_colour(
         styles[suit] = card.evaluate("b => getComputedStyle(b).borderTopStyle")
     # Besides their colours, the three suits' cards differ in border style.
     assert len(set(styles.values())) == len(styles)
+    assert_accessible(page)
