@@ -59,3 +59,17 @@ def test_stand_alone_tap_targets_are_44_px(browser: Browser, live_server: str) -
     expect(menu).to_be_visible()
     for link in menu.get_by_role("link").all():
         big_enough(link)
+
+
+def test_standings_rows_that_open_show_a_marker(browser: Browser, live_server: str) -> None:
+    page = browser.new_context().new_page()
+    new_table(page, live_server, ("Ann", "Ben"))
+    page.get_by_label("Game", exact=True).select_option("odd-world")
+    page.get_by_role("button", name="Start").click()
+    summary = page.locator("#standings .ranking summary").first
+    expect(summary).to_be_visible()
+    marker = "s => getComputedStyle(s, '::after').content"
+    assert "▸" in summary.evaluate(marker)
+    summary.click()
+    assert "▾" in summary.evaluate(marker)
+    expect(page.locator("#standings .pair-lines li")).to_have_count(1)
