@@ -54,8 +54,9 @@ def create_table(client: FlaskClient, names: list[str]) -> TableLinks:
 def start_play(
     client: FlaskClient, token: str, game: str = "odd-world", *, series: bool = False
 ) -> int:
-    """Start a game at the table; returns the play's id."""
-    data = {"game": game, "csrf_token": csrf(client, f"/t/{token}")}
+    """Start a game at the table; returns the play's id (a game still unfinished there
+    stays: the start is confirmed)."""
+    data = {"game": game, "csrf_token": csrf(client, f"/t/{token}"), "confirm": "yes"}
     if series:
         data["series"] = "y"
     response = client.post(f"/t/{token}/plays", data=data)

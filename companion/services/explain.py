@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from companion.games import GAMES
@@ -125,3 +126,44 @@ def _words(result: Mapping[str, Any]) -> Callable[[_Step, Mapping[str, Any]], st
         return tiebreak.say(value) if value is not None else "?"
 
     return say
+
+
+def pairs(result: Mapping[str, Any]) -> list[str]:
+    """One short line per pair of neighbours in the standings: why the one is ahead of
+    the other (points, or the first tiebreaker that parts them), or that they tie.
+
+    >>> pairs({"game": "odd-world", "standings": [
+    ...     {"player": "Ana", "score": 9, "rank": 1, "tiebreak": [
+    ...         {"label": "Bird species in display", "value": 9}]},
+    ...     {"player": "Cleo", "score": 9, "rank": 2, "tiebreak": [
+    ...         {"label": "Bird species in display", "value": 8}]},
+    ...     {"player": "Ben", "score": 4, "rank": 3, "tiebreak": [
+    ...         {"label": "Bird species in display", "value": 4}]}]})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ['Ana ahead of Cleo: both on 9 points, Bird species in display 9 to 8.',
+     'Cleo ahead of Ben: 9 points to 4.']
+    """
+    standings = list(result.get("standings") or [])
+    words = _words(result)
+    return [_pair(ahead, behind, words) for ahead, behind in pairwise(standings)]
+
+
+def _pair(
+    ahead: Mapping[str, Any],
+    behind: Mapping[str, Any],
+    words: Callable[[_Step, Mapping[str, Any]], str],
+) -> str:
+    a, b = ahead["player"], behind["player"]
+    if ahead["score"] != behind["score"]:
+        return f"{a} ahead of {b}: {points(ahead['score'])} to {behind['score']}."
+    tied = f"both on {points(ahead['score'])}"
+    for index, item in enumerate(ahead.get("tiebreak") or []):
+        if _value(behind, index) != item["value"]:
+            step = _Step(index, item["label"], [], [])
+            told = f"{words(step, ahead)} to {words(step, behind)}"
+            if ahead.get("rank") == behind.get("rank"):
+                break
+            return f"{a} ahead of {b}: {tied}, {item['label']} {told}."
+    if ahead.get("tiebreak"):
+        return f"{a} and {b} tie: {tied} and on every tiebreaker."
+    return f"{a} and {b} tie: {tied}."

@@ -110,6 +110,39 @@ def paint(
     )
 
 
+#: A map card's four spaces from its top-left one, in the order its terrains are given.
+CARD_OFFSETS: tuple[Cell, ...] = ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
+def paint_card(
+    play: Play, *, top_left: Cell, terrains: Sequence[str], author: plays.Author
+) -> Edit | None:
+    """Lay a whole map card: the terrains of its top-left, top-right, bottom-left and
+    bottom-right spaces, its top-left space at ``top_left``, as one edit (one undo).
+
+    Spaces it covers take its terrains (painting corrects them later); a card above or
+    left of the map moves every space and token down or right, as painting one does.
+    """
+    if len(terrains) != len(CARD_OFFSETS) or any(
+        t not in engine.TERRAIN_LETTERS for t in terrains
+    ):
+        raise plays.EditRefused(
+            [Problem("map", "Pick forest, shore, water or mountain for each space of the card.")]
+        )
+    db.session.refresh(play)
+    _refuse_play_along(play.state)
+    cells = [grid.step(top_left, offset) for offset in CARD_OFFSETS]
+    shift = grid.shift_for(cells)
+    rows, tokens = play.state["map"], play.state["tokens"]
+    new_rows = shifted_rows(rows, shift) if shift != (0, 0) else list(rows)
+    for cell, terrain in zip(cells, terrains, strict=True):
+        new_rows = _rows_with(new_rows, grid.step(cell, shift), terrain, None)
+    changes: list[tuple[str, Any, Any]] = [("map", new_rows, rows)]
+    if shift != (0, 0):
+        changes.append(("tokens", shifted_tokens(tokens, shift), tokens))
+    return plays.replace_values(play, changes=changes, author=author)
+
+
 def _refuse_play_along(state: Mapping[str, Any]) -> None:
     if is_play_along(state):
         raise plays.EditRefused(

@@ -20,6 +20,9 @@ RIGHT = 8
 #: How many colours the stylesheet defines for lines (``chart-line-0``...).
 COLOURS = 6
 MAX_TICKS = 5
+#: How far apart the end dots of players with the same total sit (a dot's diameter and
+#: a pixel), so that each stays visible.
+DOT_GAP = 9
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class Polyline:
     end_x: float
     end_y: float
     total: int
+    #: Where the dot is drawn: at the last point, or beside it (to the left) when other
+    #: players end on the same value, so that no dot hides another.
+    dot_x: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -81,12 +87,16 @@ def wins_chart(data: WinsOverTime) -> LineChart | None:
         return round(TOP + plot * (1 - value / scale_top), 1)
 
     lines = []
+    sharing: dict[float, int] = {}
     for index, series in enumerate(data.series):
         coords = [(round(x, 1), y_of(v)) for x, v in zip(xs, series.totals, strict=True)]
         points = " ".join(f"{x},{y}" for x, y in coords)
         end_x, end_y = coords[-1]
+        before = sharing.get(end_y, 0)
+        sharing[end_y] = before + 1
+        dot_x = round(end_x - before * DOT_GAP, 1)
         lines.append(
-            Polyline(series.name, points, index % COLOURS, end_x, end_y, series.totals[-1])
+            Polyline(series.name, points, index % COLOURS, end_x, end_y, series.totals[-1], dot_x)
         )
     every = max(1, -(-len(data.months) // MAX_TICKS))
     x_ticks = tuple(

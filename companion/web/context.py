@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Play
-from companion.services import plays, rule_refs, tables
+from companion.services import explain, plays, rule_refs, tables
 from companion.services.tables import TableAccess
 from companion.web import kept, panel_cache
 from companion.web.finish import ending
@@ -176,6 +176,8 @@ def play_context(
         "view": view,
         "result": view.result,
         "explanation": view.explanation,
+        # Why each player is ahead of the next one, a short line per pair.
+        "pair_lines": explain.pairs(view.result) if view.result else [],
         "undo_target": view.undo_target,
         "series_result": view.series_result,
         # What the templates' forms pass to ``guard`` / ``htmx_form`` as their form: the

@@ -120,8 +120,9 @@ def _recent_label(found: TableAccess) -> str:
     return f"{names} (read-only)"
 
 
-def _home(roster: RosterForm, *, status: int = 200) -> Response:
-    """The home page (or its roster form alone, for htmx)."""
+def _home(roster: RosterForm, *, status: int = 200, focus: int | None = None) -> Response:
+    """The home page (or its roster form alone, for htmx); ``focus``: the row whose field
+    takes the focus (a player just added: the phone's keyboard is ready for the name)."""
     recent = _recent()
     if not recent:
         security.mark_public()
@@ -135,6 +136,7 @@ def _home(roster: RosterForm, *, status: int = 200) -> Response:
         tools=tools(),
         max_players=tables.MAX_PLAYERS_AT_TABLE,
         max_name=MAX_NAME_LENGTH,
+        focus=focus,
     )
 
 
@@ -171,8 +173,10 @@ def _edit_roster(action: str, index_text: str) -> Response:
     """Rebuild the roster with one change; nothing is stored until the table is created."""
     names = [name for key, name in request.form.items(multi=True) if key.startswith("players-")]
     index = int(index_text) if index_text.isdigit() else len(names)
+    focus = None
     if action == "add" and len(names) < tables.MAX_PLAYERS_AT_TABLE:
         names.append("")
+        focus = len(names) - 1
     elif action == "remove" and index < len(names) and len(names) > 1:
         names.pop(index)
     elif action == "up" and 0 < index < len(names):
@@ -180,7 +184,7 @@ def _edit_roster(action: str, index_text: str) -> Response:
     elif action == "down" and index < len(names) - 1:
         names[index + 1], names[index] = names[index], names[index + 1]
     data = MultiDict({f"players-{i}": name for i, name in enumerate(names)})
-    return _home(RosterForm(formdata=data))
+    return _home(RosterForm(formdata=data), focus=focus)
 
 
 @bp.get("/join")
@@ -263,6 +267,7 @@ def _table_context(
         "tools": tools(),
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
+        "also_unfinished": _unfinished(table)[1:],
         "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
         # The evening's summary, exports, BG Stats links and the group (web/groups.py).
         **groups.table_extras(found, outcomes=outcomes),
@@ -331,9 +336,33 @@ def _glance_or_404(token: str) -> tables.Glance:
 
 
 def _now_playing(table: Table) -> Play | None:
-    """The newest game when it is still being played (the table page points to it)."""
-    newest = table.plays[-1] if table.plays else None
-    return newest if newest is not None and not newest.finished else None
+    """The newest game still being played (the table page points to it)."""
+    unfinished = _unfinished(table)
+    return unfinished[0] if unfinished else None
+
+
+def _unfinished(table: Table) -> list[Play]:
+    """Every game of the table not finished yet, newest first: none of them drops out of
+    sight when another one starts."""
+    return [play for play in reversed(table.plays) if not play.finished]
+
+
+def _confirm_start(
+    found: TableAccess, token: str, form: StartPlayForm, unfinished: list[Play]
+) -> Response:
+    """Ask before starting a game while others are unfinished (a page of its own, so that
+    it works without JavaScript); the answer posts the same form, confirmed."""
+    return page_or_fragment(
+        "start_confirm.html",
+        "_start_confirm.html",
+        found=found,
+        table=found.table,
+        token=token,
+        start=form,
+        game=GAMES[form.game.data],
+        games=GAMES,
+        unfinished=unfinished,
+    )
 
 
 def _series_words(series: Series) -> tuple[dict[str, Any], str] | None:
@@ -439,8 +468,11 @@ def start_play(token: str) -> Response:
     form = _start_form(formdata=request.form)
     if form.validate():
         slug = form.game.data
+        unfinished = _unfinished(found.table)
         if form.series.data and not GAMES[slug].has_series:
             form.series.errors = [f"{GAMES[slug].name} has no series variant."]
+        elif unfinished and not request.form.get(CONFIRM_FIELD):
+            return _confirm_start(found, token, form, unfinished)
         elif PAGES[slug].options_form is not None:
             return redirect(url_for("pages.options", token=token, slug=slug), code=303)
         else:

@@ -33,7 +33,8 @@ IN_BOX = KNOWN[:6]
 def start_oddland(client: FlaskClient, token: str, **options: str) -> int:
     """Start Oddland through its options page; every known species on A unless given."""
     page = client.post(
-        f"/t/{token}/plays", data={"game": "oddland", "csrf_token": csrf(client, f"/t/{token}")}
+        f"/t/{token}/plays",
+        data={"game": "oddland", "confirm": "yes", "csrf_token": csrf(client, f"/t/{token}")},
     )
     assert page.status_code == 303
     data = {f"side_{key}": "A" for key in IN_BOX}

@@ -18,7 +18,8 @@ from support.client import HTMX, TableLinks, create_table, csrf
 def start_oddville(client: FlaskClient, token: str, **colours: str) -> int:
     """Start OddVille through its options page (colours by seat unless given)."""
     page = client.post(
-        f"/t/{token}/plays", data={"game": "oddville", "csrf_token": csrf(client, f"/t/{token}")}
+        f"/t/{token}/plays",
+        data={"game": "oddville", "confirm": "yes", "csrf_token": csrf(client, f"/t/{token}")},
     )
     assert page.status_code == 303
     data = dict(colours)

@@ -52,7 +52,7 @@ def start_owl(
     """Start Owl About through the table's Start button and the options page."""
     response = client.post(
         f"/t/{token}/plays",
-        data={"game": "owl-about", "csrf_token": csrf(client, f"/t/{token}")},
+        data={"game": "owl-about", "confirm": "yes", "csrf_token": csrf(client, f"/t/{token}")},
     )
     assert response.status_code == 303
     options = response.headers["Location"]

@@ -20,6 +20,9 @@ PICKER_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     *((f.SUIT_NAMES[s], tuple(f"{s.value}-{v}" for v in f.MINOR_VALUES)) for s in SUIT_ORDER),
     ("Major", tuple(f.MAJORS)),
 )
+#: A mark for each suit, shown with its name and on its cards, so that a suit is never told
+#: by colour alone (the three suits also get different border styles).
+SUIT_MARKS = {"cups": "∪", "swords": "⚔", "wands": "⚚", "major": "★"}  # noqa: RUF001
 ESCAPE_LABELS = {
     f.Escape.TIME_MACHINE.value: "Time Machine + Reactor Pump",
     f.Escape.THREE_SISTERS.value: "The Three Sisters",
@@ -73,6 +76,7 @@ def context(page: PlayPage) -> dict[str, Any]:
     rounds = [list(r) for r in state.get("rounds", [])]
     walk = referee.companion(players, state.get("toad"), rounds)
     return {
+        "lm_suit_marks": SUIT_MARKS,
         "lm": {
             "players": players,
             "decks": [
@@ -98,7 +102,7 @@ def context(page: PlayPage) -> dict[str, Any]:
             else None,
             "rounds_total": f.ROUNDS,
             "per_half": f.ROUNDS_PER_HALF,
-        }
+        },
     }
 
 

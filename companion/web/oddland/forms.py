@@ -43,6 +43,7 @@ class Tool(StrEnum):
     SHORE = Terrain.SHORE.value
     WATER = Terrain.WATER.value
     MOUNTAIN = Terrain.MOUNTAIN.value
+    CARD = "card"
     CLEAR = "clear"
     TOKEN = "token"
     REMOVE = "remove"
@@ -50,6 +51,7 @@ class Tool(StrEnum):
 
 TOOL_LABELS: dict[Tool, str] = {
     **{Tool(terrain.value): name.capitalize() for terrain, name in TERRAIN_NAMES.items()},
+    Tool.CARD: "Card 2×2",  # noqa: RUF001 - the multiplication sign is meant
     Tool.CLEAR: "Clear",
     Tool.TOKEN: "Token",
     Tool.REMOVE: "Remove",
@@ -227,8 +229,16 @@ for _i in range(EXTRA_SPECIES_ROWS):
 # --- forms of the play page -----------------------------------------------------------
 
 
+#: The Card tool's four spaces (palette fields), in the order a card's terrains are given.
+CARD_FIELDS = ("top_left", "top_right", "bottom_left", "bottom_right")
+#: The card the Card tool lays until a phone changes it.
+DEFAULT_CARD = dict(zip(CARD_FIELDS, "FSWM", strict=True))
+TERRAIN_CHOICE = _choices([("", "?"), *[(t.value, TERRAIN_NAMES[t]) for t in Terrain]])
+
+
 class PaintForm(FlaskForm):
-    """A tap on the map: the tool, the space (``row,col,letter shown``), token choices."""
+    """A tap on the map: the tool, the space (``row,col,letter shown``), token choices,
+    and the card the Card tool lays (a terrain for each of its four spaces)."""
 
     tool = SelectField(choices=_choices([(t.value, TOOL_LABELS[t]) for t in Tool]))
     cell = StringField()
@@ -237,15 +247,29 @@ class PaintForm(FlaskForm):
     direction = SelectField(
         choices=_choices([(d.value, d.value) for d in Direction]), default="right"
     )
+    top_left = SelectField(choices=TERRAIN_CHOICE, default="")
+    top_right = SelectField(choices=TERRAIN_CHOICE, default="")
+    bottom_left = SelectField(choices=TERRAIN_CHOICE, default="")
+    bottom_right = SelectField(choices=TERRAIN_CHOICE, default="")
 
     def palette(self) -> dict[str, str]:
-        """What the phone chose: the tool, and the token's player, species and direction."""
-        return {
+        """What the phone chose: the tool, the token's player, species and direction, and
+        the Card tool's terrains (those the request sent)."""
+        chosen = {
             "tool": self.tool.data or "",
             "player": self.player.data or "",
             "species": self.species.data or "",
             "direction": self.direction.data or "",
         }
+        for name in CARD_FIELDS:
+            if self[name].raw_data and self[name].data:
+                chosen[name] = self[name].data
+        return chosen
+
+    def card(self, remembered: dict[str, str]) -> list[str]:
+        """The Card tool's four terrains: those sent, else those this phone remembered."""
+        palette = {**DEFAULT_CARD, **remembered, **self.palette()}
+        return [palette[name] for name in CARD_FIELDS]
 
 
 class PointsForm(FlaskForm):

@@ -24,6 +24,7 @@ from companion.services import oddland as service
 from companion.web.actions import load_play, refuse, run
 from companion.web.context import OpenPlay, play_context, play_response
 from companion.web.oddland.forms import (
+    CARD_FIELDS,
     CARD_SPACES,
     STEPS,
     DefinitionForm,
@@ -36,7 +37,7 @@ from companion.web.oddland.forms import (
     TurnForm,
     species_key,
 )
-from companion.web.oddland.palette import draft, keep_draft, remember
+from companion.web.oddland.palette import draft, keep_draft, remember, remembered
 from companion.web.render import page_or_fragment
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/oddland`` (the prefix is given
@@ -84,7 +85,8 @@ def paint(token: str, play_id: int) -> Response:
     form = PaintForm()
     if not form.validate():
         return refuse(opened, MAP_ERROR, "Pick a tool from the palette.")
-    palette = form.palette()
+    before = remembered(opened.play.id)
+    palette = {**{k: v for k, v in before.items() if k in CARD_FIELDS}, **form.palette()}
     remember(opened.play.id, palette)
     match = CELL_VALUE.fullmatch(form.cell.data or "")
     if match is None:
@@ -99,6 +101,15 @@ def paint(token: str, play_id: int) -> Response:
             opened,
             lambda: service.paint(
                 opened.play, cell=cell, terrain=terrain, base=base, author=author
+            ),
+            key=MAP_ERROR,
+        )
+    if tool is Tool.CARD:
+        terrains = form.card(before)
+        return run(
+            opened,
+            lambda: service.paint_card(
+                opened.play, top_left=cell, terrains=terrains, author=author
             ),
             key=MAP_ERROR,
         )
@@ -138,7 +149,8 @@ def tool(token: str, play_id: int) -> Response:
     form = PaintForm()
     if not form.validate():
         return Response(status=HTTPStatus.UNPROCESSABLE_ENTITY)
-    remember(opened.play.id, form.palette())
+    kept = {k: v for k, v in remembered(opened.play.id).items() if k in CARD_FIELDS}
+    remember(opened.play.id, {**kept, **form.palette()})
     return Response(status=HTTPStatus.NO_CONTENT)
 
 

@@ -30,7 +30,9 @@ from companion.models import Play
 from companion.services import oddland as service
 from companion.web.game_pages import PlayPage
 from companion.web.oddland.forms import (
+    CARD_FIELDS,
     CARD_SPACES,
+    DEFAULT_CARD,
     REGION_LABELS,
     TERRAIN_PAIRS,
     TOOL_LABELS,
@@ -108,6 +110,7 @@ def context(page: PlayPage) -> dict[str, Any]:
         "oddland_directions": list(Direction),
         "oddland_terrains": TERRAIN_PAIRS,
         "oddland_card_spaces": list(CARD_SPACES),
+        "oddland_card_fields": CARD_FIELDS,
         "oddland_two_space": TWO_SPACE_SPECIES,
         "oddland_units": list(Unit),
         "oddland_regions": REGION_LABELS,
@@ -550,6 +553,7 @@ def _palette_defaults(
         "species": palette.get("species", species[0] if species else ""),
         "direction": palette.get("direction", Direction.RIGHT.value),
     }
+    chosen |= {name: palette.get(name, DEFAULT_CARD[name]) for name in CARD_FIELDS}
     if chosen["tool"] not in {t.value for t in Tool}:
         chosen["tool"] = Tool.FOREST.value
     return chosen

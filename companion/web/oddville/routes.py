@@ -138,13 +138,27 @@ def tap(token: str, play_id: int) -> Response:
         return _referee(
             opened, card, rotated=palette.get("rotated") == "1", check=tool is Tool.CHECK
         )
-    return run(
-        opened,
-        lambda: service.place_card(
+
+    def place() -> None:
+        service.place_card(
             opened.play, at=at, card=card_from(palette, players), base=base, author=author
-        ),
-        key=CITY_ERROR,
-    )
+        )
+        if index is None:
+            remember(opened.play.id, next_card_palette(palette))
+
+    return run(opened, place, key=CITY_ERROR)
+
+
+def next_card_palette(palette: Mapping[str, str]) -> dict[str, str]:
+    """The palette after a new card was added: type and owner stay, guild and shield go.
+
+    Most buildings show neither, so a table sets them only for the cards that do (and a
+    shield is never carried onto the next card by mistake).
+
+    >>> next_card_palette({"points": "row", "guild": "mask", "shield": "2", "owner": "Ann"})
+    {'points': 'row', 'guild': '', 'shield': '0', 'owner': 'Ann'}
+    """
+    return {**palette, "guild": "", "shield": "0"}
 
 
 def _move(
