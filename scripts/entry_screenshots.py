@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 from benchmarks.lighthouse import prepare  # noqa: E402
-from benchmarks.servers import app_env, free_port, gunicorn  # noqa: E402
+from support.servers import app_env, free_port, gunicorn  # noqa: E402
 from tests.e2e.test_entry_speed import (  # noqa: E402
     CARD_FIELDS,
     CITY,

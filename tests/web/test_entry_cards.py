@@ -9,7 +9,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.helpers import TableLinks, create_table, csrf
+from support.client import TableLinks, create_table, csrf
 from tests.web import test_luckys_pages as luckys
 from tests.web import test_oddland_pages as oddland
 from tests.web import test_oddville_pages as oddville

@@ -7,7 +7,7 @@ import re
 
 from flask.testing import FlaskClient
 
-from tests.helpers import create_table, csrf, start_play
+from support.client import create_table, csrf, start_play
 
 
 def test_the_export_list_names_a_play_as_the_games_list_does(client: FlaskClient) -> None:

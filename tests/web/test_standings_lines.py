@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.helpers import create_table, start_play
+from support.client import create_table, start_play
 
 
 def test_the_standings_say_why_each_neighbour_is_ahead(client: FlaskClient) -> None:

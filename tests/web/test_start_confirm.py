@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.models import Play
-from tests.helpers import create_table, csrf, start_play
+from support.client import create_table, csrf, start_play
 
 
 def plays_of(client: FlaskClient) -> list[tuple[str, bool]]:
