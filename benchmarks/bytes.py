@@ -110,7 +110,7 @@ def measure(
     show(f"{label}: live update", sizes(send_poll))
     show(
         f"{label}: full page",
-        sizes(a.client, lambda e: a.client.get(f"{a.url}?seat={seat}", headers=e)),
+        sizes(lambda e: a.client.get(f"{a.url}?seat={seat}", headers=e)),
     )
 
 
@@ -132,7 +132,7 @@ def main() -> None:
     for label, build in (
         ("Odd World, 4 players, everyone", scenes.odd_world),
         ("Owl About, mid-round", scenes.owl_about),
-        ("Oddland, 12x12 play-along map", scenes.oddland),
+        ("Oddland, 10x12 play-along map", scenes.oddland),
     ):
         scene = build(app, client)
         measure(label, app, scene.links.edit, scene.play_id, scene.tap, digests)

@@ -19,9 +19,11 @@ from support.client import TableLinks, create_table, start_play
 from support.oob import Phone
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
+#: Oddland with five: 30 tokens (six each) for a late map of 29 laid cards and the tap.
+OL_PLAYERS = [*PLAYERS, "Eve"]
 AUTHOR = plays.Author("scen", None)
-#: Cards on the Oddland map before the taps (36 make the 12 x 12 map).
-OL_LAID = 32
+#: Cards on the Oddland map before the taps (26 make a 10 x 12 map; 4 tokens stay for taps).
+OL_LAID = 26
 
 
 @dataclass(frozen=True)
@@ -86,12 +88,13 @@ def owl_about(_app: Flask, client: FlaskClient) -> Scene:
 
 
 def oddland(app: Flask, client: FlaskClient) -> Scene:
-    """A play-along game with 32 cards laid (a 12 x 12 map): a tap lays the next card
-    and a token on it (the candidates are tried in turn: the first legal one counts)."""
+    """A play-along game with 26 cards laid by five players (a 10 x 12 map): a tap lays the
+    next card and a token on it (the candidates are tried in turn: the first legal one
+    counts)."""
     from benchmarks.oddland_bench import play_along_turns
     from tests.web.test_oddland_pages import start_oddland
 
-    links = create_table(client, PLAYERS)
+    links = create_table(client, OL_PLAYERS)
     play_id = start_oddland(client, links.edit, play_along="y")
     turns = play_along_turns(random.Random(7))[:36]
     species = ["begator", "owloose", "pangeroo", "pigehorse", "grizzsleep", "flora"]
@@ -100,28 +103,27 @@ def oddland(app: Flask, client: FlaskClient) -> Scene:
         assert play is not None
         laid: list[dict[str, Any]] = []
         for k, turn in enumerate(turns[:OL_LAID]):
-            card = turn.card.model_dump()
-            cell = [card["at"][0] + 1, card["at"][1]]
-            token = {"player": PLAYERS[k % 4], "species": species[k % 6], "cells": [cell]}
-            for tried in ({"card": card, "token": token}, {"card": card}):
-                try:
-                    plays.replace_value(play, path="cards", value=[*laid, tried], author=AUTHOR)
-                except plays.EditRefused:
-                    db.session.rollback()
-                    continue
-                laid.append(tried)
-                break
+            assert turn.token is not None  # every turn places a token
+            cells = [list(cell) for cell in turn.token.cells]
+            # Each player holds one token of each species in play: a pair is used once.
+            who, kind = OL_PLAYERS[k % 5], species[k // 5 % 6]
+            token = {"player": who, "species": kind, "cells": cells}
+            laid.append({"card": turn.card.model_dump(), "token": token})
+        plays.replace_value(play, path="cards", value=laid, author=AUTHOR)
 
     def tap(_phone: Phone, step: int) -> list[tuple[str, dict[str, str]]]:
         turn = turns[OL_LAID + step]
         (r, c), t = turn.card.at, turn.card.terrains
+        assert turn.token is not None
+        (tr, tc), *_ = turn.token.cells  # the space where the turn's token fits
+        space = f"{('top', 'bottom')[tr - r]}-{('left', 'right')[tc - c]}"
         card = {"action": "place", "laid": str(OL_LAID + step), "row": str(r), "col": str(c),
                 "top_left": t[0][0], "top_right": t[0][1], "bottom_left": t[1][0],
-                "bottom_right": t[1][1], "space": "bottom-left", "second": ""}  # fmt: skip
+                "bottom_right": t[1][1], "space": space, "second": ""}  # fmt: skip
         return [
             ("/oddland/turn", {**card, "player": who, "species": kind})
             for kind in species
-            for who in PLAYERS
+            for who in OL_PLAYERS
         ]
 
     return Scene(links, play_id, tap)

@@ -499,7 +499,11 @@ def test_the_game_ends_after_the_round_reaching_the_target(client: FlaskClient) 
     assert finish.status_code == 303
     table = text(client.get(f"/t/{links.edit}"))
     assert "Owl About</a> — finished: Ben wins" in table
-    assert re.search(r"<td>Ben</td><td>1</td><td>1</td><td>1</td>", table)
+    # The evening counts Ben's win; fewest-VP games add no points to the evening's total.
+    assert re.search(
+        r'<strong class="ev-name">Ben</strong> <span class="ev-record">1 win in 1 game</span>',
+        table,
+    )
 
 
 # --- access and security ----------------------------------------------------------------------
