@@ -1,7 +1,7 @@
 """Bytes on the wire (not a test): what a tap, a live update and a full page weigh.
 
 Three plays: a 4-player Odd World game with full displays, an Owl About game in the middle
-of a round, and a 12 x 12 Oddland map late in a play-along game. For each: the answer to
+of a round, and a 10 x 12 Oddland map late in a play-along game. For each: the answer to
 a tap (phone A, which sends the digests of the pieces it holds, as its script does), the
 live update another phone (B) gets at its next poll, and the full page; raw, gzip and
 brotli bytes as Flask-Compress sends them. Also the milliseconds to render the full
@@ -34,8 +34,6 @@ from tests import scenes
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 ENCODINGS = ("identity", "gzip", "br")
 AUTHOR = plays.Author("bnch", None)
-#: Cards on the Oddland map before the measured turns (36 make the 12 x 12 map).
-LAID = 32
 
 
 def sizes(send: Callable[[dict[str, str]], Any]) -> dict[str, Any]:
