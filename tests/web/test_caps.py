@@ -30,7 +30,7 @@ def test_a_table_holds_at_most_so_many_plays(
     links = create_table(client, ["Ann", "Ben"])
     start_play(client, links.edit)
     start_play(client, links.edit, series=True)
-    data = {"game": "odd-world", "csrf_token": csrf(client, f"/t/{links.edit}")}
+    data = {"game": "odd-world", "csrf_token": csrf(client, f"/t/{links.edit}"), "confirm": "yes"}
     response = client.post(f"/t/{links.edit}/plays", data=data)
     assert response.status_code == UNPROCESSABLE
     assert "A table holds at most 2 games" in response.get_data(as_text=True)

@@ -76,6 +76,7 @@ def test_a_repeat_is_answered_only_on_its_route_and_phone(app: Flask) -> None:
     links = create_table(host, ["Ann", "Ben"])
     key = _start_game_key(host, links.edit)
     data = {"game": "odd-world", "submission": key, "csrf_token": csrf(host, f"/t/{links.edit}")}
+    data["confirm"] = "yes"  # the second phone's game starts while the first is unfinished
     first = host.post(f"/t/{links.edit}/plays", data=data)
     repeat = host.post(f"/t/{links.edit}/plays", data=data)
     assert repeat.headers["Location"] == first.headers["Location"]
