@@ -123,15 +123,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("backend", [SQLITE, POSTGRES])
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests take turns in one worker (``--dist loadgroup``): two Chromiums at once
-    on two cores slowed each past its timeouts, while the other worker runs the rest."""
-    for item in items:
-        if item.get_closest_marker("e2e"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
-
-
 @pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     """Which database this test runs on (see ``pytest_generate_tests``)."""

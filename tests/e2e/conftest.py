@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 from werkzeug.serving import make_server
 
 from companion.extensions import db
@@ -46,6 +47,19 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
         "is_mobile": True,
         "has_touch": True,
     }
+
+
+@pytest.fixture(autouse=True)
+def _closed_phones(browser: Browser) -> Iterator[None]:
+    """Close every phone (browser context) a test opened once it ends.
+
+    Tests open phones with ``browser.new_context()``; left open, each kept its page
+    running (polling every second, against a server that is gone) until the session
+    ended: 200 Chromium processes late in a run, and every later test slowed by them.
+    """
+    yield
+    for context in browser.contexts:
+        context.close()
 
 
 @pytest.fixture
