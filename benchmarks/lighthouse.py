@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from flask import Flask
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -59,10 +61,9 @@ def lighthouse() -> str:
     return str(installed)
 
 
-def prepare(folder: Path) -> dict[str, str]:
-    """The pages to score: home, the rules and help of a game, a referee tool, a table,
-    and a play of every game."""
-    app = create_app(
+def app_in(folder: Path) -> Flask:
+    """The app on the database in ``folder`` that the measured server will serve."""
+    return create_app(
         {
             "INSTANCE_PATH": str(folder),
             "SECRET_KEY": SECRET,
@@ -70,6 +71,12 @@ def prepare(folder: Path) -> dict[str, str]:
             "RATELIMIT_ENABLED": False,
         }
     )
+
+
+def prepare(folder: Path) -> dict[str, str]:
+    """The pages to score: home, the rules and help of a game, a referee tool, a table,
+    and a play of every game."""
+    app = app_in(folder)
     client = app.test_client()
     table = table_with_every_game(client)
     with app.app_context():

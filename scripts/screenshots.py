@@ -21,8 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from benchmarks.lighthouse import prepare  # noqa: E402
-from companion import create_app  # noqa: E402
+from benchmarks.lighthouse import app_in, prepare  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from support.client import csrf, edit  # noqa: E402
 from support.servers import app_env, free_port, gunicorn  # noqa: E402
@@ -39,14 +38,7 @@ SECRET = "lighthouse"  # the secret prepare() made the table's links with
 def evening_table(folder: Path) -> str:
     """A second table in the same database with a game of every kind finished (some birds
     in Odd World, so that the evening has a winner): the path of its page."""
-    app = create_app(
-        {
-            "INSTANCE_PATH": str(folder),
-            "SECRET_KEY": SECRET,
-            "SERVER_NAME": "127.0.0.1",
-            "RATELIMIT_ENABLED": False,
-        }
-    )
+    app = app_in(folder)
     client = app.test_client()
     table = table_with_every_game(client)
     odd_world = table.plays["odd-world"]
