@@ -9,10 +9,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.games import owl_about as oa
 from tests.e2e.axe import assert_accessible
+from tests.e2e.polls import expect_live
 
 pytestmark = pytest.mark.e2e
 
-LIVE_TIMEOUT_MS = 6000
 PLAYERS = ["Ann", "Ben", "Cy"]
 
 
@@ -44,7 +44,7 @@ def create_table(page: Page, base: str) -> str:
 
 def tap(phone: Page, *, player: str, code: str, seen_after: str) -> None:
     """Tap a card for a player once it is their turn, and wait for the trick to update."""
-    expect(phone.locator(".owl-next")).to_have_text(player, timeout=LIVE_TIMEOUT_MS)
+    expect_live(phone.locator(".owl-next")).to_have_text(player)
     label = oa.card(code).label
     phone.get_by_role("button", name=re.compile(rf"^Play {label} for {player}")).click()
     if seen_after:
@@ -89,16 +89,14 @@ def test_two_phones_play_a_round_trick_by_trick(browser: Browser, live_server: s
         taker = oa.trick_progress(mode="basic", players=PLAYERS, lead=lead, cards=row).winner
         assert taker is not None
         if len(tricks) < oa.PLAYER_CHART[3].tricks:
-            expect(ann.locator(".owl-taken")).to_contain_text(
-                f"Trick {len(tricks)} went to {taker}", timeout=LIVE_TIMEOUT_MS
+            expect_live(ann.locator(".owl-taken")).to_contain_text(
+                f"Trick {len(tricks)} went to {taker}"
             )
         lead = taker
 
     result = oa.score_game(oa.parse({"players": PLAYERS, "rounds": [{"tricks": tricks}]}))
     for phone in (ann, ben):
-        expect(phone.get_by_role("heading", name="Round 1 is complete")).to_be_visible(
-            timeout=LIVE_TIMEOUT_MS
-        )
+        expect_live(phone.get_by_role("heading", name="Round 1 is complete")).to_be_visible()
         expect(phone.locator(".owl-taken")).to_contain_text(f"The last trick went to {lead}")
         for standing in result.standings:
             row = phone.locator(".owl-round-table tbody tr", has_text=standing.player)
@@ -107,11 +105,9 @@ def test_two_phones_play_a_round_trick_by_trick(browser: Browser, live_server: s
     assert_accessible(ben)
 
     ben.get_by_role("button", name=f"{lead} leads").click()
-    expect(ann.get_by_role("heading", name=re.compile("Round 2 · trick 1"))).to_be_visible(
-        timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ann.get_by_role("heading", name=re.compile("Round 2 · trick 1"))).to_be_visible()
     ann.get_by_role("button", name="a penalty VP for Cy").click()
-    expect(ben.locator(".owl-penalties")).to_contain_text("1 this round", timeout=LIVE_TIMEOUT_MS)
+    expect_live(ben.locator(".owl-penalties")).to_contain_text("1 this round")
 
 
 def test_the_trick_checker(browser: Browser, live_server: str) -> None:
