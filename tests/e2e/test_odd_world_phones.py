@@ -8,10 +8,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.polls import expect_live, poll_now
 
 pytestmark = pytest.mark.e2e
-
-LIVE_TIMEOUT_MS = 6000
 
 
 def tap_plus(page: Page, bird: str, player: str, times: int = 1) -> None:
@@ -49,6 +48,7 @@ def test_two_phones_score_a_game(browser: Browser, live_server: str) -> None:
     assert_accessible(ann_phone)
 
     # Ben's table page follows by itself: the game started on Ann's phone is offered.
+    expect_live(ben_phone.get_by_role("link", name="Open Odd World")).to_be_visible()
     ben_phone.get_by_role("link", name="Open Odd World").click()
     expect(ben_phone.get_by_role("heading", level=1)).to_have_text("Odd World")
 
@@ -57,14 +57,10 @@ def test_two_phones_score_a_game(browser: Browser, live_server: str) -> None:
     tap_plus(ben_phone, "Hornbill", "Ben", times=1)
 
     # Each phone sees the other's edits through polling.
-    expect(ben_phone.get_by_label("Ann's Hoopoe", exact=True)).to_have_value(
-        "3", timeout=LIVE_TIMEOUT_MS
-    )
-    expect(ann_phone.get_by_label("Ben's Shoebill", exact=True)).to_have_value(
-        "1", timeout=LIVE_TIMEOUT_MS
-    )
-    expect(ann_phone.locator(".decision")).to_have_text(
-        re.compile("Ann leads with 3 points."), timeout=LIVE_TIMEOUT_MS
+    expect_live(ben_phone.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("3")
+    expect_live(ann_phone.get_by_label("Ben's Shoebill", exact=True)).to_have_value("1")
+    expect_live(ann_phone.locator(".decision")).to_have_text(
+        re.compile("Ann leads with 3 points.")
     )
 
     # A panel Ben opened stays open when Ann's next change arrives.
@@ -72,8 +68,8 @@ def test_two_phones_score_a_game(browser: Browser, live_server: str) -> None:
     breakdown = ben_phone.get_by_text("Hoopoe: 3 cards (odd)")
     expect(breakdown).to_be_visible()
     ann_phone.get_by_label("Ann's face-down card").select_option("cassowary")
-    expect(ben_phone.locator(".decision")).to_have_text(
-        re.compile("Ann leads with 4 points."), timeout=LIVE_TIMEOUT_MS
+    expect_live(ben_phone.locator(".decision")).to_have_text(
+        re.compile("Ann leads with 4 points.")
     )
     expect(breakdown).to_be_visible()
     expect(ann_phone.locator(".decision")).to_have_text(re.compile("Ann leads with 4 points."))
@@ -82,9 +78,7 @@ def test_two_phones_score_a_game(browser: Browser, live_server: str) -> None:
     # Nobody holds all nine birds: finishing asks first.
     ann_phone.get_by_role("button", name="Finish anyway").click()
     expect(ann_phone.get_by_role("heading", name="Final standings")).to_be_visible()
-    expect(ben_phone.get_by_role("heading", name="Final standings")).to_be_visible(
-        timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben_phone.get_by_role("heading", name="Final standings")).to_be_visible()
     expect(ben_phone.locator(".decision")).to_have_text("Ann wins with 4 points.")
     expect(ben_phone.get_by_text("Hoopoe: 3 cards (odd)")).to_be_visible()
     assert_accessible(ben_phone)
@@ -121,10 +115,10 @@ def test_live_update_waits_while_a_field_is_in_use(browser: Browser, live_server
     ben.goto(ann.url)
     ben.get_by_label("Ben's face-down card").focus()
     tap_plus(ann, "Hoopoe", "Ann")
-    ben.wait_for_timeout(2500)  # two poll ticks: skipped while Ben is choosing
+    for _ in range(2):  # Ben's poll is asked (twice, should one be dropped) and skipped
+        poll_now(ben)
+        expect(ben.locator(".htmx-request")).to_have_count(0)
     expect(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("0")
     expect(ben.get_by_label("Ben's face-down card")).to_be_focused()
     ben.get_by_label("Ben's face-down card").blur()
-    expect(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_value(
-        "1", timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
