@@ -8,9 +8,10 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.polls import expect_live
+
 pytestmark = pytest.mark.e2e
 
-LIVE_TIMEOUT_MS = 6000
 #: What differs between two renderings of the same panel: the CSRF token, one-time keys.
 VOLATILE = re.compile(r'(name="(?:csrf_token|submission)" value=")[^"]*"')
 #: Classes htmx sets for a moment while it swaps.
@@ -54,9 +55,7 @@ def test_a_live_update_leaves_the_panel_as_a_fresh_load_shows_it(
     )
     ann.get_by_role("button", name="One more Hoopoe for Ann").click()
     expect(ann.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
-    expect(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_value(
-        "1", timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
     expect(ben.locator(".decision")).to_have_text(re.compile("Ann leads with 1 point"))
     assert "none" in pieces  # the update came as pieces, not the whole panel
     fresh = browser.new_context().new_page()

@@ -9,10 +9,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.polls import expect_live
 
 pytestmark = pytest.mark.e2e
-
-LIVE_TIMEOUT_MS = 6000
 
 
 def tap_plus(page: Page, card: str, player: str) -> None:
@@ -64,8 +63,8 @@ def test_two_phones_tally_two_decks_and_run_a_round(browser: Browser, live_serve
         r"Carol and Lewis tie on 18 points; VP from Wicked cards decides: "
         r"Carol 1 VP from Wicked cards, Lewis 0 VP from Wicked cards\. Carol leads\."
     )
-    expect(lewis.locator(".decision")).to_have_text(decision, timeout=LIVE_TIMEOUT_MS)
-    expect(carol.locator(".decision")).to_have_text(decision, timeout=LIVE_TIMEOUT_MS)
+    expect_live(lewis.locator(".decision")).to_have_text(decision)
+    expect_live(carol.locator(".decision")).to_have_text(decision)
     assert_accessible(carol)
 
     # One round of the companion on Lewis's phone; Carol's phone follows.
@@ -75,9 +74,7 @@ def test_two_phones_tally_two_decks_and_run_a_round(browser: Browser, live_serve
     expect(lewis.locator(".lm-round")).to_contain_text(
         "Lewis holds the Feed the Toad! card (passed 2 seats from Lewis)"
     )
-    expect(carol.locator(".lm-round")).to_contain_text(
-        "Turn order: Lewis, Carol.", timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(carol.locator(".lm-round")).to_contain_text("Turn order: Lewis, Carol.")
     expect(carol.get_by_role("heading", name="Round 2 of 14 (first half)")).to_be_visible()
     expect(carol.get_by_role("button", name="Death", exact=True)).to_be_disabled()
     assert_accessible(lewis)

@@ -9,10 +9,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.polls import expect_live
 
 pytestmark = pytest.mark.e2e
-
-LIVE_TIMEOUT_MS = 6000
 
 
 def pick_tool(page: Page, label: str) -> None:
@@ -69,14 +68,12 @@ def test_two_phones_enter_a_map(browser: Browser, live_server: str) -> None:
     pick_tool(ann, "Water")
     tap(ann, "Row 1, col 3", "water")
     tap(ann, "Row 2, col 3", "water")
-    expect(ben.get_by_role("button", name="Row 2, col 3: water", exact=True)).to_be_visible(
-        timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben.get_by_role("button", name="Row 2, col 3: water", exact=True)).to_be_visible()
     pick_tool(ben, "Mountain")
     tap(ben, "Row 3, col 1", "mountain")
     tap(ben, "Row 3, col 2", "mountain")
-    expect(ann.locator("svg.ol-map title")).to_have_text(
-        "Map of 7 spaces in 3 territories with 0 tokens.", timeout=LIVE_TIMEOUT_MS
+    expect_live(ann.locator("svg.ol-map title")).to_have_text(
+        "Map of 7 spaces in 3 territories with 0 tokens."
     )
     # Sizes are drawn on the map (a forest of 3, water and mountain of 2).
     expect(ann.locator("text.ol-size")).to_have_text(["3", "2", "2"])
@@ -93,18 +90,18 @@ def test_two_phones_enter_a_map(browser: Browser, live_server: str) -> None:
 
     # Both phones see the scores: Begator A counts the 4 neighbouring spaces, 2 points each.
     for phone in (ann, ben):
-        expect(phone.locator(".decision")).to_have_text(
-            re.compile("Ann leads with 8 points."), timeout=LIVE_TIMEOUT_MS
+        expect_live(phone.locator(".decision")).to_have_text(
+            re.compile("Ann leads with 8 points.")
         )
-        expect(
+        expect_live(
             phone.get_by_role("button", name="Row 1, col 1: forest, Ann's Begator")
-        ).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        ).to_be_visible()
 
     # Ben paints a shore that splits nothing but grows the map left: outlines move on both.
     pick_tool(ben, "Shore")
     tap(ben, "Row 1, new column left", "shore", then="Row 1, col 1")
-    expect(ann.locator("svg.ol-map title")).to_have_text(
-        "Map of 8 spaces in 4 territories with 2 tokens.", timeout=LIVE_TIMEOUT_MS
+    expect_live(ann.locator("svg.ol-map title")).to_have_text(
+        "Map of 8 spaces in 4 territories with 2 tokens."
     )
     assert ann.locator("path.ol-outline").get_attribute("d") != outline_before
     expect(ann.locator(".decision")).to_have_text(re.compile("Ann leads with 10 points."))
@@ -116,9 +113,7 @@ def test_two_phones_enter_a_map(browser: Browser, live_server: str) -> None:
     expect(ann.get_by_text("Territory: forest of 3.")).to_be_visible()
     ann.get_by_label(re.compile("^Ben's Owloose points")).fill("5")
     ann.get_by_role("button", name="Save the scoreboard").click()
-    expect(ben.get_by_text("Owloose: entered on the scoreboard")).to_be_attached(
-        timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben.get_by_text("Owloose: entered on the scoreboard")).to_be_attached()
     ann.get_by_role("link", name="Map and facts on their own page").click()
     expect(ann.get_by_role("heading", level=1)).to_have_text("Oddland: map and token facts")
     assert_accessible(ann)

@@ -9,11 +9,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.polls import expect_live
 from tests.e2e.test_oddland_phones import new_table
 
 pytestmark = pytest.mark.e2e
-
-LIVE_TIMEOUT_MS = 6000
 
 
 def choose(page: Page, label: str) -> None:
@@ -57,13 +56,9 @@ def test_two_phones_build_a_city(browser: Browser, live_server: str) -> None:
 
     # Both phones show each card's points in place and who leads.
     for page in (ann, ben):
-        expect(page.locator(".ov-pts", has_text="3+1=4")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
-        expect(page.locator(".ov-pts", has_text=re.compile("^5$"))).to_be_visible(
-            timeout=LIVE_TIMEOUT_MS
-        )
-        expect(page.locator(".decision")).to_have_text(
-            "Ann leads with 5 points.", timeout=LIVE_TIMEOUT_MS
-        )
+        expect_live(page.locator(".ov-pts", has_text="3+1=4")).to_be_visible()
+        expect_live(page.locator(".ov-pts", has_text=re.compile("^5$"))).to_be_visible()
+        expect_live(page.locator(".decision")).to_have_text("Ann leads with 5 points.")
     expect(ann.locator(".ov-legend")).to_contain_text("Ben (red): 4 points")
 
     # The construction referee refuses houses against the Main Square's street.

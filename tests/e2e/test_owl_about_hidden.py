@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.test_owl_about_phones import LIVE_TIMEOUT_MS, create_table
+from tests.e2e.polls import expect_live
+from tests.e2e.test_owl_about_phones import create_table
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +56,7 @@ def test_a_hand_typed_on_anns_phone_stays_on_it(browser: Browser, live_server: s
     expect(ann.get_by_role("button", name="Play Night 6 for Ann, breaks a rule")).to_be_visible()
 
     # Ben's phone follows within the poll interval, and sees only that a hand was entered.
-    expect(ben.locator(".owl-hands")).to_contain_text("Ann: hand entered", timeout=LIVE_TIMEOUT_MS)
+    expect_live(ben.locator(".owl-hands")).to_contain_text("Ann: hand entered")
     assert_no_hand_of_ann(ben)
     expect(ben.locator("#trick legend")).to_contain_text("Ann's card (hand entered)")
 
@@ -77,7 +78,7 @@ def test_a_hand_typed_on_anns_phone_stays_on_it(browser: Browser, live_server: s
     ben.get_by_role("button", name=re.compile(r"^Play Night 6 for Ann")).click()
     broken = "While holding a day 6, Ann could not play the Night 6 yet."
     expect(ben.locator("#trick")).to_contain_text(broken)
-    expect(ann.locator("#trick")).to_contain_text(broken, timeout=LIVE_TIMEOUT_MS)
+    expect_live(ann.locator("#trick")).to_contain_text(broken)
     expect(ben.locator("body")).not_to_contain_text(HAND)
     expect(ben.locator("#trick")).not_to_contain_text("may play")
 

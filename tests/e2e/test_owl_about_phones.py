@@ -30,7 +30,9 @@ def create_table(page: Page, base: str) -> str:
         page.get_by_role("button", name="Add a player").click()
         expect(page.get_by_label(f"Player {number}", exact=True)).to_be_visible()
         page.get_by_label(f"Player {number}", exact=True).fill(name)
-    # Under load a roster swap has been seen to drop a typed name: check before starting.
+    # Under load a roster answer still on its way has replaced a name typed meanwhile:
+    # wait for every answer, then put back what went missing.
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     for number, name in enumerate(PLAYERS, 1):
         field = page.get_by_label(f"Player {number}", exact=True)
         if field.input_value() != name:
