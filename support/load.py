@@ -36,7 +36,7 @@ from companion.extensions import db
 from companion.models import Edit, Play
 from companion.services import plays
 from support.client import create_table, start_play
-from support.servers import app_env, crash, free_port, gunicorn, start_gunicorn, stop
+from support.servers import app_env, crash, free_port, start_gunicorn, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "load-run"
@@ -183,26 +183,61 @@ def check_database(database_url: str, folder: Path) -> tuple[int, list[str], lis
     return len(acks), missing, problems
 
 
-def run(tables: int, seconds: int, *, postgres: bool, crash_halfway: bool) -> Outcome:
-    """One load run; see the module's docstring."""
-    folder = Path(tempfile.mkdtemp(prefix="load-"))
-    with database(folder, postgres) as url:
-        tables_file = prepare(url, folder, tables)
-        port = free_port()
-        log = folder / "gunicorn.log"
-        env = app_env(url, SECRET)
-        with gunicorn(port, env, log) as server:
-            phones = run_locust(folder, tables_file, port, tables * PHONES_PER_TABLE, seconds)
-            if crash_halfway:
-                time.sleep(seconds / 2)
-                crash(server)
-                server = start_gunicorn(port, env, log)
-            try:
-                phones.wait(timeout=seconds + 60)
-            finally:
-                stop(server)
-        requests, failures, p95 = locust_totals(folder)
-        acknowledged, missing, problems = check_database(url, folder)
+@dataclass
+class Server:
+    """gunicorn serving one database for load runs; a crash run restarts it in place."""
+
+    url: str
+    folder: Path
+    port: int
+    env: dict[str, str]
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
+@contextmanager
+def serving(database_url: str, folder: Path) -> Iterator[Server]:
+    """gunicorn on a migrated database for the block (several runs may share it)."""
+    migrate(database_url, folder)
+    port = free_port()
+    env = app_env(database_url, SECRET)
+    log = folder / "gunicorn.log"
+    server = Server(database_url, folder, port, env, log, start_gunicorn(port, env, log))
+    try:
+        yield server
+    finally:
+        stop(server.process)  # the one started after a crash, if any
+
+
+def migrate(database_url: str, folder: Path) -> None:
+    """Bring the database's schema up to date (the servers start without migrating)."""
+    app = create_app(
+        {"INSTANCE_PATH": str(folder), "SECRET_KEY": SECRET, "DATABASE_URL": database_url}
+    )
+    with app.app_context():
+        db.engine.dispose()
+
+
+def measure(server: Server, tables: int, seconds: int, *, crash_halfway: bool) -> Outcome:
+    """One load run against a running server, on new tables of its own.
+
+    Its figures and checks count only its own phones and taps, so runs can share a server.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="run-", dir=server.folder))
+    tables_file = prepare(server.url, folder, tables)
+    phones = run_locust(folder, tables_file, server.port, tables * PHONES_PER_TABLE, seconds)
+    try:
+        if crash_halfway:
+            time.sleep(seconds / 2)
+            crash(server.process)
+            server.process = start_gunicorn(server.port, server.env, server.log)
+        phones.wait(timeout=seconds + 60)
+    finally:
+        if phones.poll() is None:
+            phones.kill()
+            phones.wait()
+    requests, failures, p95 = locust_totals(folder)
+    acknowledged, missing, problems = check_database(server.url, folder)
     return Outcome(
         requests,
         failures,
@@ -213,6 +248,13 @@ def run(tables: int, seconds: int, *, postgres: bool, crash_halfway: bool) -> Ou
         problems,
         p95_by_request(folder),
     )
+
+
+def run(tables: int, seconds: int, *, postgres: bool, crash_halfway: bool) -> Outcome:
+    """One load run on a new database and server; see the module's docstring."""
+    folder = Path(tempfile.mkdtemp(prefix="load-"))
+    with database(folder, postgres) as url, serving(url, folder) as server:
+        return measure(server, tables, seconds, crash_halfway=crash_halfway)
 
 
 def failure_kinds(folder: Path) -> list[str]:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import gevent
 from locust import FastHttpUser, events, task
 
 POLL_SECONDS = 2.0
@@ -69,6 +68,8 @@ class Phone(FastHttpUser):
         self.shell = ""
         self.pieces: dict[str, str] = {}
         self.open_page()
+        self.next_poll = time.monotonic() + self.phase.uniform(0, POLL_SECONDS)
+        self.next_tap = time.monotonic() + self.phase.uniform(0, EDIT_SECONDS)
 
     def open_page(self) -> None:
         """Load the page as a phone does, for its CSRF token and current version."""
@@ -100,20 +101,25 @@ class Phone(FastHttpUser):
             headers[PIECES_HEADER] = f"{self.shell} {held}"
         return headers
 
+    def wait_time(self) -> float:
+        """Until this phone's next poll or tap is due (locust sleeps between tasks)."""
+        return max(0.0, min(self.next_poll, self.next_tap) - time.monotonic())
+
     @task
     def live(self) -> None:
-        """Poll every POLL_SECONDS and tap every EDIT_SECONDS, from this phone's own phase."""
-        next_poll = time.monotonic() + self.phase.uniform(0, POLL_SECONDS)
-        next_tap = time.monotonic() + self.phase.uniform(0, EDIT_SECONDS)
-        while True:
-            now = time.monotonic()
-            if now >= next_poll:
-                self.poll()
-                next_poll += POLL_SECONDS
-            if now >= next_tap:
-                self.tap()
-                next_tap += EDIT_SECONDS
-            gevent.sleep(max(0.0, min(next_poll, next_tap) - time.monotonic()))
+        """Poll every POLL_SECONDS and tap every EDIT_SECONDS, from this phone's own phase.
+
+        One step per task: between steps the phone is in locust's wait, where a run that
+        ends stops it at once (a task that loops forever held every run open for the
+        whole ``--stop-timeout``).
+        """
+        now = time.monotonic()
+        if now >= self.next_poll:
+            self.poll()
+            self.next_poll += POLL_SECONDS
+        if now >= self.next_tap:
+            self.tap()
+            self.next_tap += EDIT_SECONDS
 
     def poll(self) -> None:
         """Ask whether the play changed since the version this phone shows."""

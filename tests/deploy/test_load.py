@@ -1,31 +1,48 @@
 """A small load run and a crash run (``support/load.py``), on SQLite and PostgreSQL.
 
-Bounded: a handful of tables for about ten seconds, gunicorn and locust on 127.0.0.1,
-always stopped. The figures for many tables come from the benchmark itself (``docs/deploy.md``).
+Bounded: a handful of tables for a few seconds, gunicorn and locust on 127.0.0.1, always
+stopped; one server per backend serves both runs, each on tables of its own. The figures
+for many tables come from the benchmark itself (``docs/deploy.md``).
 """
 
 from __future__ import annotations
 
-import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from support import load
+from support.postgres import PostgresCluster
 
 TABLES = 5
 SECONDS = 8
 
 
-@pytest.fixture(params=[False, True], ids=["sqlite", "postgresql"])
-def postgres(request: pytest.FixtureRequest) -> bool:
-    """Whether the run uses a throwaway PostgreSQL cluster."""
-    if request.param and load.postgres_bin() is None and not os.environ.get("CI"):
-        pytest.skip("PostgreSQL is not installed here (apt install postgresql).")
-    return bool(request.param)
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[load.Server]:
+    """One gunicorn per backend for both runs of this module (each on tables of its own),
+    on a copy of the migrated template database (the session's PostgreSQL cluster)."""
+    folder = tmp_path_factory.mktemp(f"load-{request.param}")
+    if request.param == "postgresql":
+        cluster: PostgresCluster = request.getfixturevalue("postgres")
+        name = f"load_{uuid.uuid4().hex[:12]}"
+        cluster.execute(f"CREATE DATABASE {name} TEMPLATE companion_template")
+        url = f"{cluster.base_url}/{name}"
+    else:
+        template: Path = request.getfixturevalue("sqlite_template")
+        shutil.copy(template, folder / "companion.sqlite")
+        url = f"sqlite:///{folder / 'companion.sqlite'}"
+    with load.serving(url, folder) as running:
+        yield running
 
 
-def test_live_tables_under_load_lose_nothing(postgres: bool) -> None:
-    outcome = load.run(TABLES, SECONDS, postgres=postgres, crash_halfway=False)
+def test_live_tables_under_load_lose_nothing(server: load.Server) -> None:
+    outcome = load.measure(server, TABLES, SECONDS, crash_halfway=False)
     assert outcome.requests > TABLES * load.PHONES_PER_TABLE * 3
     assert outcome.failures == 0, outcome.failure_kinds
     assert outcome.acknowledged > 0
@@ -33,8 +50,8 @@ def test_live_tables_under_load_lose_nothing(postgres: bool) -> None:
     assert outcome.log_problems == []
 
 
-def test_a_killed_server_keeps_every_acknowledged_tap(postgres: bool) -> None:
-    outcome = load.run(TABLES, SECONDS, postgres=postgres, crash_halfway=True)
+def test_a_killed_server_keeps_every_acknowledged_tap(server: load.Server) -> None:
+    outcome = load.measure(server, TABLES, SECONDS, crash_halfway=True)
     assert outcome.acknowledged > 0
     assert outcome.missing == []
     assert outcome.log_problems == []
