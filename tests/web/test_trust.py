@@ -172,7 +172,7 @@ def test_the_undo_button_names_its_edit(
 def test_undo_racing_edits_of_the_same_field_never_overwrites(
     app: Flask, trio: TableLinks, odd_world: int
 ) -> None:
-    rounds = 200
+    rounds = 60  # about 240 racing requests; 200 rounds took 15-28 s on PostgreSQL
     accepted: list[int] = []
 
     def stepper() -> None:
@@ -208,6 +208,7 @@ def test_undo_racing_edits_of_the_same_field_never_overwrites(
         assert plays.log_problems(play) == []
         sets = sum(1 for e in play.edits if e.kind == "set")
         undos = sum(1 for e in play.edits if e.kind == "undo")
+        assert undos, "no undo went through: nothing raced"
         assert sets == len(accepted)
         # Every accepted + is either still counted or was explicitly undone.
         assert play.state["players"][0]["display"]["hoopoe"] == sets - undos
