@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import traceback
@@ -58,8 +59,10 @@ def start_together(urls: list[str], workers: int) -> list[str]:
     gate_read, gate_write = os.pipe()
     report_read, report_write = os.pipe()
     children: dict[int, str] = {}
+    instances = []
     for url in urls:
         instance = tempfile.mkdtemp(prefix="first-start-")
+        instances.append(instance)
         for _ in range(workers):
             pid = os.fork()
             if pid == 0:
@@ -74,6 +77,8 @@ def start_together(urls: list[str], workers: int) -> list[str]:
     for pid, url in children.items():
         _, status = os.waitpid(pid, 0)
         failed[url] += os.waitstatus_to_exitcode(status) != 0
+    for instance in instances:
+        shutil.rmtree(instance, ignore_errors=True)
     reports = b""
     while chunk := os.read(report_read, 4096):
         reports += chunk

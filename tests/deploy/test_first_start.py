@@ -1,10 +1,11 @@
 """A first start of several workers on a fresh database never races (both backends).
 
-Four workers boot at the same moment on a fresh database, ten databases in a row, on
+Four workers boot at the same moment on a fresh database, four databases in a row, on
 SQLite and on PostgreSQL (``tests/deploy/first_start.py`` forks them as gunicorn's master
 does; each makes the app with the default ``AUTO_MIGRATE``). Every worker must boot, and
 the database must end up migrated once: at the newest revision with every table.
-Without the migration lock, 3 of 10 SQLite and 3 of 5 PostgreSQL starts failed.
+Without the migration lock, 3 of 10 SQLite and 3 of 5 PostgreSQL starts failed when it
+was written, and every start (10 of 10 on each) on 2026-12-02: four starts suffice.
 
 Bounded: the script is killed after ``SCRIPT_SECONDS``.
 """
@@ -23,7 +24,7 @@ from sqlalchemy import create_engine, inspect, text
 from companion import PROJECT_ROOT
 from support.postgres import PostgresCluster
 
-STARTS = 10
+STARTS = 4
 WORKERS = 4
 SCRIPT_SECONDS = 300
 
