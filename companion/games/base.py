@@ -62,12 +62,6 @@ class Game(abc.ABC):
     #: Keys of a state whose values only their owner's phone may see (a hand of cards):
     #: exports shared through a link leave their contents out.
     private_keys: ClassVar[frozenset[str]] = frozenset()
-    #: Card pickers: the deck (card code -> copies) and the cards by code; empty when the
-    #: game has no such picker.
-    deck: ClassVar[Mapping[str, int]] = {}
-    cards: ClassVar[Mapping[str, Any]] = {}
-    #: The birds of a display game (key -> name); empty for other games.
-    birds: ClassVar[Mapping[str, str]] = {}
 
     @property
     def player_counts(self) -> range:

@@ -404,7 +404,6 @@ class OddWorld(Game):
     engine_version = 2
     tiebreaks = TIEBREAKS
     has_series = True
-    birds = BIRDS
     #: Rules entries the pages link to: a shared victory, and the end of the game.
     tie_rule = SHARED_RULE
     end_rule = END_RULE

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import GAMES
+from companion.games import GAMES, odd_world
 from companion.games.oddville.facts import CHARACTERS
 from companion.games.problems import InvalidStateError
 from companion.services.results import IMPOSSIBLE_TABLE, result_json
@@ -30,7 +30,7 @@ def _world(*displays: dict[str, int], face_down: str | None = None) -> dict[str,
     }
 
 
-ALL_NINE = dict.fromkeys(GAMES["odd-world"].birds, 1)
+ALL_NINE = dict.fromkeys(odd_world.BIRDS, 1)
 
 
 def test_odd_world_refuses_a_player_with_fewer_cards_than_were_dealt() -> None:

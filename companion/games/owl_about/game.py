@@ -9,8 +9,6 @@ from companion.games.base import ApiDescription, Game
 from companion.games.limits import problems_of, whole_number
 from companion.games.names import spoken_names
 from companion.games.owl_about.cards import (
-    CARDS,
-    DECK,
     FEWEST_VP_RULE,
     GAME_END_RULE,
     MAX_PLAYERS,
@@ -68,8 +66,6 @@ class OwlAbout(Game):
     #: Rules entries the pages link to: tied totals, and the end of the game.
     tie_rule = FEWEST_VP_RULE
     end_rule = GAME_END_RULE
-    #: The deck (card code -> copies) and the cards by code, for the card pickers.
-    deck = DECK
 
     def over_words(self, result: Mapping[str, Any]) -> str:
         """Who reached the target at the end of a round.
@@ -88,8 +84,6 @@ class OwlAbout(Game):
         """The game goes on until a round ends with someone at the target."""
         target = result.get("target")
         return f"nobody has reached the target of {target} VP at the end of a round yet"
-
-    cards = CARDS
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state, game end included; empty when it can be scored."""
