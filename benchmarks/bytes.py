@@ -27,9 +27,8 @@ from flask import Flask
 
 from companion import create_app
 from companion.services import plays
-from support import oob
+from support import oob, scenes
 from support.oob import Phone, text_of
-from tests import scenes
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 ENCODINGS = ("identity", "gzip", "br")

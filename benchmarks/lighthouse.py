@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
+from support.every_game import table_with_every_game  # noqa: E402
 from support.servers import app_env, free_port, gunicorn  # noqa: E402
-from tests.web.test_security_routes import table_with_every_game  # noqa: E402
 
 VERSION = "12.2.3"
 CACHE = ROOT / ".cache" / "lighthouse"

@@ -24,25 +24,19 @@ from companion.games.oddland import (
     REPLAYS,
     Table,
     Token,
-    TurnModel,
     analyse_map,
-    check_turn,
     replay,
     score_table,
     token_facts,
 )
 from companion.games.oddland.species import SPECIES, Side, SideRule
+from support.oddland import CARDS_WIDE, TERRAINS, play_along_turns
 
 SEED = 7
-CARDS_WIDE = 6
-CARDS = 37
 TOKENS_IN_BOX = 35
 PLAYERS = ["Ann", "Ben", "Cy", "Dan", "Eve"]
 TOKENS_PER_PLAYER_AT_FIVE = 6
 REPEAT = 200
-TERRAINS = "FSWM"
-#: Draws of a card's terrains before giving up on a place where no token fits.
-MAX_DRAWS = 200
 #: Sides the app scores by a definition, so that every token is computed.
 DEFINITIONS = {
     "owloose": {"A": {"points": 1, "region": "diagonals", "terrain": "F"}},
@@ -78,35 +72,6 @@ def spread_tokens(rows: list[str], count: int, rng: random.Random) -> list[dict[
         kind = species[(index // len(PLAYERS)) % len(species)]
         tokens.append({"player": player, "species": kind, "cells": [list(spaces[index])]})
     return tokens
-
-
-def _turn_with_a_token(
-    rng: random.Random, at: list[int], rows: list[str], tokens: list[Token]
-) -> TurnModel:
-    """A card at ``at`` with random terrains on which a token fits (every turn places one:
-    the rules allow no turn without), drawn again until one does."""
-    for _ in range(MAX_DRAWS):
-        terrains = ["".join(rng.choice(TERRAINS) for _ in range(2)) for _ in range(2)]
-        card = {"at": at, "terrains": terrains}
-        for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
-            token = {"player": "Ann", "species": "flora", "cells": [[at[0] + dr, at[1] + dc]]}
-            trial = TurnModel.model_validate({"card": card, "token": token})
-            if not check_turn(rows, trial, tokens=tokens):
-                return trial
-    raise AssertionError(f"no card at {at} takes a token in {MAX_DRAWS} draws")
-
-
-def play_along_turns(rng: random.Random) -> list[TurnModel]:
-    """37 legal turns laid in reading order, each with a token."""
-    turns: list[TurnModel] = []
-    rows: list[str] = []
-    tokens: list[Token] = []
-    for number in range(CARDS):
-        at = [2 * (number // CARDS_WIDE), 2 * (number % CARDS_WIDE)]
-        turns.append(_turn_with_a_token(rng, at, rows, tokens))
-        rows, tokens, problems = replay(turns)
-        assert not problems, problems
-    return turns
 
 
 def main() -> None:

@@ -20,8 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion import create_app
 from companion.rules import load
 from companion.rules.search import RulesIndex
-from tests.rules.test_questions import QUESTIONS
-from tests.rules.test_search import QUERIES
+from support.rules_queries import QUERIES, QUESTIONS
 
 REPEAT = 50
 #: Queries that make the search work hardest: typos to mend, many words, a prefix.

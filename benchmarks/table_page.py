@@ -40,8 +40,8 @@ from companion.extensions import db  # noqa: E402
 from companion.services import groups  # noqa: E402
 from companion.web import table_cache  # noqa: E402
 from support.client import HTMX, csrf, edit, start_play  # noqa: E402
+from support.every_game import STARTERS  # noqa: E402
 from support.groups import create_group, start_group_table  # noqa: E402
-from tests.web.test_security_routes import STARTERS  # noqa: E402
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 HOST = "bench.test"

@@ -1,23 +1,18 @@
 """Questions as players ask them at the table, in their own words, each with the entry
-that must come first (the set lives in ``questions.toml``, at least 60 across all five
-games). The search form's game menu is left on "All games": naming the game is part of
+that must come first (the set lives in ``support/rules_questions.toml``, at least 60 across
+all five games). The search form's game menu is left on "All games": naming the game is part of
 the question."""
 
 from __future__ import annotations
-
-import tomllib
-from pathlib import Path
 
 import pytest
 
 from companion.games import GAMES
 from companion.rules import load
 from companion.rules.search import RulesIndex
+from support.rules_queries import QUESTIONS
 
 INDEX = RulesIndex(load())
-QUESTIONS = tomllib.loads((Path(__file__).parent / "questions.toml").read_text("utf-8"))[
-    "question"
-]
 
 
 def test_the_set_is_large_covers_every_game_and_names_real_entries() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from support.client import create_table, csrf
-from tests.web.test_oddland_pages import start_oddland
-from tests.web.test_owl_about_pages import act, page, picker_fields, start_owl, start_round
+from support.oddland import start_oddland
+from support.owl_about import act, page, picker_fields, start_owl, start_round
 
 
 def test_owl_about_taps_land_back_on_the_trick_and_the_penalties(client: FlaskClient) -> None:

@@ -15,11 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from support import oob
+from support import oob, scenes
 from support.client import HTMX, create_table
 from support.oob import Phone, text_of
-from tests import scenes
-from tests.web.test_owl_about_pages import start_owl, start_round
+from support.owl_about import start_owl, start_round
 
 BR = {"Accept-Encoding": "br"}
 SMALL_GAME_BUDGET = 3 * 1024

@@ -14,7 +14,7 @@ from werkzeug.test import TestResponse
 from companion.games import GAMES, odd_world
 from companion.web.finish import ending
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
-from tests.web.test_owl_about_pages import start_owl
+from support.owl_about import start_owl
 
 BIRDS = tuple(odd_world.BIRDS)
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.client import HTMX, TableLinks, create_table, csrf, start_play
-from tests.web.test_security_routes import Fixture, table_with_every_game
+from support.every_game import Fixture, table_with_every_game
 from tests.web.test_security_routes import _rules as route_rules
 from tests.web.test_security_routes import _urls as route_urls
 

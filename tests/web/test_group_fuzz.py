@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.client import HTMX, csrf
-from tests.web.test_security_routes import GROUP_PREFIX, Fixture, table_with_every_game
+from support.every_game import Fixture, table_with_every_game
+from tests.web.test_security_routes import GROUP_PREFIX
 from tests.web.test_security_routes import _rules as route_rules
 from tests.web.test_security_routes import _urls as route_urls
 

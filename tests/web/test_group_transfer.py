@@ -21,8 +21,8 @@ from companion.models import Group, Play, Table
 from companion.services import bgstats, groups, tables, transfer
 from companion.services.tables import Access
 from support.client import csrf, edit, start_play
+from support.every_game import PLAYERS, STARTERS
 from support.groups import create_group, start_group_table
-from tests.web.test_security_routes import PLAYERS, STARTERS
 
 pytestmark = pytest.mark.both_backends("export and import are SQL reads and writes of every table")
 
@@ -260,14 +260,8 @@ def test_shared_exports_leave_hands_out_and_backups_keep_them(
     app: Flask, client: FlaskClient
 ) -> None:
     from support.client import create_table
-    from tests.web.test_owl_about_pages import (
-        MIU_HAND,
-        TABLE,
-        phone_of,
-        play_url,
-        start_owl,
-        start_round,
-    )
+    from support.owl_about import play_url, start_owl, start_round
+    from tests.web.test_owl_about_pages import MIU_HAND, TABLE, phone_of
 
     links = create_table(client, TABLE)
     miu = phone_of(app, links.edit, "Miu")

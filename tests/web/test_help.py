@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from companion.games import GAMES
-from tests.web.test_security_routes import table_with_every_game
+from support.every_game import table_with_every_game
 
 HELP_PAGES = ["/help", *(f"/help/{slug}" for slug in GAMES)]
 

@@ -13,14 +13,10 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.models import Play
-from support.client import HTMX, TableLinks, create_table, csrf, start_play
+from support.client import HTMX, TableLinks, create_table, csrf
+from support.every_game import start_luckys
 
 SLUG = "luckys-misadventures"
-
-
-def start_luckys(client: FlaskClient, token: str) -> int:
-    """Start a Lucky's Misadventures game at the table (no options)."""
-    return start_play(client, token, SLUG)
 
 
 @pytest.fixture

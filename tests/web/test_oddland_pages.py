@@ -21,28 +21,9 @@ from werkzeug.test import TestResponse
 from companion.extensions import db
 from companion.models import Play, SpeciesDefinition
 from support.client import HTMX, TableLinks, create_table, csrf
-
-KNOWN = ("begator", "flora", "owloose", "pangeroo", "whalephant", "pigehorse", "grizzsleep")
-#: The six cards of the box start on side A (the first game's set-up).
-IN_BOX = KNOWN[:6]
-
+from support.oddland import IN_BOX, KNOWN, start_oddland
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def start_oddland(client: FlaskClient, token: str, **options: str) -> int:
-    """Start Oddland through its options page; every known species on A unless given."""
-    page = client.post(
-        f"/t/{token}/plays",
-        data={"game": "oddland", "confirm": "yes", "csrf_token": csrf(client, f"/t/{token}")},
-    )
-    assert page.status_code == 303
-    data = {f"side_{key}": "A" for key in IN_BOX}
-    data.update(options)
-    data["csrf_token"] = csrf(client, f"/t/{token}/plays/new/oddland")
-    response = client.post(f"/t/{token}/plays/new/oddland", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(response.headers["Location"].split("/plays/")[1].split("?")[0])
 
 
 def post(

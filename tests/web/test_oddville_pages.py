@@ -13,20 +13,7 @@ from werkzeug.test import TestResponse
 from companion.extensions import db
 from companion.models import Play
 from support.client import HTMX, TableLinks, create_table, csrf
-
-
-def start_oddville(client: FlaskClient, token: str, **colours: str) -> int:
-    """Start OddVille through its options page (colours by seat unless given)."""
-    page = client.post(
-        f"/t/{token}/plays",
-        data={"game": "oddville", "confirm": "yes", "csrf_token": csrf(client, f"/t/{token}")},
-    )
-    assert page.status_code == 303
-    data = dict(colours)
-    data["csrf_token"] = csrf(client, f"/t/{token}/plays/new/oddville")
-    response = client.post(f"/t/{token}/plays/new/oddville", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return int(response.headers["Location"].split("/plays/")[1].split("?")[0])
+from support.every_game import start_oddville
 
 
 def post(

@@ -16,9 +16,9 @@ from companion.web import kept
 from companion.web.panel_cache import EXTENSION_KEY, Panel, new_cache
 from companion.web.pieces import Rendered
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
+from support.owl_about import act, start_owl, start_round
 from tests.web import test_luckys_pages as luckys
 from tests.web.test_cheap_paths import counted_queries
-from tests.web.test_owl_about_pages import act, start_owl, start_round
 
 NAMES = ["Ann", "Ben", "Cy", "Dan"]
 KEYS = re.compile(r'name="submission" value="([^"]*)"')

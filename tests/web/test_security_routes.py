@@ -4,8 +4,7 @@ route whose path parameters cannot be filled fails the walk rather than being sk
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask
@@ -14,61 +13,20 @@ from werkzeug.routing import Rule
 
 from companion.games import GAMES
 from companion.web.games import PAGES
-from support.client import create_table, csrf, start_play
-from support.groups import create_group
-from tests.web.test_luckys_pages import start_luckys
-from tests.web.test_oddland_pages import start_oddland
-from tests.web.test_oddville_pages import start_oddville
-from tests.web.test_owl_about_pages import start_owl
+from support.client import csrf
+from support.every_game import Fixture, table_with_every_game
 
 TOKEN_PREFIX = "/t/"
 GROUP_PREFIX = "/g/"
 API_PREFIX = "/api/"
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_MISSING, READ_ONLY = 400, 403
-PLAYERS = ["Ann", "Ben", "Cy"]  # a count every game accepts
 STATIC_FILE = "companion.css"
-
-# How to start a play of each game through the pages; a new game must be added here.
-STARTERS: dict[str, Callable[[FlaskClient, str], int]] = {
-    "odd-world": start_play,
-    "owl-about": start_owl,
-    "oddland": start_oddland,
-    "luckys-misadventures": start_luckys,
-    "oddville": start_oddville,
-}
-
-
-@dataclass
-class Fixture:
-    """A table's two links and one play of every game."""
-
-    edit: str
-    view: str
-    plays: dict[str, int]
-    #: A group's two links (its routes are walked with these).
-    group_edit: str = ""
-    group_view: str = ""
 
 
 @pytest.fixture
 def table(client: FlaskClient) -> Fixture:
     return table_with_every_game(client)
-
-
-def table_with_every_game(client: FlaskClient) -> Fixture:
-    """A table and one play of every registered game, started through the pages."""
-    links = create_table(client, PLAYERS)
-    assert set(STARTERS) == set(GAMES), "start a play of every game in STARTERS"
-    plays = {slug: start(client, links.edit) for slug, start in STARTERS.items()}
-    group = create_group(client, "Walkers", PLAYERS)
-    return Fixture(
-        edit=links.edit,
-        view=links.view,
-        plays=plays,
-        group_edit=group.edit,
-        group_view=group.view,
-    )
 
 
 def play_pages(slug: str) -> list[str]:

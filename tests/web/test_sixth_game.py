@@ -23,9 +23,9 @@ from companion.games import GAMES
 from companion.rules import load
 from companion.web.game_pages import play_rule, tool_rule
 from companion.web.games import PAGES
+from support.every_game import STARTERS
 from tests.e2e import test_axe_everywhere as axe
 from tests.games.test_conformance import STRATEGIES
-from tests.web.test_security_routes import STARTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"

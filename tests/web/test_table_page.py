@@ -13,9 +13,9 @@ from flask.testing import FlaskClient
 from companion.services import groups as group_service
 from companion.web import pages
 from support.client import HTMX, create_table, csrf, edit, start_play
+from support.every_game import STARTERS
 from support.groups import create_group, start_group_table
 from tests.web.test_cheap_paths import counted_queries
-from tests.web.test_security_routes import STARTERS
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 

@@ -17,9 +17,10 @@ from companion.extensions import db
 from companion.models import Play, SpeciesDefinition, Table
 from companion.services import plays
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
-from tests.web.test_oddland_pages import start_oddland
-from tests.web.test_owl_about_pages import act, start_owl, start_round
-from tests.web.test_security_routes import STARTERS, play_pages
+from support.every_game import STARTERS
+from support.oddland import start_oddland
+from support.owl_about import act, start_owl, start_round
+from tests.web.test_security_routes import play_pages
 
 HOOPOE = "players[0].display.hoopoe"
 DOMAIN = "companion.test"

@@ -16,7 +16,9 @@ from companion.games.odd_world import BIRDS
 from companion.models import Play
 from companion.services import plays
 from support.client import TableLinks, create_table, start_play
+from support.oddland import play_along_turns, start_oddland
 from support.oob import Phone
+from support.owl_about import deck_rows, start_owl, start_round, tap_all
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 #: Oddland with five: 30 tokens (six each) for a late map of 29 laid cards and the tap.
@@ -68,8 +70,6 @@ def odd_world(app: Flask, client: FlaskClient) -> Scene:
 
 def owl_about(_app: Flask, client: FlaskClient) -> Scene:
     """4 players in the fourth trick of round 1: a tap plays the next card."""
-    from tests.web.test_owl_about_pages import deck_rows, start_owl, start_round, tap_all
-
     links = create_table(client, PLAYERS)
     play_id = start_owl(client, links.edit)
     start_round(client, links.edit, play_id, "Ann")
@@ -91,9 +91,6 @@ def oddland(app: Flask, client: FlaskClient) -> Scene:
     """A play-along game with 26 cards laid by five players (a 10 x 12 map): a tap lays the
     next card and a token on it (the candidates are tried in turn: the first legal one
     counts)."""
-    from benchmarks.oddland_bench import play_along_turns
-    from tests.web.test_oddland_pages import start_oddland
-
     links = create_table(client, OL_PLAYERS)
     play_id = start_oddland(client, links.edit, play_along="y")
     turns = play_along_turns(random.Random(7))[:36]
