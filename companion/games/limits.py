@@ -116,7 +116,7 @@ def size_problems(data: object, size: Size, location: Sequence[str | int] = ()) 
         each = size.each
         if each is not None:
             for index, item in enumerate(data):
-                if _worth_a_look(item, each):
+                if _may_exceed(item, each):
                     problems += size_problems(item, each, [*location, index])
     elif isinstance(data, dict):
         for key, value in data.items():
@@ -130,7 +130,7 @@ def size_problems(data: object, size: Size, location: Sequence[str | int] = ()) 
                 )
                 continue
             limit = size.fields.get(key, size.each)
-            if limit is not None and _worth_a_look(value, limit):
+            if limit is not None and _may_exceed(value, limit):
                 problems += size_problems(value, limit, [*location, key])
     return problems
 
@@ -159,7 +159,7 @@ def _fits(data: object, size: Size) -> bool:
     return True
 
 
-def _worth_a_look(item: object, size: Size) -> bool:
+def _may_exceed(item: object, size: Size) -> bool:
     """Whether ``item`` may break ``size``: a container always may (through its items); a
     text only when too long; anything else is for the validation proper. Deciding here
     spares a call per card of a big table."""

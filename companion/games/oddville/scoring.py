@@ -154,7 +154,7 @@ def _points(card: Card, kind: Kind, around: Sequence[Card], counts: _Counts) -> 
             return value, f"Diamond = {value}"
         case Kind.DIAMONDS:
             n = counts.diamonds
-            return 3 + n, f"3 + {n} diamond{_s(n)} = {3 + n}"
+            return 3 + n, f"3 + {n} diamond{_plural_s(n)} = {3 + n}"
         case Kind.ADJACENT:
             return 1 + adjacent, f"1 + {adjacent} adjacent = {1 + adjacent}"
         case Kind.COLUMN:
@@ -176,11 +176,12 @@ def _points(card: Card, kind: Kind, around: Sequence[Card], counts: _Counts) -> 
             n = counts.guilds[guild]
             value = card.value or 0
             name = GUILDS.get(guild, guild)
-            return value + n, f"{value} + {n} {name} card{_s(n)} = {value + n}"
+            return value + n, f"{value} + {n} {name} card{_plural_s(n)} = {value + n}"
     return 0, "0"  # pragma: no cover - every kind is matched above
 
 
-def _s(n: int) -> str:
+def _plural_s(n: int) -> str:
+    """The "s" of a plural: "1 card", "2 cards"."""
     return "" if n == 1 else "s"
 
 
@@ -209,7 +210,7 @@ def player_lines(city: City, player: str, owned: Sequence[CardScore]) -> list[Br
             lines.append(BreakdownLine(character.name, character.points, rule=character.rule))
     workers = city.resource_workers.get(player, 0)
     if workers:
-        label = f"Resources Board: {workers} worker{_s(workers)}"
+        label = f"Resources Board: {workers} worker{_plural_s(workers)}"
         lines.append(BreakdownLine(label, workers, rule=RESOURCES_BOARD_RULE))
     return lines
 
@@ -285,7 +286,7 @@ def warnings(city: City) -> list[str]:
     if city.ended_by is not None and city.workers_in_city(city.ended_by) < WORKERS_TO_END:
         count = city.workers_in_city(city.ended_by)
         found.append(
-            f"{city.ended_by} ended the game but has {count} worker{_s(count)} in the city"
+            f"{city.ended_by} ended the game but has {count} worker{_plural_s(count)} in the city"
             f" (the game ends with a player's {WORKERS_TO_END}th)."
         )
     return found
