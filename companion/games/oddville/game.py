@@ -14,6 +14,7 @@ from companion.games.names import Roster
 from companion.games.oddville.construction import (
     apply_construction,
     bonuses,
+    build_readings,
     check_construction,
     construction_warnings,
 )
@@ -131,12 +132,14 @@ def verdict(
     listed = list(city_json)
     if not any(card.get("card") == MAIN_SQUARE for card in listed):
         listed.insert(0, {"at": list(MAIN_SQUARE_AT), "card": MAIN_SQUARE, "owners": []})
+    readings = build_readings(city, new) if legal else []
     return {
         "legal": legal,
         "problems": [p.to_json() for p in problems],
         "bonuses": [g.to_json() for g in bonuses(city, new)] if legal else [],
         "warnings": construction_warnings(city, new) if legal else [],
         "city": [*listed, dict(card_json)] if legal else None,
+        **({"readings": readings} if readings else {}),
     }
 
 
@@ -304,6 +307,8 @@ class OddVille(Game):
                         "bonuses": schemas.array(bonus),
                         "warnings": schemas.array(schemas.SENTENCE),
                     },
+                    # The app's readings the verdict rests on (only when there are some).
+                    {"readings": schemas.array(schemas.SENTENCE)},
                     nullable={"city": schemas.array(schemas.ANY_OBJECT)},
                 ),
                 {
