@@ -130,4 +130,4 @@ def test_oddland_map_beyond_what_the_cards_make_is_a_422(client: FlaskClient) ->
             "make at most 74 rows or columns, and 112 together.",
         }
     ]
-    assert client.post(ODDLAND_MAP, json={"map": ["F"] * 74}).status_code == 200
+    assert client.post(ODDLAND_MAP, json={"map": ["FF"] * 74}).status_code == 200

@@ -205,7 +205,7 @@ def test_long_snake_territory_needs_no_recursion() -> None:
 
 def test_map_endpoint_json_exactly() -> None:
     body = {
-        "map": ["FFW", "FWW", "M.S"],
+        "map": ["FFW", "FWW", "MWS"],
         "tokens": [tok("Ann", "begator", (2, 2)), tok("Ben", "flora", (0, 1))],
     }
     assert map_endpoint(body) == {
@@ -221,9 +221,9 @@ def test_map_endpoint_json_exactly() -> None:
             {
                 "id": 1,
                 "terrain": "W",
-                "size": 3,
-                "cells": [[0, 2], [1, 1], [1, 2]],
-                "neighbors": [0, 3],
+                "size": 4,
+                "cells": [[0, 2], [1, 1], [1, 2], [2, 1]],
+                "neighbors": [0, 2, 3],
                 "tokens": [],
             },
             {
@@ -231,7 +231,7 @@ def test_map_endpoint_json_exactly() -> None:
                 "terrain": "M",
                 "size": 1,
                 "cells": [[2, 0]],
-                "neighbors": [0],
+                "neighbors": [0, 1],
                 "tokens": [],
             },
             {
@@ -247,8 +247,20 @@ def test_map_endpoint_json_exactly() -> None:
     assert GAME.api_endpoints()["map"](body) == map_endpoint(body)
 
 
+def test_map_and_placement_refuse_a_map_two_by_two_cards_cannot_make() -> None:
+    for endpoint, extra in [
+        (map_endpoint, {}),
+        (placement_endpoint, {"card": {"at": [0, 2], "terrains": ["FF", "FF"]}}),
+    ]:
+        with pytest.raises(InvalidStateError) as raised:
+            endpoint({"map": ["FW", "S."], **extra})
+        assert [p.path for p in raised.value.problems] == ["map"]
+        assert "every space lies in a 2x2 block" in raised.value.problems[0].message
+        assert endpoint({"map": ["FW", "SS"], **extra})
+
+
 def test_map_endpoint_with_players_checks_owners() -> None:
-    body = {"map": ["F"], "tokens": [tok("Zed", "flora", (0, 0))], "players": ["Ann"]}
+    body = {"map": ["FF", "FF"], "tokens": [tok("Zed", "flora", (0, 0))], "players": ["Ann"]}
     with pytest.raises(InvalidStateError) as raised:
         map_endpoint(body)
     assert [(p.path, p.message) for p in raised.value.problems] == [
@@ -258,7 +270,7 @@ def test_map_endpoint_with_players_checks_owners() -> None:
 
 def test_map_endpoint_reports_tokens_off_the_map() -> None:
     with pytest.raises(InvalidStateError) as raised:
-        map_endpoint({"map": ["F."], "tokens": [tok("Ann", "flora", (0, 1))]})
+        map_endpoint({"map": ["FF.", "FF."], "tokens": [tok("Ann", "flora", (0, 2))]})
     assert raised.value.problems[0].path == "tokens[0].cells[0]"
 
 
@@ -1494,7 +1506,8 @@ def test_a_staircase_of_all_37_cards_reaches_the_limit() -> None:
 
 
 def test_placement_beyond_what_the_cards_make_is_illegal() -> None:
-    body = {"map": ["F"] * 74, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
+    top_and_bottom = ["FF", "FF", *[".."] * 70, "FF", "FF"]  # two cards, 74 rows apart
+    body = {"map": top_and_bottom, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
     reply = placement_endpoint(body)
     assert reply["legal"] is False
     assert reply["problems"] == [
@@ -1503,5 +1516,5 @@ def test_placement_beyond_what_the_cards_make_is_illegal() -> None:
             "message": f"With this card the map would span 76 rows and 2 columns; {EXTENT}",
         }
     ]
-    body["card"] = {"at": [72, 0], "terrains": ["FF", "FF"]}  # overlapping: still 74 rows
+    body["card"] = {"at": [72, 1], "terrains": ["FF", "FF"]}  # overlapping: still 74 rows
     assert placement_endpoint(body)["legal"] is True

@@ -907,3 +907,43 @@ def test_draft_taps_are_refused_outside_play_along(
 ) -> None:
     response = post(client, links.edit, play_id, "turn/card", at="0,0")
     assert response.status_code == 422
+
+
+def _store_state(app: Flask, play_id: int, state: dict[str, Any]) -> None:
+    """Put a whole state in a play (as if every space and token had been tapped)."""
+    with app.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        play.state = state
+        play.result = None
+        play.version += 1  # a new version: no page kept from before serves it
+        db.session.commit()
+
+
+def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    # A checkerboard of two full rows, and one space under them no 2x2 card can make.
+    rows = ["FWFWFWFW", "WFWFWFWF", "F......."]
+    species = ["begator", "flora", "flora", "owloose", "pangeroo", "pigehorse"]
+    tokens = [
+        {"player": name, "species": key, "cells": [[row, col]]}
+        for row, name in enumerate(["Ann", "Ben"])
+        for col, key in enumerate(species)
+    ]
+    tokens += [
+        {"player": name, "species": "whalephant", "cells": [[row, 6], [row, 7]]}
+        for row, name in enumerate(["Ann", "Ben"])
+    ]
+    state = {**state_of(app, play_id), "map": rows, "tokens": tokens}
+    _store_state(app, play_id, {**state, "tokens": tokens[:-1]})
+    html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    assert 'id="ol-map-problem"' not in html  # Ben is still placing: no nagging
+    _store_state(app, play_id, state)
+    html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    problem = re.search(r'<p class="error" id="ol-map-problem">([^<]*)</p>', html)
+    assert problem is not None
+    assert problem.group(1) == (
+        "Not a table the rules allow: Map cards are 2x2, so every space lies in a 2x2 block"
+        " of the map, but row 3 col 1 does not."
+    )

@@ -58,11 +58,19 @@ from companion.games.ranking import Result
 def map_endpoint(body: object) -> dict[str, Any]:
     """The ``oddland/map`` handler: territories of a map (and where tokens lie).
 
-    >>> map_endpoint({"map": ["FW"]})["territories"][1]
+    >>> map_endpoint({"map": ["FW", "FF"]})["territories"][1]
     {'id': 1, 'terrain': 'W', 'size': 1, 'cells': [[0, 1]], 'neighbors': [0], 'tokens': []}
+
+    A map the 2x2 map cards cannot make is refused, as by ``score``:
+
+    >>> try:
+    ...     map_endpoint({"map": ["FW"]})
+    ... except InvalidStateError as refused:
+    ...     print(refused.problems[0].message[:60])
+    Map cards are 2x2, so every space lies in a 2x2 block of the
     """
     model = validate_model(MapModel, body, MAP_REQUEST_SIZE)
-    problems = map_problems(model.map)
+    problems = made_map_problems(model.map)
     names = None
     if model.players is not None:
         problems += name_problems(model.players, path=lambda i: f"players[{i}]")
@@ -82,7 +90,7 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     (True, ['FS', 'WM'], [0, 0])
     """
     model = validate_model(PlacementModel, body, PLACEMENT_SIZE)
-    problems = map_problems(model.map)
+    problems = made_map_problems(model.map)
     names = None
     if model.players is not None:
         problems += player_count_problems(
@@ -113,6 +121,11 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     if not rule_problems:
         reply.update(apply_placement(model.map, card=card, tokens=tokens, token=token).to_json())
     return reply
+
+
+def made_map_problems(rows: Sequence[str]) -> list[Problem]:
+    """A malformed map, or one the 2x2 map cards cannot make (``map``, ``placement``)."""
+    return map_problems(rows) or map_shape_problems(rows)
 
 
 #: The table of the API description's examples (API.md's).

@@ -25,9 +25,11 @@ from companion.games.oddland.species import (
     species_name,
     tokens_per_player,
 )
+from companion.games.oddland.state import map_shape_problems
 from companion.games.problems import InvalidStateError
 from companion.models import Play
 from companion.services import oddland as service
+from companion.services.results import IMPOSSIBLE_TABLE
 from companion.web.game_pages import PlayPage
 from companion.web.oddland.forms import (
     CARD_FIELDS,
@@ -104,6 +106,7 @@ def context(page: PlayPage) -> dict[str, Any]:
         view.place_words = ""
     view.verdict = extra.get("verdict")
     view.definition = dict(extra.get("definition") or {})
+    view.map_problems = _map_problems(page)
     return {
         "ol": view,
         "oddland_tools": TOOL_LABELS,
@@ -116,6 +119,17 @@ def context(page: PlayPage) -> dict[str, Any]:
         "oddland_regions": REGION_LABELS,
         "oddland_species": SPECIES,
     }
+
+
+def _map_problems(page: PlayPage) -> list[str]:
+    """A finished map the 2x2 map cards cannot make, said beside the map (as ``map`` and
+    ``placement`` refuse it); while tokens are still being placed the map is likely
+    being painted, so nothing is said yet. A play-along map is made of cards."""
+    result = page.view.result or {}
+    if "cards" in page.play.state or not result.get("finished"):
+        return []
+    problems = map_shape_problems(page.play.state.get("map", []))
+    return [IMPOSSIBLE_TABLE + problem.message for problem in problems]
 
 
 @dataclass(frozen=True)
@@ -177,6 +191,8 @@ class MapView:
     place_words: str = ""
     #: The map is shrunk to fit a phone (larger letters, see :data:`WIDE_COLUMNS`).
     wide: bool = False
+    #: What makes the finished map one the 2x2 map cards cannot make (see ``context``).
+    map_problems: list[str] = field(default_factory=list)
     #: What a play-along check entered, and its verdict (legal or the rules broken).
     entered: dict[str, str] = field(default_factory=dict)
     verdict: dict[str, Any] | None = None
