@@ -166,7 +166,24 @@ def test_oddland_refuses_a_play_along_turn_without_a_token_after_the_set_up() ->
     assert "only the 2 cards laid at set-up carry none" in problems[0]["message"]
     first = {"player": "Ann", "species": "begator", "cells": [[0, 0]]}
     problems = refusal("oddland", {**body, "cards": [_turn([0, 0], first), _turn([0, 2])]})
+    assert [p["path"] for p in problems] == ["cards[0].token"]
+
+
+def test_oddland_refuses_a_set_up_card_laid_with_a_token() -> None:
+    """The 2 cards dealt face up start the map: tokens come with the turns after them."""
+    ann = {"player": "Ann", "species": "begator", "cells": [[0, 2]]}
+    ben = {"player": "Ben", "species": "flora", "cells": [[0, 4]]}
+    body = {"players": ["Ann", "Ben"], "sides": {"begator": "A", "flora": "A"}}
+    cards = [_turn([0, 0]), _turn([0, 2], ann), _turn([0, 4], ben)]
+    problems = refusal("oddland", {**body, "cards": cards})
     assert [p["path"] for p in problems] == ["cards[1].token"]
+    assert "Card 2 is laid at set-up" in problems[0]["message"]
+    assert "carry no species token" in problems[0]["message"]
+    legal = [_turn([0, 0]), _turn([0, 2]), _turn([0, 4], {**ann, "cells": [[0, 4]]})]
+    assert GAMES["oddland"].checked_score({**body, "cards": legal})
+    # The page shows it (a stored game stays readable) rather than refusing to load it.
+    assert not GAMES["oddland"].validate({**body, "cards": cards})
+    assert GAMES["oddland"].table_problems({**body, "cards": cards})
 
 
 LUCKYS = "luckys-misadventures"

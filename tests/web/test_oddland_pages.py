@@ -575,62 +575,79 @@ def turn_form(row: int, col: int, terrains: str, **token: str) -> dict[str, str]
     return data
 
 
+def lay_setup(client: FlaskClient, token: str, play: int) -> None:
+    """Lay the 2 set-up cards (no token): the map is then FSFF over WMWW."""
+    for laid, (col, terrains) in enumerate([(0, "FSWM"), (2, "FFWW")]):
+        card = turn_form(0, col, terrains)
+        response = post(client, token, play, "turn", action="place", laid=str(laid), **card)
+        assert response.status_code == 200, text(response)
+
+
 def test_play_along_referee(app: Flask, client: FlaskClient, links: TableLinks) -> None:
     play = start_oddland(client, links.edit, play_along="y")
     assert state_of(app, play)["cards"] == []
+    page = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert "Set-up card 1 of 2: the cards dealt face up to start the map carry no token" in page
+    assert 'id="ol-turn-species"' not in page  # no token to choose
     check = post(
         client, links.edit, play, "turn", action="check", laid="0", **turn_form(0, 0, "FSWM")
     )
     assert check.status_code == 200
-    assert "Legal: this card and token follow every rule." in text(check)
+    assert "Legal: this set-up card follows every rule." in text(check)
     assert text(check).count('class="ol-ghost ol-t-') == 4  # the card checked, drawn
+    assert 'class="ol-ghost-token"' not in text(check)
     assert state_of(app, play)["cards"] == []
+    lay_setup(client, links.edit, play)
+    assert [card.get("token") for card in state_of(app, play)["cards"]] == [None, None]
+    # Card 3 is the first turn: Ann lays it with her Begator on the mountain.
     laid = post(
-        client, links.edit, play, "turn", action="place", laid="0", **turn_form(0, 0, "FSWM")
+        client, links.edit, play, "turn", action="place", laid="2", **turn_form(2, 0, "MMSS")
     )
-    assert laid.status_code == 200
-    assert "Card 2" in text(laid)
+    assert laid.status_code == 200, text(laid)
+    assert "Card 4" in text(laid)
+    assert 'id="ol-turn-species"' in text(laid)
     # Ben lays a card that does not touch the map: refused, with the reason.
     far = post(
-        client, links.edit, play, "turn", action="place", laid="1",
-        **turn_form(5, 5, "FFFF", player="Ben", species="flora"),
+        client, links.edit, play, "turn", action="place", laid="3",
+        **turn_form(6, 6, "FFFF", player="Ben", species="flora"),
     )  # fmt: skip
     assert far.status_code == 422
     assert "The card must share an edge with a space of the map." in text(far)
-    # A token in a territory that holds one already (the forest joins Ann's Begator's).
+    # A token in a territory that holds one already (the mountain joins Ann's Begator's).
     taken = post(
-        client, links.edit, play, "turn", action="place", laid="1",
-        **turn_form(-2, 0, "FFFF", player="Ben", species="flora", space="bottom-left"),
+        client, links.edit, play, "turn", action="place", laid="3",
+        **turn_form(2, 2, "MMWW", player="Ben", species="flora"),
     )  # fmt: skip
     assert taken.status_code == 422
     assert "already holds Ann's Begator" in text(taken)
     # Above the map and a fresh water territory: legal; the map shifts down.
     above = post(
-        client, links.edit, play, "turn", action="place", laid="1",
+        client, links.edit, play, "turn", action="place", laid="3",
         **turn_form(-2, 0, "WWFF", player="Ben", species="flora"),
     )  # fmt: skip
     assert above.status_code == 200, text(above)
     score = text(client.get(f"/t/{links.edit}/plays/{play}"))
-    assert "Begator (A) at row 3, col 1" in score
-    assert len(state_of(app, play)["cards"]) == 2
+    assert "Begator (A) at row 5, col 1" in score
+    assert len(state_of(app, play)["cards"]) == 4
     # Undo the card (and its token).
-    undone = post(client, links.edit, play, "turn/undo", laid="2")
+    undone = post(client, links.edit, play, "turn/undo", laid="4")
     assert undone.status_code == 200
-    assert len(state_of(app, play)["cards"]) == 1
-    stale = post(client, links.edit, play, "turn/undo", laid="2")
+    assert len(state_of(app, play)["cards"]) == 3
+    stale = post(client, links.edit, play, "turn/undo", laid="4")
     assert stale.status_code == 409
     # The shared undo reverts the last edit: the undo above.
     token = csrf(client, f"/t/{links.edit}")
     client.post(f"/t/{links.edit}/plays/{play}/undo", data={"csrf_token": token}, headers=HTMX)
-    assert len(state_of(app, play)["cards"]) == 2
+    assert len(state_of(app, play)["cards"]) == 4
 
 
 def test_play_along_whalephant_and_supply(client: FlaskClient, links: TableLinks) -> None:
     play = start_oddland(client, links.edit, play_along="y")
-    whale = turn_form(0, 0, "FFWW", species="whalephant", space="top-left", second="top-right")
-    assert post(client, links.edit, play, "turn", laid="0", **whale).status_code == 200
-    again = turn_form(2, 0, "MMSS", species="whalephant", space="top-left", second="top-right")
-    response = post(client, links.edit, play, "turn", laid="1", **again)
+    lay_setup(client, links.edit, play)
+    whale = turn_form(2, 0, "FFWW", species="whalephant", space="top-left", second="top-right")
+    assert post(client, links.edit, play, "turn", laid="2", **whale).status_code == 200
+    again = turn_form(4, 0, "MMSS", species="whalephant", space="top-left", second="top-right")
+    response = post(client, links.edit, play, "turn", laid="3", **again)
     assert response.status_code == 422
     assert "Ann has only 1 Whalephant token." in text(response)
 
@@ -847,7 +864,8 @@ def test_play_along_card_by_taps_without_javascript(
     app: Flask, client: FlaskClient, links: TableLinks
 ) -> None:
     play = start_oddland(client, links.edit, play_along="y")
-    taps = [{"at": "0,0"}] + [
+    lay_setup(client, links.edit, play)
+    taps = [{"at": "2,0"}] + [
         {"terrain": f"{space}:{letter}"}
         for space, letter in (
             ("top_left", "F"),
@@ -869,9 +887,9 @@ def test_play_along_card_by_taps_without_javascript(
         )
         assert response.status_code == 303
     # Tapping a space of the new card puts the token there.
-    post(client, links.edit, play, "turn/card", htmx=False, player="Ben", at="1,1")
+    post(client, links.edit, play, "turn/card", htmx=False, player="Ben", at="3,1")
     page = text(client.get(f"/t/{links.edit}/plays/{play}"))
-    assert "Its top-left space goes at row 1, col 1." in page
+    assert "Its top-left space goes at row 3, col 1." in page
     assert '<input type="hidden" name="bottom_right" value="M">' in page
     assert '<option value="bottom-right" selected>bottom right</option>' in page
     assert "the new card&#39;s top left" in page or "the new card's top left" in page
@@ -895,8 +913,8 @@ def test_play_along_card_by_taps_without_javascript(
     )
     assert response.status_code == 303
     cards = state_of(app, play)["cards"]
-    assert cards[0]["card"]["terrains"] == ["FF", "WM"]
-    assert cards[0]["token"]["player"] == "Ben"
+    assert cards[2]["card"]["terrains"] == ["FF", "WM"]
+    assert cards[2]["token"]["player"] == "Ben"
     # The next card starts blank.
     page = text(client.get(f"/t/{links.edit}/plays/{play}"))
     assert "Tap the map where its top-left space goes." in page

@@ -49,6 +49,7 @@ from companion.games.oddland.state import (
     analyse_map,
     map_problems,
     map_shape_problems,
+    setup_token_problems,
 )
 from companion.games.oddland.table import parse
 from companion.games.problems import InvalidStateError, Problem, path_of
@@ -177,9 +178,10 @@ class Oddland(Game):
         return score_table(parse(state))
 
     def table_problems(self, state: object) -> list[Problem]:
-        """A map the 2x2 map cards cannot make (a play-along map is made of them)."""
+        """A map the 2x2 map cards cannot make (a play-along map is made of them), or a
+        play-along game whose set-up cards carry a token."""
         model = validate_model(StateModel, state, STATE_SIZE)
-        return [] if model.cards else map_shape_problems(model.map)
+        return setup_token_problems(model.cards) if model.cards else map_shape_problems(model.map)
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """An empty map for these players; ``options["sides"]`` or, as the box holds 6

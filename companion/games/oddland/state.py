@@ -585,20 +585,50 @@ def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Proble
 
 
 def token_less_turn_problems(turns: Sequence[TurnModel]) -> list[Problem]:
-    """Turns without a token: only the cards laid at set-up (at most 2, before any turn)
-    carry none; every turn places one."""
-    problems = []
-    for number, turn in enumerate(turns):
-        if turn.token is not None:
-            continue
-        setup = number < SETUP_CARDS and all(t.token is None for t in turns[:number])
-        if not setup:
-            problems.append(
-                Problem(
-                    f"cards[{number}].token",
-                    f"Card {number + 1}: every turn places a species token; only the"
-                    f" {SETUP_CARDS} cards laid at set-up carry none.",
-                    rule=TURN_RULE,
-                )
-            )
-    return problems
+    """Turns without a token: only the cards laid at set-up (the first
+    :data:`SETUP_CARDS`) carry none; every turn places one."""
+    return [
+        problem
+        for number, turn in enumerate(turns)
+        if turn.token is None and (problem := turn_token_problem(number, has_token=False))
+    ]
+
+
+def setup_token_problems(turns: Sequence[TurnModel]) -> list[Problem]:
+    """Set-up cards entered with a token (an impossible table: see
+    :func:`turn_token_problem`)."""
+    return [
+        problem
+        for number, turn in enumerate(turns[:SETUP_CARDS])
+        if turn.token is not None and (problem := turn_token_problem(number, has_token=True))
+    ]
+
+
+def turn_token_problem(number: int, *, has_token: bool) -> Problem | None:
+    """What is wrong with card ``number`` (from 0) of a play-along game carrying a token
+    or not: the first :data:`SETUP_CARDS` are dealt face up at set-up and carry none;
+    every later card is a player's turn, which places one.
+
+    >>> turn_token_problem(0, has_token=True).message[:52]
+    'Card 1 is laid at set-up: the 2 cards dealt face up '
+    >>> turn_token_problem(1, has_token=False), turn_token_problem(2, has_token=True)
+    (None, None)
+    >>> turn_token_problem(2, has_token=False).path
+    'cards[2].token'
+    """
+    if number < SETUP_CARDS and has_token:
+        return Problem(
+            f"cards[{number}].token",
+            f"Card {number + 1} is laid at set-up: the {SETUP_CARDS} cards dealt face up to"
+            " start the map carry no species token; tokens come with the players' turns,"
+            f" from card {SETUP_CARDS + 1} on.",
+            rule=SETUP_RULE,
+        )
+    if number >= SETUP_CARDS and not has_token:
+        return Problem(
+            f"cards[{number}].token",
+            f"Card {number + 1}: every turn places a species token; only the"
+            f" {SETUP_CARDS} cards laid at set-up carry none.",
+            rule=TURN_RULE,
+        )
+    return None

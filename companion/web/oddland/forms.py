@@ -344,8 +344,9 @@ class TurnForm(FlaskForm):
     )
     laid = IntegerField()
 
-    def turn(self) -> dict[str, Any]:
-        """The turn as stored in ``cards`` (positions relative to the map before it)."""
+    def turn(self, *, setup: bool = False) -> dict[str, Any]:
+        """The turn as stored in ``cards`` (positions relative to the map before it);
+        a ``setup`` card (dealt face up to start the map) carries no token."""
         at = [self.row.data or 0, self.col.data or 0]
         card = {
             "at": at,
@@ -354,6 +355,8 @@ class TurnForm(FlaskForm):
                 f"{self.bottom_left.data}{self.bottom_right.data}",
             ],
         }
+        if setup:
+            return {"card": card}
         spaces = [self.space.data or "top-left"]
         if self.second.data:
             spaces.append(self.second.data)

@@ -113,6 +113,7 @@ def context(page: PlayPage) -> dict[str, Any]:
         "oddland_directions": list(Direction),
         "oddland_terrains": TERRAIN_PAIRS,
         "oddland_card_spaces": list(CARD_SPACES),
+        "oddland_setup_cards": engine.SETUP_CARDS,
         "oddland_card_fields": CARD_FIELDS,
         "oddland_two_space": TWO_SPACE_SPECIES,
         "oddland_units": list(Unit),
@@ -371,9 +372,10 @@ def build_view(
         summary=_summary(analysis),
     )
     view.wide = len(grid.cols) >= WIDE_COLUMNS
+    setup = play_along and len(state["cards"]) < engine.SETUP_CARDS
     if ghost:
         view.ghost = [(grid.box(pos, inset=GHOST_INSET), letter) for pos, letter in ghost.items()]
-        view.ghost_token = _ghost_token(proposal or {}, grid)
+        view.ghost_token = [] if setup else _ghost_token(proposal or {}, grid)
     if isinstance(seat, int) and seat < len(players) and "player" not in palette:
         view.palette["player"] = players[seat]
     unknown = [sp["key"] for sp in view.species if sp["scored"] == "unknown"]
@@ -381,7 +383,7 @@ def build_view(
     view.define_default = (placed or unknown or [""])[0]
     if view.play_along:
         view.turn = _turn_defaults(state, players, grid.rows, grid.cols, bool(spaces_at))
-        view.turn["card"] = _card_choices(proposal or {})
+        view.turn["card"] = _card_choices(proposal or {}, token=not setup)
         if state["cards"]:
             # The last card shifted nothing after it: a negative place became row/col 0.
             r, c = (max(0, n) for n in state["cards"][-1]["card"]["at"])
@@ -589,21 +591,25 @@ def _turn_defaults(
         cols = list(range(col_range[0] - 1, col_range[-1] + 1))
     else:
         rows, cols = [0], [0]
+    setup = laid < engine.SETUP_CARDS
     return {
         "laid": laid,
+        # The cards dealt face up to start the map: no token, nobody's turn yet.
+        "setup": setup,
         "rows": [(r, _line_name(r, "row", "above")) for r in rows],
         "cols": [(c, _line_name(c, "col", "left")) for c in cols],
         # Below the map, at its left edge: a legal place for most cards.
         "row": row_range[-1] if has_map else 0,
         "col": col_range[0] + 1 if has_map else 0,
-        "player": players[laid % len(players)] if players else "",
+        "player": players[(laid - engine.SETUP_CARDS) % len(players)] if players else "",
         "last": state["cards"][-1] if laid else None,
     }
 
 
-def _card_choices(entered: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The 2 x 2 mini-card of the turn form: each space, its terrain so far, and the
-    four terrains a tap on it can choose.
+def _card_choices(entered: Mapping[str, str], *, token: bool = True) -> list[dict[str, Any]]:
+    """The 2 x 2 mini-card of the turn form: each space, its terrain so far, the
+    four terrains a tap on it can choose, and whether the token goes there (a set-up
+    card, ``token`` false, carries none).
 
     >>> [(s["field"], s["letter"]) for s in _card_choices({"top_right": "W"})][:2]
     [('top_left', ''), ('top_right', 'W')]
@@ -615,7 +621,7 @@ def _card_choices(entered: Mapping[str, str]) -> list[dict[str, Any]]:
             "field": name.replace("-", "_"),
             "label": name.replace("-", " ").capitalize(),
             "letter": entered.get(name.replace("-", "_"), ""),
-            "token": name in {chosen_token, entered.get("second", "")},
+            "token": token and name in {chosen_token, entered.get("second", "")},
             "terrains": [(t.value, TERRAIN_NAMES[t]) for t in Terrain],
         }
         for name in CARD_SPACES
