@@ -577,8 +577,10 @@ def turn_form(row: int, col: int, terrains: str, **token: str) -> dict[str, str]
 
 def lay_setup(client: FlaskClient, token: str, play: int) -> None:
     """Lay the 2 set-up cards (no token): the map is then FSFF over WMWW."""
+    token_fields = ("player", "species", "space", "second")
     for laid, (col, terrains) in enumerate([(0, "FSWM"), (2, "FFWW")]):
-        card = turn_form(0, col, terrains)
+        # The set-up card's form has no token fields.
+        card = {k: v for k, v in turn_form(0, col, terrains).items() if k not in token_fields}
         response = post(client, token, play, "turn", action="place", laid=str(laid), **card)
         assert response.status_code == 200, text(response)
 

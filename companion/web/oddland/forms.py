@@ -334,8 +334,11 @@ class TurnForm(FlaskForm):
     bottom_right = SelectField("Bottom right", choices=_choices(TERRAIN_PAIRS))
     player = StringField("Player")
     species = StringField("Species")
+    # A set-up card's form has no token fields: the token's space then stays unchosen.
     space = SelectField(
-        "On the card's", choices=_choices([(k, k.replace("-", " ")) for k in CARD_SPACES])
+        "On the card's",
+        choices=_choices([(k, k.replace("-", " ")) for k in CARD_SPACES]),
+        default="top-left",
     )
     second = SelectField(
         "Second space (two-space species)",
