@@ -308,10 +308,18 @@ def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> Non
     assert any("solo modifiers are the app's reading" in r for r in readings)
 
 
-def test_odd_world_says_its_player_count_is_the_apps_reading() -> None:
-    problems = refusal("odd-world", {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]})
-    assert problems[0]["path"] == "players"
-    assert "2 to 5 is the app's reading" in problems[0]["message"]
+@pytest.mark.parametrize("count", [1, 6, 50])
+def test_odd_world_says_its_player_count_is_the_apps_reading(count: int) -> None:
+    players = [{"name": f"P{n}", "display": {"hoopoe": 3}} for n in range(count)]
+    for check, body in [
+        ("score", {"players": players}),
+        ("series", {"games": [{"players": players}]}),
+    ]:
+        problems = refusal("odd-world", body, check)
+        assert problems[0]["path"].endswith("players")
+        assert f"not {count}." in problems[0]["message"]
+        assert "2 to 5 is the app's reading" in problems[0]["message"]
+    assert GAMES["odd-world"].player_count_reading in problems[0]["message"]
 
 
 def test_the_standings_show_the_readings() -> None:
