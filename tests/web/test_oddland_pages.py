@@ -967,3 +967,34 @@ def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
         "Not a table the rules allow: Map cards are 2x2, so every space lies in a 2x2 block"
         " of the map, but row 3 col 1 does not."
     )
+
+
+def standings_readings(html: str) -> list[str]:
+    """The app's readings shown in the standings (under the verdict they qualify)."""
+    section = re.search(r'<section id="standings".*?</section>', html, re.S)
+    assert section is not None
+    return re.findall(r'<p class="hint reading">([^<]*)</p>', section.group(0))
+
+
+def test_the_standings_show_the_readings_the_verdict_rests_on(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    # Nothing tells Ann and Ben apart: the shared victory is the app's reading.
+    paint_rows(client, links.edit, play_id, ["FFW", "FFW"])
+    for token in (links.edit, links.view):
+        [shared] = standings_readings(text(client.get(f"/t/{token}/plays/{play_id}")))
+        assert shared.startswith("A shared victory is the app's reading")
+    # A token in a larger territory decides: no reading is involved any more.
+    tap(client, links.edit, play_id, "token", (0, 0), base="F", species="flora")
+    assert standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}"))) == []
+
+
+def test_a_solo_whalephant_shows_its_readings(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann"])
+    play_id = start_oddland(client, links.edit, solo="y")
+    paint_rows(client, links.edit, play_id, ["FF", "FF"])
+    whale = tap(client, links.edit, play_id, "token", (0, 0), base="F", species="whalephant")
+    assert whale.status_code == 200, text(whale)
+    readings = standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}")))
+    assert any(r.startswith("The Whalephant's token covering two") for r in readings)
+    assert any(r.startswith("The solo modifiers are the app's reading") for r in readings)
