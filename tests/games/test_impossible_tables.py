@@ -325,3 +325,46 @@ def test_odd_world_says_its_player_count_is_the_apps_reading(count: int) -> None
 def test_the_standings_show_the_readings() -> None:
     source = (Path(__file__).resolve().parents[2] / "templates" / "_standings.html").read_text()
     assert "result.readings" in source
+
+
+# --- issue 26, the rest: tables the rulebooks rule out, found by reading them ----------
+
+
+def _building(at: list[int], owner: str | None, edges: str | None = None) -> dict[str, Any]:
+    card: dict[str, Any] = {"at": at, "owner": owner, "points": {"kind": "row"}}
+    if edges is not None:
+        card["edges"] = edges
+    return card
+
+
+def test_oddville_refuses_neighbours_whose_edges_do_not_meet() -> None:
+    square = {"at": [0, 0], "card": "main-square", "owners": []}
+    meeting = [square, _building([1, 0], "A", "SSHH"), _building([1, 1], "B", "HHHH")]
+    body = {"players": ["A", "B"], "ended_by": None, "city": meeting}
+    problems = refusal("oddville", body)
+    assert [p["path"] for p in problems] == ["city[2].edges"]
+    assert problems[0]["message"] == (
+        "The card on row 2, col 2 shows houses on its left edge, but the card on row 2,"
+        " col 1 shows a street there: houses meet houses and streets meet streets."
+    )
+    # Against the Main Square the sentence says its streets are the app's reading.
+    under = {**body, "city": [square, _building([1, 0], "A", "HHHH")]}
+    [problem] = refusal("oddville", under)
+    assert "The Main Square's streets on its left, right and lower sides" in problem["message"]
+    # Edges not entered are not checked; edges that meet are scored.
+    assert GAMES["oddville"].checked_score({**body, "city": [square, _building([1, 0], "A")]})
+    fine = [square, _building([1, 0], "A", "SSHH"), _building([1, 1], "B", "HHHS")]
+    assert GAMES["oddville"].checked_score({**body, "city": fine})
+
+
+def test_oddville_refuses_more_buildings_or_workers_than_the_end_allows() -> None:
+    square = {"at": [0, 0], "card": "main-square", "owners": ["A"]}
+    six = [_building([1, col], "A") for col in range(6)]
+    body = {"players": ["A", "B"], "ended_by": "A", "city": [square, *six]}
+    # 6 buildings and the Traveller's worker on the Main Square: 7, legal (with a word).
+    result = GAMES["oddville"].checked_score(body).to_json()
+    assert any("the 7th is on the Main Square" in w for w in result["warnings"])
+    problems = refusal("oddville", {**body, "city": [*body["city"], _building([2, 0], "A")]})
+    assert [p["path"] for p in problems] == ["city"]
+    assert "A owns 7 buildings" in problems[0]["message"]
+    assert "at most 6" in problems[0]["message"]

@@ -29,6 +29,7 @@ from companion.games.oddville.facts import (
     WORKERS_TO_END,
 )
 from companion.games.oddville.history import characters_change, city_change
+from companion.games.oddville.impossible import table_problems as impossible_tables
 from companion.games.oddville.scoring import TIEBREAK, score_city
 from companion.games.oddville.state import (
     CARD_SIZE,
@@ -185,6 +186,12 @@ class OddVille(Game):
     def score(self, state: object) -> Result:
         """Score a table (see the package example)."""
         return score_city(parse(state))
+
+    def table_problems(self, state: object) -> list[Problem]:
+        """Edges that do not meet, more buildings or workers in the city than the end of
+        the game allows, or who ended it without a 6th worker there."""
+        listed = state.get("city", []) if isinstance(state, Mapping) else []
+        return impossible_tables(parse(state), listed if isinstance(listed, list) else [])
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """The Main Square alone at the top; no characters, no workers, nobody ended yet;
