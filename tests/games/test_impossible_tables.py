@@ -368,3 +368,36 @@ def test_oddville_refuses_more_buildings_or_workers_than_the_end_allows() -> Non
     assert [p["path"] for p in problems] == ["city"]
     assert "A owns 7 buildings" in problems[0]["message"]
     assert "at most 6" in problems[0]["message"]
+
+
+@pytest.mark.parametrize("check", ["score", "map"])
+def test_oddland_refuses_a_map_in_pieces(check: str) -> None:
+    body: dict[str, Any] = {"map": ["FF.FF", "FF.FF"], "tokens": []}
+    if check == "score":
+        body.update(players=["Ann", "Ben"], sides={"begator": "A"})
+    problems = refusal("oddland", body, check)
+    assert [p["path"] for p in problems] == ["map"]
+    assert "this map is in 2 pieces (one of them at row 1, col 4)" in problems[0]["message"]
+    assert GAMES["oddland"].api_endpoints()[check]({**body, "map": ["FFFFF", "FFFFF"]})
+
+
+def test_oddland_refuses_tokens_placed_out_of_turn() -> None:
+    """Turns go clockwise from whoever went first (the table chooses who)."""
+
+    def token(player: str, col: int) -> dict[str, Any]:
+        return {"player": player, "species": "flora", "cells": [[0, col]]}
+
+    setup = [_turn([0, 0]), _turn([0, 2])]
+    body = {"players": ["Ann", "Ben", "Cy"], "sides": {"flora": "A"}}
+    clockwise = [_turn([0, 4], token("Ben", 4)), _turn([0, 6], token("Cy", 6))]
+    clockwise.append(_turn([0, 8], token("Ann", 8)))
+    assert GAMES["oddland"].checked_score({**body, "cards": [*setup, *clockwise]})
+    again = [_turn([0, 4], token("Ben", 4)), _turn([0, 6], token("Ben", 6))]
+    problems = refusal("oddland", {**body, "cards": [*setup, *again]})
+    assert problems == [
+        {
+            "path": "cards[3].token.player",
+            "message": "Card 4: it is Cy's turn (players take turns clockwise from Ben, who"
+            " went first), so the token is Cy's, not Ben's.",
+        }
+    ]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.grid import components
 from companion.games.oddland import (
     GAME,
     TIEBREAK,
@@ -1140,10 +1141,16 @@ PLAYERS = ["Ann", "Ben", "Cy"]
 
 def made_by_cards(rows: list[str]) -> list[str]:
     """The map without the spaces no 2x2 map card can have made (again, until none is
-    left: clearing one may leave a neighbour outside every 2x2 block)."""
+    left: clearing one may leave a neighbour outside every 2x2 block), and only its
+    largest piece (cards are laid against the map, so a map hangs together)."""
     rows = list(rows)
     while unmade := unmade_spaces(rows):
         for r, c in unmade:
+            rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+    spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
+    pieces = sorted(components(spaces), key=len, reverse=True)
+    for piece in pieces[1:]:  # every piece is whole 2x2 blocks: the rest stays made
+        for r, c in piece:
             rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
     return rows
 
@@ -1506,15 +1513,15 @@ def test_a_staircase_of_all_37_cards_reaches_the_limit() -> None:
 
 
 def test_placement_beyond_what_the_cards_make_is_illegal() -> None:
-    top_and_bottom = ["FF", "FF", *[".."] * 70, "FF", "FF"]  # two cards, 74 rows apart
-    body = {"map": top_and_bottom, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
+    # A map of 2x2 cards in one piece spanning 74 rows is already all 37 cards: one more
+    # card beyond it is refused.
+    body = {"map": ["FF"] * 74, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
     reply = placement_endpoint(body)
     assert reply["legal"] is False
     assert reply["problems"] == [
+        {"path": "card", "message": "The 37 cards of the box cannot make a map this big."},
         {
             "path": "card",
             "message": f"With this card the map would span 76 rows and 2 columns; {EXTENT}",
-        }
+        },
     ]
-    body["card"] = {"at": [72, 1], "terrains": ["FF", "FF"]}  # overlapping: still 74 rows
-    assert placement_endpoint(body)["legal"] is True

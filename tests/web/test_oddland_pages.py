@@ -958,10 +958,10 @@ def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
     state = {**state_of(app, play_id), "map": rows, "tokens": tokens}
     _store_state(app, play_id, {**state, "tokens": tokens[:-1]})
     html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
-    assert 'id="ol-map-problem"' not in html  # Ben is still placing: no nagging
+    assert "ol-map-problem" not in html  # Ben is still placing: no nagging
     _store_state(app, play_id, state)
     html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
-    problem = re.search(r'<p class="error" id="ol-map-problem">([^<]*)</p>', html)
+    problem = re.search(r'<p class="error ol-map-problem">([^<]*)</p>', html)
     assert problem is not None
     assert problem.group(1) == (
         "Not a table the rules allow: Map cards are 2x2, so every space lies in a 2x2 block"
@@ -998,3 +998,20 @@ def test_a_solo_whalephant_shows_its_readings(client: FlaskClient) -> None:
     readings = standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}")))
     assert any(r.startswith("The Whalephant's token covering two") for r in readings)
     assert any(r.startswith("The solo modifiers are the app's reading") for r in readings)
+
+
+def test_play_along_offers_the_next_player_clockwise_and_refuses_another(
+    app: Flask, client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    lay_setup(client, links.edit, play)
+    # Ben goes first (the table chose him): Ann is next, clockwise.
+    first = turn_form(2, 0, "MMSS", player="Ben")
+    assert post(client, links.edit, play, "turn", laid="2", **first).status_code == 200
+    page = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert '<option value="Ann" selected>Ann</option>' in page
+    again = turn_form(2, 2, "WWFF", player="Ben", species="flora")
+    response = post(client, links.edit, play, "turn", laid="3", **again)
+    assert response.status_code == 422
+    assert "Card 4: it is Ann's turn" in text(response)
+    assert len(state_of(app, play)["cards"]) == 3

@@ -140,6 +140,7 @@ from companion.games.oddland.state import (
     shape_problems,
     supply_problems,
     token_problems,
+    turn_order_problems,
     turn_token_problem,
 )
 from companion.games.oddland.table import (
@@ -245,5 +246,6 @@ __all__ = [
     "token_facts",
     "token_problems",
     "turn_key",
+    "turn_order_problems",
     "turn_token_problem",
 ]

@@ -47,9 +47,11 @@ from companion.games.oddland.state import (
     _token,
     _tokens,
     analyse_map,
+    map_connection_problems,
     map_problems,
     map_shape_problems,
     setup_token_problems,
+    turn_order_problems,
 )
 from companion.games.oddland.table import parse
 from companion.games.problems import InvalidStateError, Problem, path_of
@@ -125,8 +127,9 @@ def placement_endpoint(body: object) -> dict[str, Any]:
 
 
 def made_map_problems(rows: Sequence[str]) -> list[Problem]:
-    """A malformed map, or one the 2x2 map cards cannot make (``map``, ``placement``)."""
-    return map_problems(rows) or map_shape_problems(rows)
+    """A malformed map, or one the 2x2 map cards cannot make or in pieces (``map``,
+    ``placement``)."""
+    return map_problems(rows) or [*map_shape_problems(rows), *map_connection_problems(rows)]
 
 
 #: The table of the API description's examples (API.md's).
@@ -178,10 +181,16 @@ class Oddland(Game):
         return score_table(parse(state))
 
     def table_problems(self, state: object) -> list[Problem]:
-        """A map the 2x2 map cards cannot make (a play-along map is made of them), or a
-        play-along game whose set-up cards carry a token."""
+        """A map the 2x2 map cards cannot make, or in pieces (a play-along map is made of
+        laid cards), or a play-along game whose set-up cards carry a token or whose tokens
+        are placed out of turn."""
         model = validate_model(StateModel, state, STATE_SIZE)
-        return setup_token_problems(model.cards) if model.cards else map_shape_problems(model.map)
+        if model.cards:
+            return [
+                *setup_token_problems(model.cards),
+                *turn_order_problems(model.cards, model.players),
+            ]
+        return [*map_shape_problems(model.map), *map_connection_problems(model.map)]
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """An empty map for these players; ``options["sides"]`` or, as the box holds 6

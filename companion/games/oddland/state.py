@@ -9,12 +9,14 @@ import pydantic
 
 from companion.games.grid import (
     Cell,
+    components,
     place_name,
 )
 from companion.games.limits import STRICT, list_size, object_size, text_size
 from companion.games.names import Roster, name_problems, player_count_problems, players_size
 from companion.games.oddland.map import (
     CARD_SIZE,
+    EDGE_RULE,
     EMPTY,
     MAX_CARD_EXTENT,
     MAX_CARD_SPAN,
@@ -582,6 +584,82 @@ def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Proble
             pending=True,
         )
     ]
+
+
+def map_connection_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
+    """A map in pieces: the set-up lays its 2 cards side by side and every card laid
+    shares an edge with the map, so the spaces of a map are all linked through edges.
+
+    >>> map_connection_problems(["FF.FF", "FF.FF"])[0].message
+    'Every map card is laid against the map, so its spaces hang together, but this map \
+is in 2 pieces (one of them at row 1, col 4).'
+    >>> map_connection_problems(["FFW", "FWW"])
+    []
+    """
+    spaces = [
+        (r, c) for r, row in enumerate(rows) for c, letter in enumerate(row) if letter not in EMPTY
+    ]
+    pieces = components(spaces)
+    if len(pieces) < len(("one", "other")):
+        return []
+    return [
+        Problem(
+            path,
+            "Every map card is laid against the map, so its spaces hang together, but this map"
+            f" is in {len(pieces)} pieces (one of them at {place_name(pieces[1][0])}).",
+            rule=EDGE_RULE,
+            # Painting space by space passes through such maps.
+            pending=True,
+        )
+    ]
+
+
+def turn_order_problems(
+    turns: Sequence[TurnModel], players: Sequence[str] | None
+) -> list[Problem]:
+    """Tokens out of turn in a play-along game: players take turns clockwise (in seating
+    order) from whoever went first, and each turn places the player's own token.
+
+    >>> def turn(player):
+    ...     token = {"player": player, "species": "flora", "cells": [[0, 0]]}
+    ...     return TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FF", "FF"]},
+    ...                                      "token": token})
+    >>> setup = TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FF", "FF"]}})
+    >>> turn_order_problems([setup, setup, turn("Ben"), turn("Cy"), turn("Ann")],
+    ...                     ["Ann", "Ben", "Cy"])
+    []
+    >>> [p.message for p in turn_order_problems([setup, setup, turn("Ben"), turn("Ben")],
+    ...                                         ["Ann", "Ben", "Cy"])]
+    ["Card 4: it is Cy's turn (players take turns clockwise from Ben, who went first), \
+so the token is Cy's, not Ben's."]
+    """
+    if not players:
+        return []
+    roster = Roster.of(players)
+    seats = {name: seat for seat, name in enumerate(roster.names)}
+    problems: list[Problem] = []
+    first: int | None = None
+    for number, turn in enumerate(turns):
+        if number < SETUP_CARDS or turn.token is None:
+            continue
+        owner = roster.find(turn.token.player)
+        if owner is None:
+            return problems  # an unknown player is reported where the token is read
+        if first is None:
+            first = seats[owner] - (number - SETUP_CARDS)
+        due = roster.names[(first + number - SETUP_CARDS) % len(roster.names)]
+        if owner != due:
+            starter = roster.names[first % len(roster.names)]
+            problems.append(
+                Problem(
+                    f"cards[{number}].token.player",
+                    f"Card {number + 1}: it is {due}'s turn (players take turns clockwise"
+                    f" from {starter}, who went first), so the token is {due}'s, not"
+                    f" {owner}'s.",
+                    rule=TURN_RULE,
+                )
+            )
+    return problems
 
 
 def token_less_turn_problems(turns: Sequence[TurnModel]) -> list[Problem]:

@@ -25,7 +25,7 @@ from companion.games.oddland.species import (
     species_name,
     tokens_per_player,
 )
-from companion.games.oddland.state import map_shape_problems
+from companion.games.oddland.state import map_connection_problems, map_shape_problems
 from companion.games.problems import InvalidStateError
 from companion.models import Play
 from companion.services import oddland as service
@@ -123,13 +123,14 @@ def context(page: PlayPage) -> dict[str, Any]:
 
 
 def _map_problems(page: PlayPage) -> list[str]:
-    """A finished map the 2x2 map cards cannot make, said beside the map (as ``map`` and
-    ``placement`` refuse it); while tokens are still being placed the map is likely
-    being painted, so nothing is said yet. A play-along map is made of cards."""
+    """A finished map the 2x2 map cards cannot make or in pieces, said beside the map
+    (as ``map`` and ``placement`` refuse it); while tokens are still being placed the map
+    is likely being painted, so nothing is said yet. A play-along map is made of cards."""
     result = page.view.result or {}
     if "cards" in page.play.state or not result.get("finished"):
         return []
-    problems = map_shape_problems(page.play.state.get("map", []))
+    rows = page.play.state.get("map", [])
+    problems = [*map_shape_problems(rows), *map_connection_problems(rows)]
     return [IMPOSSIBLE_TABLE + problem.message for problem in problems]
 
 
@@ -601,9 +602,23 @@ def _turn_defaults(
         # Below the map, at its left edge: a legal place for most cards.
         "row": row_range[-1] if has_map else 0,
         "col": col_range[0] + 1 if has_map else 0,
-        "player": players[(laid - engine.SETUP_CARDS) % len(players)] if players else "",
+        "player": _next_player(state["cards"], players),
         "last": state["cards"][-1] if laid else None,
     }
+
+
+def _next_player(cards: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+    """Whose turn the next card is: clockwise from whoever laid the first turn's token
+    (the table chooses who goes first), the first seat until then."""
+    if not players:
+        return ""
+    first = 0
+    if len(cards) > engine.SETUP_CARDS:
+        owner = (cards[engine.SETUP_CARDS].get("token") or {}).get("player")
+        names = [p.casefold() for p in players]
+        if isinstance(owner, str) and owner.casefold() in names:
+            first = names.index(owner.casefold())
+    return players[(first + len(cards) - engine.SETUP_CARDS) % len(players)]
 
 
 def _card_choices(entered: Mapping[str, str], *, token: bool = True) -> list[dict[str, Any]]:
