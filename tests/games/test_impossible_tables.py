@@ -299,7 +299,7 @@ def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> Non
     whale = {"player": "Ann", "species": "whalephant", "cells": [[0, 0], [0, 1]]}
     solo = {
         "players": ["Ann"],
-        "map": ["FF", "FF"],
+        "map": ["FFFF", "FFFF"],
         "tokens": [whale],
         "sides": {"whalephant": "A"},
     }
@@ -379,6 +379,16 @@ def test_oddland_refuses_a_map_in_pieces(check: str) -> None:
     assert [p["path"] for p in problems] == ["map"]
     assert "this map is in 2 pieces (one of them at row 1, col 4)" in problems[0]["message"]
     assert GAMES["oddland"].api_endpoints()[check]({**body, "map": ["FFFFF", "FFFFF"]})
+
+
+def test_oddland_refuses_a_map_too_small_for_its_tokens() -> None:
+    """Every token is a turn, and every turn's card adds at least 2 spaces."""
+    ann = [{"player": "Ann", "species": "flora", "cells": [[0, n]]} for n in range(2)]
+    body = {"players": ["Ann"], "map": ["FFFF", "FFFF"], "tokens": ann, "sides": {"flora": "A"}}
+    problems = refusal("oddland", body)
+    assert [p["path"] for p in problems] == ["map"]
+    assert "the map has at least 10 spaces, not 8" in problems[0]["message"]
+    assert GAMES["oddland"].checked_score({**body, "tokens": ann[:1]})
 
 
 def test_oddland_refuses_tokens_placed_out_of_turn() -> None:

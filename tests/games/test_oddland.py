@@ -1161,7 +1161,9 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
     within supply."""
     rows = made_by_cards(draw(MAPS))
     spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=12)) if spaces else []
+    # Each token is a turn, and each card adds at least 2 spaces to the 2 set-up cards'.
+    most = min(12, max(0, (len(spaces) - 6) // 2))
+    chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=most)) if most else []
     tokens = [
         tok(PLAYERS[n % 3], POOL[n // 3], cell) for n, cell in enumerate(chosen[: 3 * len(POOL)])
     ]

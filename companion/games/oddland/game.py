@@ -51,6 +51,7 @@ from companion.games.oddland.state import (
     map_problems,
     map_shape_problems,
     setup_token_problems,
+    spaces_for_tokens_problems,
     turn_order_problems,
 )
 from companion.games.oddland.table import parse
@@ -181,16 +182,20 @@ class Oddland(Game):
         return score_table(parse(state))
 
     def table_problems(self, state: object) -> list[Problem]:
-        """A map the 2x2 map cards cannot make, or in pieces (a play-along map is made of
-        laid cards), or a play-along game whose set-up cards carry a token or whose tokens
-        are placed out of turn."""
+        """A map the 2x2 map cards cannot make, in pieces or too small for its tokens (a
+        play-along map is made of laid cards), or a play-along game whose set-up cards
+        carry a token or whose tokens are placed out of turn."""
         model = validate_model(StateModel, state, STATE_SIZE)
         if model.cards:
             return [
                 *setup_token_problems(model.cards),
                 *turn_order_problems(model.cards, model.players),
             ]
-        return [*map_shape_problems(model.map), *map_connection_problems(model.map)]
+        return [
+            *map_shape_problems(model.map),
+            *map_connection_problems(model.map),
+            *spaces_for_tokens_problems(model.map, len(model.tokens)),
+        ]
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """An empty map for these players; ``options["sides"]`` or, as the box holds 6

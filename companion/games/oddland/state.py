@@ -16,10 +16,12 @@ from companion.games.limits import STRICT, list_size, object_size, text_size
 from companion.games.names import Roster, name_problems, player_count_problems, players_size
 from companion.games.oddland.map import (
     CARD_SIZE,
+    COVER_RULE,
     EDGE_RULE,
     EMPTY,
     MAX_CARD_EXTENT,
     MAX_CARD_SPAN,
+    MAX_COVERED_SPACES,
     MAX_MAP_EXTENT,
     MAX_PLAYERS,
     MAX_SPACES,
@@ -609,6 +611,39 @@ is in 2 pieces (one of them at row 1, col 4).'
             f" is in {len(pieces)} pieces (one of them at {place_name(pieces[1][0])}).",
             rule=EDGE_RULE,
             # Painting space by space passes through such maps.
+            pending=True,
+        )
+    ]
+
+
+def spaces_for_tokens_problems(rows: Sequence[str], tokens: int) -> list[Problem]:
+    """A map too small for the tokens on it. Each token is a turn, and each turn lays a
+    card after the 2 set-up cards; the first card makes 4 spaces and every later one at
+    least 2 more (it covers at most 2), so ``tokens`` turns leave at least
+    ``2 * tokens + 6`` spaces. (A map without tokens yet is still being entered.)
+
+    >>> spaces_for_tokens_problems(["FF", "FF"], 1)[0].message
+    '1 token means 1 turn after the 2 set-up cards: 3 cards, each after the first adding \
+at least 2 spaces (a card covers at most 2), so the map has at least 8 spaces, not 4.'
+    >>> spaces_for_tokens_problems(["FFFF", "FFFF"], 1), spaces_for_tokens_problems(["FF"], 0)
+    ([], [])
+    """
+    spaces = sum(1 for row in rows for letter in row if letter not in EMPTY)
+    cards = tokens + SETUP_CARDS
+    least = CARD_SIZE * CARD_SIZE + (cards - 1) * (CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES)
+    if not tokens or spaces >= least:
+        return []
+    plural = "s" if tokens != 1 else ""
+    return [
+        Problem(
+            "map",
+            f"{tokens} token{plural} mean{'' if plural else 's'} {tokens} turn{plural} after"
+            f" the {SETUP_CARDS} set-up cards: {cards} cards, each after the first adding at"
+            f" least {CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES} spaces (a card covers at"
+            f" most {MAX_COVERED_SPACES}), so the map has at least {least} spaces, not"
+            f" {spaces}.",
+            rule=COVER_RULE,
+            # Tokens may be placed on a map still being painted.
             pending=True,
         )
     ]
