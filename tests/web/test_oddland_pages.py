@@ -961,12 +961,14 @@ def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
     assert "ol-map-problem" not in html  # Ben is still placing: no nagging
     _store_state(app, play_id, state)
     html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
-    problem = re.search(r'<p class="error ol-map-problem">([^<]*)</p>', html)
-    assert problem is not None
-    assert problem.group(1) == (
+    problems = re.findall(r'<p class="error ol-map-problem">([^<]*)</p>', html)
+    assert problems == [
         "Not a table the rules allow: Map cards are 2x2, so every space lies in a 2x2 block"
-        " of the map, but row 3 col 1 does not."
-    )
+        " of the map, but row 3 col 1 does not.",
+        "Not a table the rules allow: 14 tokens mean 14 turns after the 2 set-up cards: 16"
+        " cards, each after the first adding at least 2 spaces (a card covers at most 2), so"
+        " the map has at least 34 spaces, not 17.",
+    ]
 
 
 def standings_readings(html: str) -> list[str]:
