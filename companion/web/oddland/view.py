@@ -128,9 +128,9 @@ def context(page: PlayPage) -> dict[str, Any]:
 
 def _map_problems(page: PlayPage) -> list[str]:
     """A finished map the 2x2 map cards cannot make, in pieces or too small for its
-    tokens, said beside the map
-    (as ``map`` and ``placement`` refuse it); while tokens are still being placed the map
-    is likely being painted, so nothing is said yet. A play-along map is made of cards."""
+    tokens, said beside the map (as the API refuses it); while tokens are still being
+    placed the map is likely being painted, so nothing is said yet. A play-along map is
+    made of laid cards."""
     result = page.view.result or {}
     if "cards" in page.play.state or not result.get("finished"):
         return []
