@@ -169,13 +169,21 @@ def maximal_luckys() -> dict[str, Any]:
                 "vp": vps[number % 5],
             }
             next_deck()["mavens"].append(maven)
-    for kind, (_name, copies) in lf.JUNK.items():
-        for number in range(copies):
-            vp = lf.GIZMO_VP if kind == lf.JunkKind.CLOCKWORK_GIZMO else number % 10
-            next_deck()["junk"].append({"kind": kind, "vp": vp})
+    # Machines are built while the box's Junk lasts (trashed Junk is gone from the game):
+    # the decks hold the rest of the box.
+    trashed: dict[str, int] = {}
     for machine in lf.MACHINES.values():
         for _ in range(machine.copies):
+            need = {junk: machine.junk.count(junk) for junk in machine.junk}
+            if any(trashed.get(j, 0) + n > lf.JUNK[j][1] for j, n in need.items()):
+                continue
             next_deck()["machines"].append(machine.key)
+            for junk, count in need.items():
+                trashed[junk] = trashed.get(junk, 0) + count
+    for kind, (_name, copies) in lf.JUNK.items():
+        for number in range(max(0, copies - trashed.get(kind, 0))):
+            vp = lf.GIZMO_VP if kind == lf.JunkKind.CLOCKWORK_GIZMO else number % 10
+            next_deck()["junk"].append({"kind": kind, "vp": vp})
     fate = list(lf.FATE)
     rng = random.Random(SEED)
     rounds = []
@@ -189,7 +197,8 @@ def maximal_luckys() -> dict[str, Any]:
         "players": LUCKY_PLAYERS,
         "decks": decks,
         "toad": LUCKY_PLAYERS[0],
-        "final_turn_order": LUCKY_PLAYERS[::-1],
+        # The seating order from the last seat (the Feed the Toad! holder at the end).
+        "final_turn_order": [*LUCKY_PLAYERS[-1:], *LUCKY_PLAYERS[:-1]],
         "rounds": rounds,
     }
     return valid("luckys-misadventures", state)
@@ -213,34 +222,42 @@ def maximal_oddland(rng: random.Random) -> tuple[dict[str, Any], list[str], list
         "players": ODDLAND_PLAYERS,
         "map": rows,
         "tokens": legal,
-        "sides": dict.fromkeys(ol.species.SPECIES, "A"),
+        # The box has 6 species cards: the 6 one-space species the tokens use.
+        "sides": dict.fromkeys(
+            [key for key in ol.species.SPECIES if key not in ol.species.TWO_SPACE_SPECIES], "A"
+        ),
         "definitions": DEFINITIONS,
     }
     return valid("oddland", request), rows, tokens
 
 
 def play_along_cards(rng: random.Random) -> list[dict[str, Any]]:
-    """37 legal turns in reading order; each player places tokens while their supply
-    lasts (30 tokens in all with five players)."""
+    """A whole five-player game in reading order: the 2 set-up cards (no token), then 30
+    turns, clockwise, each placing a token until every supply is spent."""
     turns: list[ol.TurnModel] = []
     species = [key for key in ol.species.SPECIES if key not in ol.species.TWO_SPACE_SPECIES]
-    for number in range(ol.species.MAP_CARDS):
+    supply = ol.species.tokens_per_player(len(ODDLAND_PLAYERS))
+    for number in range(ol.SETUP_CARDS + supply * len(ODDLAND_PLAYERS)):
         rows, tokens, _ = ol.replay(turns, players=ODDLAND_PLAYERS)
         at = [2 * (number // CARDS_WIDE), 2 * (number % CARDS_WIDE)]
-        terrains = ["".join(rng.choice(TERRAINS) for _ in range(2)) for _ in range(2)]
-        card = {"at": at, "terrains": terrains}
-        chosen = ol.TurnModel.model_validate({"card": card})
-        owner = ODDLAND_PLAYERS[number % len(ODDLAND_PLAYERS)]
-        options = [
-            {"player": owner, "species": kind, "cells": [[at[0] + dr, at[1] + dc]]}
-            for kind in species
-            for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))
-        ]
-        for token in options:
-            trial = ol.TurnModel.model_validate({"card": card, "token": token})
-            if not ol.check_turn(rows, trial, tokens=tokens, players=ODDLAND_PLAYERS):
-                chosen = trial
+        owner = ODDLAND_PLAYERS[(number - ol.SETUP_CARDS) % len(ODDLAND_PLAYERS)]
+        chosen = None
+        while chosen is None:  # terrains drawn again until a token of theirs fits
+            terrains = ["".join(rng.choice(TERRAINS) for _ in range(2)) for _ in range(2)]
+            card = {"at": at, "terrains": terrains}
+            if number < ol.SETUP_CARDS:
+                chosen = ol.TurnModel.model_validate({"card": card})
                 break
+            options = [
+                {"player": owner, "species": kind, "cells": [[at[0] + dr, at[1] + dc]]}
+                for kind in species
+                for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))
+            ]
+            for token in options:
+                trial = ol.TurnModel.model_validate({"card": card, "token": token})
+                if not ol.check_turn(rows, trial, tokens=tokens, players=ODDLAND_PLAYERS):
+                    chosen = trial
+                    break
         turns.append(chosen)
     return [turn.model_dump(exclude_none=True) for turn in turns]
 

@@ -48,6 +48,9 @@ class Game(abc.ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: Why the player count is what it is, when the rulebook does not say (the app's
+    #: reading, added to every message that refuses a count).
+    player_count_reading: ClassVar[str] = ""
     #: Bumped whenever scoring changes, so cached results can be recomputed.
     engine_version: ClassVar[int]
     #: Whether the highest or the lowest score ranks first.

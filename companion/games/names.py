@@ -31,10 +31,15 @@ JOINERS = frozenset({"\u200c", "\u200d"})
 NAME_SIZE = text_size(too_big=lambda _n: f"Names can have at most {MAX_NAME_LENGTH} characters.")
 
 
-def players_size(minimum: int, maximum: int, each: Size = NAME_SIZE) -> Size:
-    """The players list of a game: more than it seats is refused before any player."""
+def players_size(minimum: int, maximum: int, each: Size = NAME_SIZE, *, reading: str = "") -> Size:
+    """The players list of a game: more than it seats is refused before any player
+    (``reading``: why the count is the app's reading, said after the refusal)."""
     return list_size(
-        maximum, lambda n: player_count_message(n, minimum=minimum, maximum=maximum), each
+        maximum,
+        lambda n: " ".join(
+            filter(None, [player_count_message(n, minimum=minimum, maximum=maximum), reading])
+        ),
+        each,
     )
 
 

@@ -116,6 +116,11 @@ class SeriesModel(pydantic.BaseModel):
     games: list[dict[str, Any]]
 
 
+#: Why 2 to 5 players: the app's reading, as the rulebook gives no player count.
+PLAYERS_READING = (
+    "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
+    " sold for 2 to 5."
+)
 #: Sizes checked before any player is: more players than the game seats, or more games
 #: than a series has, are refused at once.
 STATE_SIZE = object_size(
@@ -124,6 +129,7 @@ STATE_SIZE = object_size(
             MIN_PLAYERS,
             MAX_PLAYERS,
             object_size({"name": NAME_SIZE, "display": object_size(), "face_down": text_size()}),
+            reading=PLAYERS_READING,
         )
     }
 )
@@ -215,11 +221,6 @@ def _problems(model: StateModel) -> list[Problem]:
     return problems + _deck_problems(players)
 
 
-#: Why 2 to 5 players: the app's reading, as the rulebook gives no player count.
-PLAYERS_READING = (
-    "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
-    " sold for 2 to 5."
-)
 #: Each player is dealt 3 cards at set-up, and cards are only ever added.
 DEALT_CARDS = 3
 SETUP_RULE = "odd-world/setup"
@@ -401,6 +402,7 @@ class OddWorld(Game):
     name = "Odd World"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    player_count_reading = PLAYERS_READING
     engine_version = 2
     tiebreaks = TIEBREAKS
     has_series = True

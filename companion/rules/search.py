@@ -36,6 +36,7 @@ the form asked, or is covered by the words asked, gains a little.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import math
 import re
@@ -278,9 +279,16 @@ class RulesIndex:
         never_mended = {w for names in self._games.values() for n in names for w in n}
         never_mended |= STOP_WORDS | set(self._synonyms) | set(PHRASES.values())
         self._known = frozenset(self._entries_using) | never_mended
-        self._by_length: dict[int, list[str]] = {}
+        # Where a typo's candidates are found at once: by length and first letter, and by
+        # length and ending (see _closest).
+        self._by_start: dict[tuple[int, str], list[str]] = {}
+        self._by_ending: dict[tuple[int, str], list[str]] = {}
         for word in sorted(self._entries_using):
-            self._by_length.setdefault(len(word), []).append(word)
+            self._by_start.setdefault((len(word), word[0]), []).append(word)
+            self._by_ending.setdefault((len(word), word[-2:]), []).append(word)
+        #: The words of the entries in alphabetical order, for a prefix's range (bisect).
+        self._alphabetical = sorted(self._entries_using)
+        self._rank = {word: n for n, word in enumerate(self._vocabulary)}
         self._mended: dict[str, str] = {}
         self._stems: dict[str, str | None] = {}
         self._stem_all([*self._known, *(w for g in self._synonyms.values() for w in g)])
@@ -372,12 +380,18 @@ class RulesIndex:
         # A typo keeps the word's first letter or its ending (players misspell the
         # middle: whalefant, tiebrake, sqaure): weighing only those words keeps a query
         # of made-up words fast.
-        candidates = [
-            w
-            for length in range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
-            for w in self._by_length.get(length, ())
-            if w[0] == word[0] or w[-2:] == word[-2:]
-        ]
+        lengths = range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
+        candidates = list(
+            dict.fromkeys(
+                w
+                for length in lengths
+                for found in (
+                    self._by_start.get((length, word[0]), ()),
+                    self._by_ending.get((length, word[-2:]), ()),
+                )
+                for w in found
+            )
+        )
         close = difflib.get_close_matches(word, candidates, n=CLOSE_CHOICES, cutoff=CLOSE_ENOUGH)
         if not close:
             return word
@@ -390,7 +404,10 @@ class RulesIndex:
         """The words of the entries that begin with ``start``, most used first."""
         if len(start) < MIN_PREFIX:
             return []
-        return [w for w in self._vocabulary if w.startswith(start)][:MAX_PREFIXED]
+        # The words beginning so are one run of the alphabetical list.
+        first = bisect.bisect_left(self._alphabetical, start)
+        last = bisect.bisect_left(self._alphabetical, start + "\U0010ffff", lo=first)
+        return sorted(self._alphabetical[first:last], key=self._rank.__getitem__)[:MAX_PREFIXED]
 
     # --- answering -------------------------------------------------------------------------
 

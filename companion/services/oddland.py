@@ -426,10 +426,20 @@ def check_turn(state: Mapping[str, Any], turn: Mapping[str, Any]) -> list[Proble
     except pydantic.ValidationError:
         return [Problem("card", "Enter the card's four terrains and where it goes.")]
     placed = [engine.Token(t["player"], t["species"], cells_from(t["cells"])) for t in tokens]
+    laid = [engine.TurnModel.model_validate(t) for t in state.get("cards", [])]
+    number = len(laid)
+    wrong = engine.turn_token_problem(number, has_token=model.token is not None)
+    # The stored path names the card; next to the form it is the turn's token.
+    setup = [Problem("token", wrong.message, rule=wrong.rule)] if wrong is not None else []
+    setup += [
+        Problem("token.player", p.message, rule=p.rule)
+        for p in engine.turn_order_problems([*laid, model], state["players"])
+        if p.path.startswith(f"cards[{number}].")
+    ]
     try:
-        return engine.check_turn(rows, model, tokens=placed, players=state["players"])
+        return setup + engine.check_turn(rows, model, tokens=placed, players=state["players"])
     except InvalidStateError as invalid:
-        return invalid.problems
+        return setup + invalid.problems
 
 
 def play_turn(

@@ -164,6 +164,8 @@ class BuildVerdict:
     warnings: list[str]
     #: The rules entry each message applies (``None`` where none does), for the links.
     rules: list[str | None] = field(default_factory=list)
+    #: The app's readings the verdict rests on (the API's ``readings``).
+    readings: list[str] = field(default_factory=list)
 
 
 def check_build(
@@ -183,7 +185,9 @@ def check_build(
     if reply["legal"]:
         messages = ["Legal: this building follows every construction rule."]
         rules = [LEGAL_RULE]
-    verdict = BuildVerdict(reply["legal"], messages, gains, reply["warnings"], rules)
+    verdict = BuildVerdict(
+        reply["legal"], messages, gains, reply["warnings"], rules, reply.get("readings", [])
+    )
     city: list[dict[str, Any]] | None = reply["city"]
     return verdict, city
 

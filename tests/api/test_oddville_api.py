@@ -146,6 +146,26 @@ def test_build_answers_legal_with_bonuses(client: FlaskClient) -> None:
     )
 
 
+def test_build_beside_the_main_square_labels_its_missing_bonus_as_a_reading(
+    client: FlaskClient,
+) -> None:
+    square = {"at": [0, 0], "card": "main-square", "owners": []}
+    card = {"owner": "Ann", "points": {"kind": "row"}, "edges": "SHHH", "bonus": "coin"}
+    below = {"players": ["Ann", "Ben"], "city": [square], "card": {**card, "at": [1, 0]}}
+    reply = client.post(BUILD, json=below).get_json()
+    assert reply["legal"] is True
+    assert [b["bonus"] for b in reply["bonuses"]] == ["coin"]
+    assert len(reply["readings"]) == 1
+    assert "The Main Square gives no bonus" in reply["readings"][0]
+    assert "app's reading" in reply["readings"][0]
+    # Away from the Main Square no reading is involved.
+    first = {"at": [1, 0], "owner": "Ben", "points": {"kind": "row"}, "edges": "SSHH"}
+    away = {**below, "city": [square, first], "card": {**card, "at": [1, 1], "edges": "HHHS"}}
+    reply = client.post(BUILD, json=away).get_json()
+    assert reply["legal"] is True
+    assert "readings" not in reply
+
+
 def test_build_answers_illegal_with_every_broken_rule(client: FlaskClient) -> None:
     body = {
         "players": ["Ann", "Ben"],

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from tests.e2e.conftest import PHONE
+from tests.e2e.test_oddland_phones import lay_setup_cards
 
 pytestmark = pytest.mark.e2e
 
@@ -291,11 +292,11 @@ def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server
     start_game(ann, "oddland")
     ann.get_by_label("Play along", exact=False).check()
     ann.get_by_role("button", name="Start Oddland").click()
-    expect(ann.get_by_role("heading", name="Card 1")).to_be_visible()
+    lay_setup_cards(ann)
     ben = second_phone(phone, ann)
 
     # The card is entered by taps (kept for this phone by the server) and a select.
-    ann.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
+    ann.get_by_role("button", name="Row 3, col 1: empty", exact=True).click()
     chosen = {"Top left": "shore", "Top right": "water", "Bottom left": "mountain"}
     chosen["Bottom right"] = "forest"
     for label, terrain in chosen.items():
@@ -319,8 +320,8 @@ def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server
 
     # Laid: the next card starts from what the server offers.
     ann.get_by_role("button", name="Lay card and token").click()
-    expect(ann.get_by_role("heading", name="Card 2")).to_be_visible()
-    expect(ben.get_by_role("heading", name="Card 2")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    expect(ann.get_by_role("heading", name="Card 4")).to_be_visible()
+    expect(ben.get_by_role("heading", name="Card 4")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
 
 
 def test_owl_about_typed_hand_and_trophies_survive_live_updates(

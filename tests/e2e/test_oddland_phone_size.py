@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import PHONE
-from tests.e2e.test_oddland_phones import new_table
+from tests.e2e.test_oddland_phones import lay_setup_cards, new_table
 
 pytestmark = pytest.mark.e2e
 
@@ -96,9 +96,9 @@ def test_a_wide_map_fits_the_phone_and_stays_readable(browser: Browser, live_ser
 
 
 def lay_a_card(page: Page) -> None:
-    """Five taps enter card 1 (place and four terrains); the sixth lays it."""
-    page.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
-    expect(page.get_by_text("Its top-left space goes at row 1, col 1.")).to_be_visible()
+    """Five taps enter card 3, the first turn (place and four terrains); the sixth lays it."""
+    page.get_by_role("button", name="Row 3, col 1: empty", exact=True).click()
+    expect(page.get_by_text("Its top-left space goes at row 3, col 1.")).to_be_visible()
     for where, terrain in (
         ("Top left", "forest"),
         ("Top right", "forest"),
@@ -111,22 +111,22 @@ def lay_a_card(page: Page) -> None:
     expect(page.locator("rect.ol-ghost")).to_have_count(4)
     shot(page, "oddland-card-entry")
     page.get_by_role("button", name="Lay card and token").click()
-    expect(page.get_by_role("heading", name="Card 2")).to_be_visible()
+    expect(page.get_by_role("heading", name="Card 4")).to_be_visible()
     expect(page.get_by_text("Ann: 1 of 7 tokens")).to_be_visible()
     expect(
-        page.get_by_role("button", name="Row 1, col 1: forest, Ann's Begator", exact=True)
+        page.get_by_role("button", name="Row 3, col 1: forest, Ann's Begator", exact=True)
     ).to_be_visible()
 
 
 def test_a_play_along_card_in_six_taps(browser: Browser, live_server: str) -> None:
     page = browser.new_context(**PHONE_CONTEXT).new_page()
     start(page, live_server, play_along=True)
-    expect(page.get_by_role("heading", name="Card 1")).to_be_visible()
+    lay_setup_cards(page)
     lay_a_card(page)
     # The token goes where one of the new card's spaces is tapped.
-    page.get_by_role("button", name="Row 1, col 3: empty", exact=True).click()
+    page.get_by_role("button", name="Row 3, col 3: empty", exact=True).click()
     page.get_by_role(
-        "button", name=re.compile("^Row 1, col 4: empty; the new card's top right$")
+        "button", name=re.compile("^Row 3, col 4: empty; the new card's top right$")
     ).click()
     expect(page.get_by_label("On the card's")).to_have_value("top-right")
 
@@ -134,8 +134,8 @@ def test_a_play_along_card_in_six_taps(browser: Browser, live_server: str) -> No
 def test_a_play_along_card_without_javascript(browser: Browser, live_server: str) -> None:
     page = browser.new_context(**PHONE_CONTEXT, java_script_enabled=False).new_page()
     start(page, live_server, play_along=True)
-    expect(page.get_by_role("heading", name="Card 1")).to_be_visible()
-    page.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
+    lay_setup_cards(page)
+    page.get_by_role("button", name="Row 3, col 1: empty", exact=True).click()
     for where, terrain in (
         ("Top left", "forest"),
         ("Top right", "forest"),
@@ -147,5 +147,5 @@ def test_a_play_along_card_without_javascript(browser: Browser, live_server: str
             page.get_by_role("button", name=f"{where}: {terrain}", exact=True)
         ).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Lay card and token").click()
-    expect(page.get_by_role("heading", name="Card 2")).to_be_visible()
+    expect(page.get_by_role("heading", name="Card 4")).to_be_visible()
     expect(page.get_by_text("Ann: 1 of 7 tokens")).to_be_visible()

@@ -27,6 +27,26 @@ def tap(page: Page, where: str, now: str, *, then: str | None = None) -> None:
     expect(page.get_by_role("button", name=shown, exact=True)).to_be_visible()
 
 
+def lay_setup_cards(page: Page) -> None:
+    """Lay the 2 set-up cards of a play-along game, forest over water, side by side at the
+    top left (they carry no token): card 3, the first turn, is then entered."""
+    for number, place in ((1, "Row 1, col 1: empty"), (2, "Row 1, col 3: empty")):
+        expect(page.get_by_role("heading", name=f"Card {number}")).to_be_visible()
+        expect(page.get_by_text(f"Set-up card {number} of 2")).to_be_visible()
+        page.get_by_role("button", name=place, exact=True).click()
+        for space, terrain in (
+            ("Top left", "forest"),
+            ("Top right", "forest"),
+            ("Bottom left", "water"),
+            ("Bottom right", "water"),
+        ):
+            button = page.get_by_role("button", name=f"{space}: {terrain}", exact=True)
+            button.click()
+            expect(button).to_have_attribute("aria-pressed", "true")
+        page.get_by_role("button", name="Lay the card").click()
+    expect(page.get_by_role("heading", name="Card 3")).to_be_visible()
+
+
 def new_table(page: Page, base: str) -> str:
     """Create a table of Ann and Ben; returns its join code."""
     page.goto(base)
@@ -147,8 +167,13 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
     expect(page.get_by_role("heading", name="Card 1")).to_be_visible()
     assert_accessible(page)
 
-    # Card 1: forest on top, water below; Ann's Begator on its top-left space.
-    page.get_by_role("button", name="Row 1, col 1: empty", exact=True).click()
+    # The 2 set-up cards (forest over water, side by side): no token to choose.
+    expect(page.locator("#ol-turn-species")).to_have_count(0)
+    lay_setup_cards(page)
+    expect(page.locator("rect.ol-last")).to_have_count(1)
+
+    # Card 3: forest on top, water below, under the first; Ann's Begator on its top left.
+    page.get_by_role("button", name="Row 3, col 1: empty", exact=True).click()
     for space, terrain in (
         ("Top left", "forest"),
         ("Top right", "forest"),
@@ -160,14 +185,14 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
             page.get_by_role("button", name=f"{space}: {terrain}", exact=True)
         ).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="Lay card and token").click()
-    expect(page.get_by_role("heading", name="Card 2")).to_be_visible()
-    expect(page.locator("rect.ol-last")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Card 4")).to_be_visible()
+    expect(page.get_by_text("Ann: 1 of 7 tokens")).to_be_visible()
 
-    # Card 2 far away: checked, refused with the reason, nothing laid.
+    # Card 4 far away: checked, refused with the reason, nothing laid.
     page.get_by_label("Player", exact=True).select_option("Ben")
     page.locator("#ol-turn-species").select_option("flora")
-    page.get_by_role("button", name="Row 3, col 3: empty", exact=True).click()
-    expect(page.get_by_text("Its top-left space goes at row 3, col 3.")).to_be_visible()
+    page.get_by_role("button", name="Row 5, col 5: empty", exact=True).click()
+    expect(page.get_by_text("Its top-left space goes at row 5, col 5.")).to_be_visible()
     for space in ("Top left", "Top right", "Bottom left", "Bottom right"):
         page.get_by_role("button", name=f"{space}: mountain", exact=True).click()
         expect(
@@ -179,14 +204,14 @@ def test_play_along_referee_and_read_only_link(browser: Browser, live_server: st
     )
     expect(page.locator("rect.ol-ghost")).to_have_count(4)
     assert_accessible(page)
-    # Mountains right of the first card: legal, laid; then taken back.
-    page.get_by_role("button", name="Row 1, col 3: empty", exact=True).click()
-    expect(page.get_by_text("Its top-left space goes at row 1, col 3.")).to_be_visible()
+    # Mountains right of the third card: legal, laid; then taken back.
+    page.get_by_role("button", name="Row 3, col 3: empty", exact=True).click()
+    expect(page.get_by_text("Its top-left space goes at row 3, col 3.")).to_be_visible()
     page.get_by_role("button", name="Lay card and token").click()
-    expect(page.get_by_role("heading", name="Card 3")).to_be_visible()
+    expect(page.get_by_role("heading", name="Card 5")).to_be_visible()
     expect(page.get_by_text("Ben: 1 of 7 tokens")).to_be_visible()
-    page.get_by_role("button", name="Take back card 2").click()
-    expect(page.get_by_role("heading", name="Card 2")).to_be_visible()
+    page.get_by_role("button", name="Take back card 4").click()
+    expect(page.get_by_role("heading", name="Card 4")).to_be_visible()
 
     spectator = browser.new_context().new_page()
     spectator.goto(view_link)

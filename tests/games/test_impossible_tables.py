@@ -166,7 +166,24 @@ def test_oddland_refuses_a_play_along_turn_without_a_token_after_the_set_up() ->
     assert "only the 2 cards laid at set-up carry none" in problems[0]["message"]
     first = {"player": "Ann", "species": "begator", "cells": [[0, 0]]}
     problems = refusal("oddland", {**body, "cards": [_turn([0, 0], first), _turn([0, 2])]})
+    assert [p["path"] for p in problems] == ["cards[0].token"]
+
+
+def test_oddland_refuses_a_set_up_card_laid_with_a_token() -> None:
+    """The 2 cards dealt face up start the map: tokens come with the turns after them."""
+    ann = {"player": "Ann", "species": "begator", "cells": [[0, 2]]}
+    ben = {"player": "Ben", "species": "flora", "cells": [[0, 4]]}
+    body = {"players": ["Ann", "Ben"], "sides": {"begator": "A", "flora": "A"}}
+    cards = [_turn([0, 0]), _turn([0, 2], ann), _turn([0, 4], ben)]
+    problems = refusal("oddland", {**body, "cards": cards})
     assert [p["path"] for p in problems] == ["cards[1].token"]
+    assert "Card 2 is laid at set-up" in problems[0]["message"]
+    assert "carry no species token" in problems[0]["message"]
+    legal = [_turn([0, 0]), _turn([0, 2]), _turn([0, 4], {**ann, "cells": [[0, 4]]})]
+    assert GAMES["oddland"].checked_score({**body, "cards": legal})
+    # The page shows it (a stored game stays readable) rather than refusing to load it.
+    assert not GAMES["oddland"].validate({**body, "cards": cards})
+    assert GAMES["oddland"].table_problems({**body, "cards": cards})
 
 
 LUCKYS = "luckys-misadventures"
@@ -282,7 +299,7 @@ def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> Non
     whale = {"player": "Ann", "species": "whalephant", "cells": [[0, 0], [0, 1]]}
     solo = {
         "players": ["Ann"],
-        "map": ["FF", "FF"],
+        "map": ["FFFF", "FFFF"],
         "tokens": [whale],
         "sides": {"whalephant": "A"},
     }
@@ -291,12 +308,106 @@ def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> Non
     assert any("solo modifiers are the app's reading" in r for r in readings)
 
 
-def test_odd_world_says_its_player_count_is_the_apps_reading() -> None:
-    problems = refusal("odd-world", {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]})
-    assert problems[0]["path"] == "players"
-    assert "2 to 5 is the app's reading" in problems[0]["message"]
+@pytest.mark.parametrize("count", [1, 6, 50])
+def test_odd_world_says_its_player_count_is_the_apps_reading(count: int) -> None:
+    players = [{"name": f"P{n}", "display": {"hoopoe": 3}} for n in range(count)]
+    for check, body in [
+        ("score", {"players": players}),
+        ("series", {"games": [{"players": players}]}),
+    ]:
+        problems = refusal("odd-world", body, check)
+        assert problems[0]["path"].endswith("players")
+        assert f"not {count}." in problems[0]["message"]
+        assert "2 to 5 is the app's reading" in problems[0]["message"]
+    assert GAMES["odd-world"].player_count_reading in problems[0]["message"]
 
 
 def test_the_standings_show_the_readings() -> None:
     source = (Path(__file__).resolve().parents[2] / "templates" / "_standings.html").read_text()
     assert "result.readings" in source
+
+
+# --- issue 26, the rest: tables the rulebooks rule out, found by reading them ----------
+
+
+def _building(at: list[int], owner: str | None, edges: str | None = None) -> dict[str, Any]:
+    card: dict[str, Any] = {"at": at, "owner": owner, "points": {"kind": "row"}}
+    if edges is not None:
+        card["edges"] = edges
+    return card
+
+
+def test_oddville_refuses_neighbours_whose_edges_do_not_meet() -> None:
+    square = {"at": [0, 0], "card": "main-square", "owners": []}
+    meeting = [square, _building([1, 0], "A", "SSHH"), _building([1, 1], "B", "HHHH")]
+    body = {"players": ["A", "B"], "ended_by": None, "city": meeting}
+    problems = refusal("oddville", body)
+    assert [p["path"] for p in problems] == ["city[2].edges"]
+    assert problems[0]["message"] == (
+        "The card on row 2, col 2 shows houses on its left edge, but the card on row 2,"
+        " col 1 shows a street there: houses meet houses and streets meet streets."
+    )
+    # Against the Main Square the sentence says its streets are the app's reading.
+    under = {**body, "city": [square, _building([1, 0], "A", "HHHH")]}
+    [problem] = refusal("oddville", under)
+    assert "The Main Square's streets on its left, right and lower sides" in problem["message"]
+    # Edges not entered are not checked; edges that meet are scored.
+    assert GAMES["oddville"].checked_score({**body, "city": [square, _building([1, 0], "A")]})
+    fine = [square, _building([1, 0], "A", "SSHH"), _building([1, 1], "B", "HHHS")]
+    assert GAMES["oddville"].checked_score({**body, "city": fine})
+
+
+def test_oddville_refuses_more_buildings_or_workers_than_the_end_allows() -> None:
+    square = {"at": [0, 0], "card": "main-square", "owners": ["A"]}
+    six = [_building([1, col], "A") for col in range(6)]
+    body = {"players": ["A", "B"], "ended_by": "A", "city": [square, *six]}
+    # 6 buildings and the Traveller's worker on the Main Square: 7, legal (with a word).
+    result = GAMES["oddville"].checked_score(body).to_json()
+    assert any("the 7th is on the Main Square" in w for w in result["warnings"])
+    problems = refusal("oddville", {**body, "city": [*body["city"], _building([2, 0], "A")]})
+    assert [p["path"] for p in problems] == ["city"]
+    assert "A owns 7 buildings" in problems[0]["message"]
+    assert "at most 6" in problems[0]["message"]
+
+
+@pytest.mark.parametrize("check", ["score", "map"])
+def test_oddland_refuses_a_map_in_pieces(check: str) -> None:
+    body: dict[str, Any] = {"map": ["FF.FF", "FF.FF"], "tokens": []}
+    if check == "score":
+        body.update(players=["Ann", "Ben"], sides={"begator": "A"})
+    problems = refusal("oddland", body, check)
+    assert [p["path"] for p in problems] == ["map"]
+    assert "this map is in 2 pieces (one of them at row 1, col 4)" in problems[0]["message"]
+    assert GAMES["oddland"].api_endpoints()[check]({**body, "map": ["FFFFF", "FFFFF"]})
+
+
+def test_oddland_refuses_a_map_too_small_for_its_tokens() -> None:
+    """Every token is a turn, and every turn's card adds at least 2 spaces."""
+    ann = [{"player": "Ann", "species": "flora", "cells": [[0, n]]} for n in range(2)]
+    body = {"players": ["Ann"], "map": ["FFFF", "FFFF"], "tokens": ann, "sides": {"flora": "A"}}
+    problems = refusal("oddland", body)
+    assert [p["path"] for p in problems] == ["map"]
+    assert "the map has at least 10 spaces, not 8" in problems[0]["message"]
+    assert GAMES["oddland"].checked_score({**body, "tokens": ann[:1]})
+
+
+def test_oddland_refuses_tokens_placed_out_of_turn() -> None:
+    """Turns go clockwise from whoever went first (the table chooses who)."""
+
+    def token(player: str, col: int) -> dict[str, Any]:
+        return {"player": player, "species": "flora", "cells": [[0, col]]}
+
+    setup = [_turn([0, 0]), _turn([0, 2])]
+    body = {"players": ["Ann", "Ben", "Cy"], "sides": {"flora": "A"}}
+    clockwise = [_turn([0, 4], token("Ben", 4)), _turn([0, 6], token("Cy", 6))]
+    clockwise.append(_turn([0, 8], token("Ann", 8)))
+    assert GAMES["oddland"].checked_score({**body, "cards": [*setup, *clockwise]})
+    again = [_turn([0, 4], token("Ben", 4)), _turn([0, 6], token("Ben", 6))]
+    problems = refusal("oddland", {**body, "cards": [*setup, *again]})
+    assert problems == [
+        {
+            "path": "cards[3].token.player",
+            "message": "Card 4: it is Cy's turn (players take turns clockwise from Ben, who"
+            " went first), so the token is Cy's, not Ben's.",
+        }
+    ]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.grid import components
 from companion.games.oddland import (
     GAME,
     TIEBREAK,
@@ -205,7 +206,7 @@ def test_long_snake_territory_needs_no_recursion() -> None:
 
 def test_map_endpoint_json_exactly() -> None:
     body = {
-        "map": ["FFW", "FWW", "M.S"],
+        "map": ["FFW", "FWW", "MWS"],
         "tokens": [tok("Ann", "begator", (2, 2)), tok("Ben", "flora", (0, 1))],
     }
     assert map_endpoint(body) == {
@@ -221,9 +222,9 @@ def test_map_endpoint_json_exactly() -> None:
             {
                 "id": 1,
                 "terrain": "W",
-                "size": 3,
-                "cells": [[0, 2], [1, 1], [1, 2]],
-                "neighbors": [0, 3],
+                "size": 4,
+                "cells": [[0, 2], [1, 1], [1, 2], [2, 1]],
+                "neighbors": [0, 2, 3],
                 "tokens": [],
             },
             {
@@ -231,7 +232,7 @@ def test_map_endpoint_json_exactly() -> None:
                 "terrain": "M",
                 "size": 1,
                 "cells": [[2, 0]],
-                "neighbors": [0],
+                "neighbors": [0, 1],
                 "tokens": [],
             },
             {
@@ -247,8 +248,20 @@ def test_map_endpoint_json_exactly() -> None:
     assert GAME.api_endpoints()["map"](body) == map_endpoint(body)
 
 
+def test_map_and_placement_refuse_a_map_two_by_two_cards_cannot_make() -> None:
+    for endpoint, extra in [
+        (map_endpoint, {}),
+        (placement_endpoint, {"card": {"at": [0, 2], "terrains": ["FF", "FF"]}}),
+    ]:
+        with pytest.raises(InvalidStateError) as raised:
+            endpoint({"map": ["FW", "S."], **extra})
+        assert [p.path for p in raised.value.problems] == ["map"]
+        assert "every space lies in a 2x2 block" in raised.value.problems[0].message
+        assert endpoint({"map": ["FW", "SS"], **extra})
+
+
 def test_map_endpoint_with_players_checks_owners() -> None:
-    body = {"map": ["F"], "tokens": [tok("Zed", "flora", (0, 0))], "players": ["Ann"]}
+    body = {"map": ["FF", "FF"], "tokens": [tok("Zed", "flora", (0, 0))], "players": ["Ann"]}
     with pytest.raises(InvalidStateError) as raised:
         map_endpoint(body)
     assert [(p.path, p.message) for p in raised.value.problems] == [
@@ -258,7 +271,7 @@ def test_map_endpoint_with_players_checks_owners() -> None:
 
 def test_map_endpoint_reports_tokens_off_the_map() -> None:
     with pytest.raises(InvalidStateError) as raised:
-        map_endpoint({"map": ["F."], "tokens": [tok("Ann", "flora", (0, 1))]})
+        map_endpoint({"map": ["FF.", "FF."], "tokens": [tok("Ann", "flora", (0, 2))]})
     assert raised.value.problems[0].path == "tokens[0].cells[0]"
 
 
@@ -1128,10 +1141,16 @@ PLAYERS = ["Ann", "Ben", "Cy"]
 
 def made_by_cards(rows: list[str]) -> list[str]:
     """The map without the spaces no 2x2 map card can have made (again, until none is
-    left: clearing one may leave a neighbour outside every 2x2 block)."""
+    left: clearing one may leave a neighbour outside every 2x2 block), and only its
+    largest piece (cards are laid against the map, so a map hangs together)."""
     rows = list(rows)
     while unmade := unmade_spaces(rows):
         for r, c in unmade:
+            rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+    spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
+    pieces = sorted(components(spaces), key=len, reverse=True)
+    for piece in pieces[1:]:  # every piece is whole 2x2 blocks: the rest stays made
+        for r, c in piece:
             rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
     return rows
 
@@ -1142,7 +1161,9 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
     within supply."""
     rows = made_by_cards(draw(MAPS))
     spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=12)) if spaces else []
+    # Each token is a turn, and each card adds at least 2 spaces to the 2 set-up cards'.
+    most = min(12, max(0, (len(spaces) - 6) // 2))
+    chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=most)) if most else []
     tokens = [
         tok(PLAYERS[n % 3], POOL[n // 3], cell) for n, cell in enumerate(chosen[: 3 * len(POOL)])
     ]
@@ -1494,14 +1515,15 @@ def test_a_staircase_of_all_37_cards_reaches_the_limit() -> None:
 
 
 def test_placement_beyond_what_the_cards_make_is_illegal() -> None:
-    body = {"map": ["F"] * 74, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
+    # A map of 2x2 cards in one piece spanning 74 rows is already all 37 cards: one more
+    # card beyond it is refused.
+    body = {"map": ["FF"] * 74, "card": {"at": [74, 0], "terrains": ["FF", "FF"]}}
     reply = placement_endpoint(body)
     assert reply["legal"] is False
     assert reply["problems"] == [
+        {"path": "card", "message": "The 37 cards of the box cannot make a map this big."},
         {
             "path": "card",
             "message": f"With this card the map would span 76 rows and 2 columns; {EXTENT}",
-        }
+        },
     ]
-    body["card"] = {"at": [72, 0], "terrains": ["FF", "FF"]}  # overlapping: still 74 rows
-    assert placement_endpoint(body)["legal"] is True

@@ -23,6 +23,7 @@ from companion.games.oddville import (
     parse,
     problems_in,
 )
+from companion.games.oddville.facts import FACING, MAIN_SQUARE_EDGES, WORKERS_TO_END
 from companion.games.problems import InvalidStateError
 
 SQUARE = "main-square"
@@ -450,8 +451,12 @@ KIND_VALUES: dict[str, list[int | None]] = {
 
 @st.composite
 def cities(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid three-player table: a connected city grown from the Main Square."""
+    """A valid three-player table: a connected city grown from the Main Square, whose
+    entered edges meet (houses on houses, streets on streets), nobody owning more than the
+    6 buildings the end of the game allows."""
     placed = {(0, 0)}
+    edges_at = {(0, 0): MAIN_SQUARE_EDGES}
+    buildings = dict.fromkeys(PLAYERS, 0)
     workers = dict.fromkeys(PLAYERS, 0)
     city: list[dict[str, Any]] = [sq(*draw(st.lists(st.sampled_from(PLAYERS), unique=True)))]
     for owner in city[0]["owners"]:
@@ -467,13 +472,19 @@ def cities(draw: st.DrawFn) -> dict[str, Any]:
         guild = draw(st.sampled_from([None, *GUILDS]))
         if kind == "guild" and guild is None:
             guild = "rooster"
-        free = [p for p in PLAYERS if workers[p] < 9]
+        free = [p for p in PLAYERS if workers[p] < WORKERS_TO_END and buildings[p] < 6]
         owner = draw(st.sampled_from([None, *free]))
         if owner is not None:
             workers[owner] += 1
+            buildings[owner] += 1
         entry = card(at, kind, owner, value=value, guild=guild, shield=draw(st.integers(0, 3)))
         if draw(st.booleans()):
-            entry["edges"] = draw(st.text(alphabet="HS", min_size=4, max_size=4))
+            edges = list(draw(st.text(alphabet="HS", min_size=4, max_size=4)))
+            for offset, (mine, theirs) in FACING.items():
+                other = edges_at.get((at[0] + offset[0], at[1] + offset[1]))
+                if other is not None:
+                    edges[mine] = other[theirs]  # a laid card matches its neighbours
+            entry["edges"] = edges_at[at] = "".join(edges)
             entry["bonus"] = draw(st.sampled_from([b.value for b in Bonus]))
         city.append(entry)
     held = draw(st.lists(st.sampled_from(sorted(CHARACTERS)), unique=True, max_size=6))

@@ -556,62 +556,81 @@ def turn_form(row: int, col: int, terrains: str, **token: str) -> dict[str, str]
     return data
 
 
+def lay_setup(client: FlaskClient, token: str, play: int) -> None:
+    """Lay the 2 set-up cards (no token): the map is then FSFF over WMWW."""
+    token_fields = ("player", "species", "space", "second")
+    for laid, (col, terrains) in enumerate([(0, "FSWM"), (2, "FFWW")]):
+        # The set-up card's form has no token fields.
+        card = {k: v for k, v in turn_form(0, col, terrains).items() if k not in token_fields}
+        response = post(client, token, play, "turn", action="place", laid=str(laid), **card)
+        assert response.status_code == 200, text(response)
+
+
 def test_play_along_referee(app: Flask, client: FlaskClient, links: TableLinks) -> None:
     play = start_oddland(client, links.edit, play_along="y")
     assert state_of(app, play)["cards"] == []
+    page = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert "Set-up card 1 of 2: the cards dealt face up to start the map carry no token" in page
+    assert 'id="ol-turn-species"' not in page  # no token to choose
     check = post(
         client, links.edit, play, "turn", action="check", laid="0", **turn_form(0, 0, "FSWM")
     )
     assert check.status_code == 200
-    assert "Legal: this card and token follow every rule." in text(check)
+    assert "Legal: this set-up card follows every rule." in text(check)
     assert text(check).count('class="ol-ghost ol-t-') == 4  # the card checked, drawn
+    assert 'class="ol-ghost-token"' not in text(check)
     assert state_of(app, play)["cards"] == []
+    lay_setup(client, links.edit, play)
+    assert [card.get("token") for card in state_of(app, play)["cards"]] == [None, None]
+    # Card 3 is the first turn: Ann lays it with her Begator on the mountain.
     laid = post(
-        client, links.edit, play, "turn", action="place", laid="0", **turn_form(0, 0, "FSWM")
+        client, links.edit, play, "turn", action="place", laid="2", **turn_form(2, 0, "MMSS")
     )
-    assert laid.status_code == 200
-    assert "Card 2" in text(laid)
+    assert laid.status_code == 200, text(laid)
+    assert "Card 4" in text(laid)
+    assert 'id="ol-turn-species"' in text(laid)
     # Ben lays a card that does not touch the map: refused, with the reason.
     far = post(
-        client, links.edit, play, "turn", action="place", laid="1",
-        **turn_form(5, 5, "FFFF", player="Ben", species="flora"),
+        client, links.edit, play, "turn", action="place", laid="3",
+        **turn_form(6, 6, "FFFF", player="Ben", species="flora"),
     )  # fmt: skip
     assert far.status_code == 422
     assert "The card must share an edge with a space of the map." in text(far)
-    # A token in a territory that holds one already (the forest joins Ann's Begator's).
+    # A token in a territory that holds one already (the mountain joins Ann's Begator's).
     taken = post(
-        client, links.edit, play, "turn", action="place", laid="1",
-        **turn_form(-2, 0, "FFFF", player="Ben", species="flora", space="bottom-left"),
+        client, links.edit, play, "turn", action="place", laid="3",
+        **turn_form(2, 2, "MMWW", player="Ben", species="flora"),
     )  # fmt: skip
     assert taken.status_code == 422
     assert "already holds Ann's Begator" in text(taken)
     # Above the map and a fresh water territory: legal; the map shifts down.
     above = post(
-        client, links.edit, play, "turn", action="place", laid="1",
+        client, links.edit, play, "turn", action="place", laid="3",
         **turn_form(-2, 0, "WWFF", player="Ben", species="flora"),
     )  # fmt: skip
     assert above.status_code == 200, text(above)
     score = text(client.get(f"/t/{links.edit}/plays/{play}"))
-    assert "Begator (A) at row 3, col 1" in score
-    assert len(state_of(app, play)["cards"]) == 2
+    assert "Begator (A) at row 5, col 1" in score
+    assert len(state_of(app, play)["cards"]) == 4
     # Undo the card (and its token).
-    undone = post(client, links.edit, play, "turn/undo", laid="2")
+    undone = post(client, links.edit, play, "turn/undo", laid="4")
     assert undone.status_code == 200
-    assert len(state_of(app, play)["cards"]) == 1
-    stale = post(client, links.edit, play, "turn/undo", laid="2")
+    assert len(state_of(app, play)["cards"]) == 3
+    stale = post(client, links.edit, play, "turn/undo", laid="4")
     assert stale.status_code == 409
     # The shared undo reverts the last edit: the undo above.
     token = csrf(client, f"/t/{links.edit}")
     client.post(f"/t/{links.edit}/plays/{play}/undo", data={"csrf_token": token}, headers=HTMX)
-    assert len(state_of(app, play)["cards"]) == 2
+    assert len(state_of(app, play)["cards"]) == 4
 
 
 def test_play_along_whalephant_and_supply(client: FlaskClient, links: TableLinks) -> None:
     play = start_oddland(client, links.edit, play_along="y")
-    whale = turn_form(0, 0, "FFWW", species="whalephant", space="top-left", second="top-right")
-    assert post(client, links.edit, play, "turn", laid="0", **whale).status_code == 200
-    again = turn_form(2, 0, "MMSS", species="whalephant", space="top-left", second="top-right")
-    response = post(client, links.edit, play, "turn", laid="1", **again)
+    lay_setup(client, links.edit, play)
+    whale = turn_form(2, 0, "FFWW", species="whalephant", space="top-left", second="top-right")
+    assert post(client, links.edit, play, "turn", laid="2", **whale).status_code == 200
+    again = turn_form(4, 0, "MMSS", species="whalephant", space="top-left", second="top-right")
+    response = post(client, links.edit, play, "turn", laid="3", **again)
     assert response.status_code == 422
     assert "Ann has only 1 Whalephant token." in text(response)
 
@@ -828,7 +847,8 @@ def test_play_along_card_by_taps_without_javascript(
     app: Flask, client: FlaskClient, links: TableLinks
 ) -> None:
     play = start_oddland(client, links.edit, play_along="y")
-    taps = [{"at": "0,0"}] + [
+    lay_setup(client, links.edit, play)
+    taps = [{"at": "2,0"}] + [
         {"terrain": f"{space}:{letter}"}
         for space, letter in (
             ("top_left", "F"),
@@ -850,9 +870,9 @@ def test_play_along_card_by_taps_without_javascript(
         )
         assert response.status_code == 303
     # Tapping a space of the new card puts the token there.
-    post(client, links.edit, play, "turn/card", htmx=False, player="Ben", at="1,1")
+    post(client, links.edit, play, "turn/card", htmx=False, player="Ben", at="3,1")
     page = text(client.get(f"/t/{links.edit}/plays/{play}"))
-    assert "Its top-left space goes at row 1, col 1." in page
+    assert "Its top-left space goes at row 3, col 1." in page
     assert '<input type="hidden" name="bottom_right" value="M">' in page
     assert '<option value="bottom-right" selected>bottom right</option>' in page
     assert "the new card&#39;s top left" in page or "the new card's top left" in page
@@ -876,8 +896,8 @@ def test_play_along_card_by_taps_without_javascript(
     )
     assert response.status_code == 303
     cards = state_of(app, play)["cards"]
-    assert cards[0]["card"]["terrains"] == ["FF", "WM"]
-    assert cards[0]["token"]["player"] == "Ben"
+    assert cards[2]["card"]["terrains"] == ["FF", "WM"]
+    assert cards[2]["token"]["player"] == "Ben"
     # The next card starts blank.
     page = text(client.get(f"/t/{links.edit}/plays/{play}"))
     assert "Tap the map where its top-left space goes." in page
@@ -888,3 +908,93 @@ def test_draft_taps_are_refused_outside_play_along(
 ) -> None:
     response = post(client, links.edit, play_id, "turn/card", at="0,0")
     assert response.status_code == 422
+
+
+def _store_state(app: Flask, play_id: int, state: dict[str, Any]) -> None:
+    """Put a whole state in a play (as if every space and token had been tapped)."""
+    with app.app_context():
+        play = db.session.get(Play, play_id)
+        assert play is not None
+        play.state = state
+        play.result = None
+        play.version += 1  # a new version: no page kept from before serves it
+        db.session.commit()
+
+
+def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    # A checkerboard of two full rows, and one space under them no 2x2 card can make.
+    rows = ["FWFWFWFW", "WFWFWFWF", "F......."]
+    species = ["begator", "flora", "flora", "owloose", "pangeroo", "pigehorse"]
+    tokens = [
+        {"player": name, "species": key, "cells": [[row, col]]}
+        for row, name in enumerate(["Ann", "Ben"])
+        for col, key in enumerate(species)
+    ]
+    tokens += [
+        {"player": name, "species": "whalephant", "cells": [[row, 6], [row, 7]]}
+        for row, name in enumerate(["Ann", "Ben"])
+    ]
+    state = {**state_of(app, play_id), "map": rows, "tokens": tokens}
+    _store_state(app, play_id, {**state, "tokens": tokens[:-1]})
+    html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    assert "ol-map-problem" not in html  # Ben is still placing: no nagging
+    _store_state(app, play_id, state)
+    html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
+    problems = re.findall(r'<p class="error ol-map-problem">([^<]*)</p>', html)
+    assert problems == [
+        "Not a table the rules allow: Map cards are 2x2, so every space lies in a 2x2 block"
+        " of the map, but row 3 col 1 does not.",
+        "Not a table the rules allow: 14 tokens mean 14 turns after the 2 set-up cards: 16"
+        " cards, each after the first adding at least 2 spaces (a card covers at most 2), so"
+        " the map has at least 34 spaces, not 17.",
+    ]
+
+
+def standings_readings(html: str) -> list[str]:
+    """The app's readings shown in the standings (under the verdict they qualify)."""
+    section = re.search(r'<section id="standings".*?</section>', html, re.S)
+    assert section is not None
+    return re.findall(r'<p class="hint reading">([^<]*)</p>', section.group(0))
+
+
+def test_the_standings_show_the_readings_the_verdict_rests_on(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    # Nothing tells Ann and Ben apart: the shared victory is the app's reading.
+    paint_rows(client, links.edit, play_id, ["FFW", "FFW"])
+    for token in (links.edit, links.view):
+        [shared] = standings_readings(text(client.get(f"/t/{token}/plays/{play_id}")))
+        assert shared.startswith("A shared victory is the app's reading")
+    # A token in a larger territory decides: no reading is involved any more.
+    tap(client, links.edit, play_id, "token", (0, 0), base="F", species="flora")
+    assert standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}"))) == []
+
+
+def test_a_solo_whalephant_shows_its_readings(client: FlaskClient) -> None:
+    links = create_table(client, ["Ann"])
+    play_id = start_oddland(client, links.edit, solo="y")
+    paint_rows(client, links.edit, play_id, ["FF", "FF"])
+    whale = tap(client, links.edit, play_id, "token", (0, 0), base="F", species="whalephant")
+    assert whale.status_code == 200, text(whale)
+    readings = standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}")))
+    assert any(r.startswith("The Whalephant's token covering two") for r in readings)
+    assert any(r.startswith("The solo modifiers are the app's reading") for r in readings)
+
+
+def test_play_along_offers_the_next_player_clockwise_and_refuses_another(
+    app: Flask, client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    lay_setup(client, links.edit, play)
+    # Ben goes first (the table chose him): Ann is next, clockwise.
+    first = turn_form(2, 0, "MMSS", player="Ben")
+    assert post(client, links.edit, play, "turn", laid="2", **first).status_code == 200
+    page = text(client.get(f"/t/{links.edit}/plays/{play}"))
+    assert '<option value="Ann" selected>Ann</option>' in page
+    again = turn_form(2, 2, "WWFF", player="Ben", species="flora")
+    response = post(client, links.edit, play, "turn", laid="3", **again)
+    assert response.status_code == 422
+    assert "Card 4: it is Ann's turn" in text(response)
+    assert len(state_of(app, play)["cards"]) == 3

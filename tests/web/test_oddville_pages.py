@@ -200,6 +200,7 @@ def test_the_referee_checks_builds_and_takes_back(client: FlaskClient) -> None:
     html = response.get_data(as_text=True)
     assert "Legal (only checked, nothing saved)." in html
     assert "Your new card: draw 1 Coin." in html
+    assert "The Main Square gives no bonus to a building laid next to it" in html
     assert len(state_of(client, play_id)["city"]) == 1
     response = tap(client, links, play_id, "1,0,empty", tool="build", **houses)
     assert response.status_code == 422

@@ -126,6 +126,7 @@ from companion.games.oddland.state import (
     POSITION_NOT_PAIR,
     ROW_TOO_LONG,
     ROWS_TOO_MANY,
+    SETUP_CARDS,
     STATE_SIZE,
     CardModel,
     MapModel,
@@ -139,6 +140,8 @@ from companion.games.oddland.state import (
     shape_problems,
     supply_problems,
     token_problems,
+    turn_order_problems,
+    turn_token_problem,
 )
 from companion.games.oddland.table import (
     Table,
@@ -182,6 +185,7 @@ __all__ = [
     "ROOM_RULE",
     "ROWS_TOO_MANY",
     "ROW_TOO_LONG",
+    "SETUP_CARDS",
     "SIDE_LETTERS",
     "SLUG",
     "STATE_SIZE",
@@ -242,4 +246,6 @@ __all__ = [
     "token_facts",
     "token_problems",
     "turn_key",
+    "turn_order_problems",
+    "turn_token_problem",
 ]

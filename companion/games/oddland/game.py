@@ -47,8 +47,12 @@ from companion.games.oddland.state import (
     _token,
     _tokens,
     analyse_map,
+    map_connection_problems,
     map_problems,
     map_shape_problems,
+    setup_token_problems,
+    spaces_for_tokens_problems,
+    turn_order_problems,
 )
 from companion.games.oddland.table import parse
 from companion.games.problems import InvalidStateError, Problem, path_of
@@ -58,11 +62,19 @@ from companion.games.ranking import Result
 def map_endpoint(body: object) -> dict[str, Any]:
     """The ``oddland/map`` handler: territories of a map (and where tokens lie).
 
-    >>> map_endpoint({"map": ["FW"]})["territories"][1]
+    >>> map_endpoint({"map": ["FW", "FF"]})["territories"][1]
     {'id': 1, 'terrain': 'W', 'size': 1, 'cells': [[0, 1]], 'neighbors': [0], 'tokens': []}
+
+    A map the 2x2 map cards cannot make is refused, as by ``score``:
+
+    >>> try:
+    ...     map_endpoint({"map": ["FW"]})
+    ... except InvalidStateError as refused:
+    ...     print(refused.problems[0].message[:60])
+    Map cards are 2x2, so every space lies in a 2x2 block of the
     """
     model = validate_model(MapModel, body, MAP_REQUEST_SIZE)
-    problems = map_problems(model.map)
+    problems = made_map_problems(model.map)
     names = None
     if model.players is not None:
         problems += name_problems(model.players, path=lambda i: f"players[{i}]")
@@ -82,7 +94,7 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     (True, ['FS', 'WM'], [0, 0])
     """
     model = validate_model(PlacementModel, body, PLACEMENT_SIZE)
-    problems = map_problems(model.map)
+    problems = made_map_problems(model.map)
     names = None
     if model.players is not None:
         problems += player_count_problems(
@@ -113,6 +125,12 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     if not rule_problems:
         reply.update(apply_placement(model.map, card=card, tokens=tokens, token=token).to_json())
     return reply
+
+
+def made_map_problems(rows: Sequence[str]) -> list[Problem]:
+    """A malformed map, or one the 2x2 map cards cannot make or in pieces (``map``,
+    ``placement``)."""
+    return map_problems(rows) or [*map_shape_problems(rows), *map_connection_problems(rows)]
 
 
 #: The table of the API description's examples (API.md's).
@@ -164,9 +182,20 @@ class Oddland(Game):
         return score_table(parse(state))
 
     def table_problems(self, state: object) -> list[Problem]:
-        """A map the 2x2 map cards cannot make (a play-along map is made of them)."""
+        """A map the 2x2 map cards cannot make, in pieces or too small for its tokens (a
+        play-along map is made of laid cards), or a play-along game whose set-up cards
+        carry a token or whose tokens are placed out of turn."""
         model = validate_model(StateModel, state, STATE_SIZE)
-        return [] if model.cards else map_shape_problems(model.map)
+        if model.cards:
+            return [
+                *setup_token_problems(model.cards),
+                *turn_order_problems(model.cards, model.players),
+            ]
+        return [
+            *map_shape_problems(model.map),
+            *map_connection_problems(model.map),
+            *spaces_for_tokens_problems(model.map, len(model.tokens)),
+        ]
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """An empty map for these players; ``options["sides"]`` or, as the box holds 6

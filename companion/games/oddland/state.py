@@ -9,15 +9,19 @@ import pydantic
 
 from companion.games.grid import (
     Cell,
+    components,
     place_name,
 )
 from companion.games.limits import STRICT, list_size, object_size, text_size
 from companion.games.names import Roster, name_problems, player_count_problems, players_size
 from companion.games.oddland.map import (
     CARD_SIZE,
+    COVER_RULE,
+    EDGE_RULE,
     EMPTY,
     MAX_CARD_EXTENT,
     MAX_CARD_SPAN,
+    MAX_COVERED_SPACES,
     MAX_MAP_EXTENT,
     MAX_PLAYERS,
     MAX_SPACES,
@@ -584,21 +588,160 @@ def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Proble
     ]
 
 
-def token_less_turn_problems(turns: Sequence[TurnModel]) -> list[Problem]:
-    """Turns without a token: only the cards laid at set-up (at most 2, before any turn)
-    carry none; every turn places one."""
-    problems = []
+def map_connection_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
+    """A map in pieces: the set-up lays its 2 cards side by side and every card laid
+    shares an edge with the map, so the spaces of a map are all linked through edges.
+
+    >>> map_connection_problems(["FF.FF", "FF.FF"])[0].message
+    'Every map card is laid against the map, so its spaces hang together, but this map \
+is in 2 pieces (one of them at row 1, col 4).'
+    >>> map_connection_problems(["FFW", "FWW"])
+    []
+    """
+    spaces = [
+        (r, c) for r, row in enumerate(rows) for c, letter in enumerate(row) if letter not in EMPTY
+    ]
+    pieces = components(spaces)
+    if len(pieces) < len(("one", "other")):
+        return []
+    return [
+        Problem(
+            path,
+            "Every map card is laid against the map, so its spaces hang together, but this map"
+            f" is in {len(pieces)} pieces (one of them at {place_name(pieces[1][0])}).",
+            rule=EDGE_RULE,
+            # Painting space by space passes through such maps.
+            pending=True,
+        )
+    ]
+
+
+def spaces_for_tokens_problems(rows: Sequence[str], tokens: int) -> list[Problem]:
+    """A map too small for the tokens on it. Each token is a turn, and each turn lays a
+    card after the 2 set-up cards; the first card makes 4 spaces and every later one at
+    least 2 more (it covers at most 2), so ``tokens`` turns leave at least
+    ``2 * tokens + 6`` spaces. (A map without tokens yet is still being entered.)
+
+    >>> spaces_for_tokens_problems(["FF", "FF"], 1)[0].message
+    '1 token means 1 turn after the 2 set-up cards: 3 cards, each after the first adding \
+at least 2 spaces (a card covers at most 2), so the map has at least 8 spaces, not 4.'
+    >>> spaces_for_tokens_problems(["FFFF", "FFFF"], 1), spaces_for_tokens_problems(["FF"], 0)
+    ([], [])
+    """
+    spaces = sum(1 for row in rows for letter in row if letter not in EMPTY)
+    cards = tokens + SETUP_CARDS
+    least = CARD_SIZE * CARD_SIZE + (cards - 1) * (CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES)
+    if not tokens or spaces >= least:
+        return []
+    plural = "s" if tokens != 1 else ""
+    return [
+        Problem(
+            "map",
+            f"{tokens} token{plural} mean{'' if plural else 's'} {tokens} turn{plural} after"
+            f" the {SETUP_CARDS} set-up cards: {cards} cards, each after the first adding at"
+            f" least {CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES} spaces (a card covers at"
+            f" most {MAX_COVERED_SPACES}), so the map has at least {least} spaces, not"
+            f" {spaces}.",
+            rule=COVER_RULE,
+            # Tokens may be placed on a map still being painted.
+            pending=True,
+        )
+    ]
+
+
+def turn_order_problems(
+    turns: Sequence[TurnModel], players: Sequence[str] | None
+) -> list[Problem]:
+    """Tokens out of turn in a play-along game: players take turns clockwise (in seating
+    order) from whoever went first, and each turn places the player's own token.
+
+    >>> def turn(player):
+    ...     token = {"player": player, "species": "flora", "cells": [[0, 0]]}
+    ...     return TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FF", "FF"]},
+    ...                                      "token": token})
+    >>> setup = TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FF", "FF"]}})
+    >>> turn_order_problems([setup, setup, turn("Ben"), turn("Cy"), turn("Ann")],
+    ...                     ["Ann", "Ben", "Cy"])
+    []
+    >>> [p.message for p in turn_order_problems([setup, setup, turn("Ben"), turn("Ben")],
+    ...                                         ["Ann", "Ben", "Cy"])]
+    ["Card 4: it is Cy's turn (players take turns clockwise from Ben, who went first), \
+so the token is Cy's, not Ben's."]
+    """
+    if not players:
+        return []
+    roster = Roster.of(players)
+    seats = {name: seat for seat, name in enumerate(roster.names)}
+    problems: list[Problem] = []
+    first: int | None = None
     for number, turn in enumerate(turns):
-        if turn.token is not None:
+        if number < SETUP_CARDS or turn.token is None:
             continue
-        setup = number < SETUP_CARDS and all(t.token is None for t in turns[:number])
-        if not setup:
+        owner = roster.find(turn.token.player)
+        if owner is None:
+            return problems  # an unknown player is reported where the token is read
+        if first is None:
+            first = seats[owner] - (number - SETUP_CARDS)
+        due = roster.names[(first + number - SETUP_CARDS) % len(roster.names)]
+        if owner != due:
+            starter = roster.names[first % len(roster.names)]
             problems.append(
                 Problem(
-                    f"cards[{number}].token",
-                    f"Card {number + 1}: every turn places a species token; only the"
-                    f" {SETUP_CARDS} cards laid at set-up carry none.",
+                    f"cards[{number}].token.player",
+                    f"Card {number + 1}: it is {due}'s turn (players take turns clockwise"
+                    f" from {starter}, who went first), so the token is {due}'s, not"
+                    f" {owner}'s.",
                     rule=TURN_RULE,
                 )
             )
     return problems
+
+
+def token_less_turn_problems(turns: Sequence[TurnModel]) -> list[Problem]:
+    """Turns without a token: only the cards laid at set-up (the first
+    :data:`SETUP_CARDS`) carry none; every turn places one."""
+    return [
+        problem
+        for number, turn in enumerate(turns)
+        if turn.token is None and (problem := turn_token_problem(number, has_token=False))
+    ]
+
+
+def setup_token_problems(turns: Sequence[TurnModel]) -> list[Problem]:
+    """Set-up cards entered with a token (an impossible table: see
+    :func:`turn_token_problem`)."""
+    return [
+        problem
+        for number, turn in enumerate(turns[:SETUP_CARDS])
+        if turn.token is not None and (problem := turn_token_problem(number, has_token=True))
+    ]
+
+
+def turn_token_problem(number: int, *, has_token: bool) -> Problem | None:
+    """What is wrong with card ``number`` (from 0) of a play-along game carrying a token
+    or not: the first :data:`SETUP_CARDS` are dealt face up at set-up and carry none;
+    every later card is a player's turn, which places one.
+
+    >>> turn_token_problem(0, has_token=True).message[:52]
+    'Card 1 is laid at set-up: the 2 cards dealt face up '
+    >>> turn_token_problem(1, has_token=False), turn_token_problem(2, has_token=True)
+    (None, None)
+    >>> turn_token_problem(2, has_token=False).path
+    'cards[2].token'
+    """
+    if number < SETUP_CARDS and has_token:
+        return Problem(
+            f"cards[{number}].token",
+            f"Card {number + 1} is laid at set-up: the {SETUP_CARDS} cards dealt face up to"
+            " start the map carry no species token; tokens come with the players' turns,"
+            f" from card {SETUP_CARDS + 1} on.",
+            rule=SETUP_RULE,
+        )
+    if number >= SETUP_CARDS and not has_token:
+        return Problem(
+            f"cards[{number}].token",
+            f"Card {number + 1}: every turn places a species token; only the"
+            f" {SETUP_CARDS} cards laid at set-up carry none.",
+            rule=TURN_RULE,
+        )
+    return None

@@ -140,6 +140,29 @@ MAIN_SQUARE_READING = (
 )
 
 
+#: Why a building beside the Main Square gets no bonus from it (the verdict's reading).
+MAIN_SQUARE_BONUS_READING = (
+    "The Main Square gives no bonus to a building laid next to it: this is the app's"
+    " reading, as the rulebook only puts bonuses in the corner of Building cards and never"
+    " gives the Main Square one."
+)
+
+
+def build_readings(city: City, new: Card) -> list[str]:
+    """The app's readings a verdict on building ``new`` rests on: none, or the Main
+    Square's missing bonus when ``new`` shares an edge with it.
+
+    >>> from companion.games.oddville.state import parse
+    >>> city = parse({"players": ["Ann", "Ben"], "city": [{"at": [0, 0], "card": "main-square"}]})
+    >>> [r[:31] for r in build_readings(city, building((1, 0), owner="Ann", edges="SHHH"))]
+    ['The Main Square gives no bonus ']
+    >>> build_readings(city, building((1, 1), owner="Ann", edges="SHHH"))
+    []
+    """
+    beside = (city.cards.get(step(new.at, offset)) for offset in FACING)
+    return [MAIN_SQUARE_BONUS_READING] if any(c and c.main_square for c in beside) else []
+
+
 def _edge_problems(city: City, new: Card) -> list[Problem]:
     assert new.edges is not None
     problems = []

@@ -14,6 +14,7 @@ from companion.games.names import Roster
 from companion.games.oddville.construction import (
     apply_construction,
     bonuses,
+    build_readings,
     check_construction,
     construction_warnings,
 )
@@ -28,6 +29,7 @@ from companion.games.oddville.facts import (
     WORKERS_TO_END,
 )
 from companion.games.oddville.history import characters_change, city_change
+from companion.games.oddville.impossible import table_problems as impossible_tables
 from companion.games.oddville.scoring import TIEBREAK, score_city
 from companion.games.oddville.state import (
     CARD_SIZE,
@@ -131,12 +133,14 @@ def verdict(
     listed = list(city_json)
     if not any(card.get("card") == MAIN_SQUARE for card in listed):
         listed.insert(0, {"at": list(MAIN_SQUARE_AT), "card": MAIN_SQUARE, "owners": []})
+    readings = build_readings(city, new) if legal else []
     return {
         "legal": legal,
         "problems": [p.to_json() for p in problems],
         "bonuses": [g.to_json() for g in bonuses(city, new)] if legal else [],
         "warnings": construction_warnings(city, new) if legal else [],
         "city": [*listed, dict(card_json)] if legal else None,
+        **({"readings": readings} if readings else {}),
     }
 
 
@@ -182,6 +186,12 @@ class OddVille(Game):
     def score(self, state: object) -> Result:
         """Score a table (see the package example)."""
         return score_city(parse(state))
+
+    def table_problems(self, state: object) -> list[Problem]:
+        """Edges that do not meet, more buildings or workers in the city than the end of
+        the game allows, or who ended it without a 6th worker there."""
+        listed = state.get("city", []) if isinstance(state, Mapping) else []
+        return impossible_tables(parse(state), listed if isinstance(listed, list) else [])
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """The Main Square alone at the top; no characters, no workers, nobody ended yet;
@@ -304,6 +314,8 @@ class OddVille(Game):
                         "bonuses": schemas.array(bonus),
                         "warnings": schemas.array(schemas.SENTENCE),
                     },
+                    # The app's readings the verdict rests on (only when there are some).
+                    {"readings": schemas.array(schemas.SENTENCE)},
                     nullable={"city": schemas.array(schemas.ANY_OBJECT)},
                 ),
                 {

@@ -277,11 +277,13 @@ def warnings(city: City) -> list[str]:
             " it is, tied players share."
         )
     for player in city.players:
-        count = city.workers_in_city(player)
-        if count > WORKERS_TO_END:
+        # More is an impossible table (see impossible.py); 7 is legal, through the
+        # Traveller, and worth a word.
+        if city.workers_in_city(player) == WORKERS_TO_END + 1:
             found.append(
-                f"{player} has {count} workers in the city: the game ends when a player"
-                f" places the {WORKERS_TO_END}th."
+                f"{player} has {WORKERS_TO_END + 1} workers in the city: the game ends when a"
+                f" player places the {WORKERS_TO_END}th, so the 7th is on the Main Square,"
+                " put there by the Traveller in that same turn."
             )
     if city.ended_by is not None and city.workers_in_city(city.ended_by) < WORKERS_TO_END:
         count = city.workers_in_city(city.ended_by)

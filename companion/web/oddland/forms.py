@@ -334,8 +334,11 @@ class TurnForm(FlaskForm):
     bottom_right = SelectField("Bottom right", choices=_choices(TERRAIN_PAIRS))
     player = StringField("Player")
     species = StringField("Species")
+    # A set-up card's form has no token fields: the token's space then stays unchosen.
     space = SelectField(
-        "On the card's", choices=_choices([(k, k.replace("-", " ")) for k in CARD_SPACES])
+        "On the card's",
+        choices=_choices([(k, k.replace("-", " ")) for k in CARD_SPACES]),
+        default="top-left",
     )
     second = SelectField(
         "Second space (two-space species)",
@@ -344,8 +347,9 @@ class TurnForm(FlaskForm):
     )
     laid = IntegerField()
 
-    def turn(self) -> dict[str, Any]:
-        """The turn as stored in ``cards`` (positions relative to the map before it)."""
+    def turn(self, *, setup: bool = False) -> dict[str, Any]:
+        """The turn as stored in ``cards`` (positions relative to the map before it);
+        a ``setup`` card (dealt face up to start the map) carries no token."""
         at = [self.row.data or 0, self.col.data or 0]
         card = {
             "at": at,
@@ -354,6 +358,8 @@ class TurnForm(FlaskForm):
                 f"{self.bottom_left.data}{self.bottom_right.data}",
             ],
         }
+        if setup:
+            return {"card": card}
         spaces = [self.space.data or "top-left"]
         if self.second.data:
             spaces.append(self.second.data)

@@ -281,11 +281,12 @@ def turn(token: str, play_id: int) -> Response:
         )
     entered = request.form.to_dict()
     keep_draft(opened.play.id, _draft_from(opened, request.form))
-    proposed = form.turn()
+    setup = len(opened.play.state["cards"]) < engine.SETUP_CARDS
+    proposed = form.turn(setup=setup)
     problems = service.check_turn(opened.play.state, proposed)
     if request.form.get("action") == "check" or problems:
         status = HTTPStatus.UNPROCESSABLE_ENTITY if problems else HTTPStatus.OK
-        verdict = _verdict(problems)
+        verdict = _verdict(problems, setup=setup)
         return play_response(
             opened,
             status=status,
@@ -356,11 +357,13 @@ def _card_space_at(values: Mapping[str, str], tapped: tuple[int, int]) -> str | 
     return next((name for name, at in CARD_SPACES.items() if at == (dr, dc)), None)
 
 
-def _verdict(problems: Sequence[Problem]) -> dict[str, Any]:
+def _verdict(problems: Sequence[Problem], *, setup: bool = False) -> dict[str, Any]:
     """The referee's answer for the page: legal, or each broken rule's sentence and its
-    rules entry (``rules``, one per listed problem; the count of the rest has none)."""
+    rules entry (``rules``, one per listed problem; the count of the rest has none).
+    A ``setup`` card comes without a token."""
     if not problems:
-        return {"legal": True, "messages": ["Legal: this card and token follow every rule."]}
+        legal = "this set-up card follows" if setup else "this card and token follow"
+        return {"legal": True, "messages": [f"Legal: {legal} every rule."]}
     shown, _more = listed_problems(problems)
     return {
         "legal": False,

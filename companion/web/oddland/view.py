@@ -25,9 +25,15 @@ from companion.games.oddland.species import (
     species_name,
     tokens_per_player,
 )
+from companion.games.oddland.state import (
+    map_connection_problems,
+    map_shape_problems,
+    spaces_for_tokens_problems,
+)
 from companion.games.problems import InvalidStateError
 from companion.models import Play
 from companion.services import oddland as service
+from companion.services.results import IMPOSSIBLE_TABLE
 from companion.web.game_pages import PlayPage
 from companion.web.oddland.forms import (
     CARD_FIELDS,
@@ -104,18 +110,38 @@ def context(page: PlayPage) -> dict[str, Any]:
         view.place_words = ""
     view.verdict = extra.get("verdict")
     view.definition = dict(extra.get("definition") or {})
+    view.map_problems = _map_problems(page)
     return {
         "ol": view,
         "oddland_tools": TOOL_LABELS,
         "oddland_directions": list(Direction),
         "oddland_terrains": TERRAIN_PAIRS,
         "oddland_card_spaces": list(CARD_SPACES),
+        "oddland_setup_cards": engine.SETUP_CARDS,
         "oddland_card_fields": CARD_FIELDS,
         "oddland_two_space": TWO_SPACE_SPECIES,
         "oddland_units": list(Unit),
         "oddland_regions": REGION_LABELS,
         "oddland_species": SPECIES,
     }
+
+
+def _map_problems(page: PlayPage) -> list[str]:
+    """A finished map the 2x2 map cards cannot make, in pieces or too small for its
+    tokens, said beside the map (as the API refuses it); while tokens are still being
+    placed the map is likely being painted, so nothing is said yet. A play-along map is
+    made of laid cards."""
+    result = page.view.result or {}
+    if "cards" in page.play.state or not result.get("finished"):
+        return []
+    rows = page.play.state.get("map", [])
+    placed = len(page.play.state.get("tokens", []))
+    problems = [
+        *map_shape_problems(rows),
+        *map_connection_problems(rows),
+        *spaces_for_tokens_problems(rows, placed),
+    ]
+    return [IMPOSSIBLE_TABLE + problem.message for problem in problems]
 
 
 @dataclass(frozen=True)
@@ -177,6 +203,8 @@ class MapView:
     place_words: str = ""
     #: The map is shrunk to fit a phone (larger letters, see :data:`WIDE_COLUMNS`).
     wide: bool = False
+    #: What makes the finished map one the 2x2 map cards cannot make (see ``context``).
+    map_problems: list[str] = field(default_factory=list)
     #: What a play-along check entered, and its verdict (legal or the rules broken).
     entered: dict[str, str] = field(default_factory=dict)
     verdict: dict[str, Any] | None = None
@@ -355,9 +383,10 @@ def build_view(
         summary=_summary(analysis),
     )
     view.wide = len(grid.cols) >= WIDE_COLUMNS
+    setup = play_along and len(state["cards"]) < engine.SETUP_CARDS
     if ghost:
         view.ghost = [(grid.box(pos, inset=GHOST_INSET), letter) for pos, letter in ghost.items()]
-        view.ghost_token = _ghost_token(proposal or {}, grid)
+        view.ghost_token = [] if setup else _ghost_token(proposal or {}, grid)
     if isinstance(seat, int) and seat < len(players) and "player" not in palette:
         view.palette["player"] = players[seat]
     unknown = [sp["key"] for sp in view.species if sp["scored"] == "unknown"]
@@ -365,7 +394,7 @@ def build_view(
     view.define_default = (placed or unknown or [""])[0]
     if view.play_along:
         view.turn = _turn_defaults(state, players, grid.rows, grid.cols, bool(spaces_at))
-        view.turn["card"] = _card_choices(proposal or {})
+        view.turn["card"] = _card_choices(proposal or {}, token=not setup)
         if state["cards"]:
             # The last card shifted nothing after it: a negative place became row/col 0.
             r, c = (max(0, n) for n in state["cards"][-1]["card"]["at"])
@@ -573,21 +602,39 @@ def _turn_defaults(
         cols = list(range(col_range[0] - 1, col_range[-1] + 1))
     else:
         rows, cols = [0], [0]
+    setup = laid < engine.SETUP_CARDS
     return {
         "laid": laid,
+        # The cards dealt face up to start the map: no token, nobody's turn yet.
+        "setup": setup,
         "rows": [(r, _line_name(r, "row", "above")) for r in rows],
         "cols": [(c, _line_name(c, "col", "left")) for c in cols],
         # Below the map, at its left edge: a legal place for most cards.
         "row": row_range[-1] if has_map else 0,
         "col": col_range[0] + 1 if has_map else 0,
-        "player": players[laid % len(players)] if players else "",
+        "player": _next_player(state["cards"], players),
         "last": state["cards"][-1] if laid else None,
     }
 
 
-def _card_choices(entered: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The 2 x 2 mini-card of the turn form: each space, its terrain so far, and the
-    four terrains a tap on it can choose.
+def _next_player(cards: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+    """Whose turn the next card is: clockwise from whoever laid the first turn's token
+    (the table chooses who goes first), the first seat until then."""
+    if not players:
+        return ""
+    first = 0
+    if len(cards) > engine.SETUP_CARDS:
+        owner = (cards[engine.SETUP_CARDS].get("token") or {}).get("player")
+        names = [p.casefold() for p in players]
+        if isinstance(owner, str) and owner.casefold() in names:
+            first = names.index(owner.casefold())
+    return players[(first + len(cards) - engine.SETUP_CARDS) % len(players)]
+
+
+def _card_choices(entered: Mapping[str, str], *, token: bool = True) -> list[dict[str, Any]]:
+    """The 2 x 2 mini-card of the turn form: each space, its terrain so far, the
+    four terrains a tap on it can choose, and whether the token goes there (a set-up
+    card, ``token`` false, carries none).
 
     >>> [(s["field"], s["letter"]) for s in _card_choices({"top_right": "W"})][:2]
     [('top_left', ''), ('top_right', 'W')]
@@ -599,7 +646,7 @@ def _card_choices(entered: Mapping[str, str]) -> list[dict[str, Any]]:
             "field": name.replace("-", "_"),
             "label": name.replace("-", " ").capitalize(),
             "letter": entered.get(name.replace("-", "_"), ""),
-            "token": name in {chosen_token, entered.get("second", "")},
+            "token": token and name in {chosen_token, entered.get("second", "")},
             "terrains": [(t.value, TERRAIN_NAMES[t]) for t in Terrain],
         }
         for name in CARD_SPACES
