@@ -23,12 +23,15 @@ pure scoring of the body it was sent, short and waiting for nothing, so queueing
 the tables' taps would only slow it (under wrk, a sixth of its throughput: its
 compression, which runs without the GIL, no longer overlapped another request's work).
 
-Exports (``.../export.json``, ``.../export.csv``) go round it too, taking turns among
-themselves instead: a large group's first export is seconds of work, which would hold every
+Exports (``.../export.json``, ``.../export.csv``) take their turns a slice at a time: the
+request itself only looks up what to send, and answers with a stream whose text is built
+in turns of about 20 ms at this gate (``TURN``, see ``services/transfer_stream.py``), sent
+between turns. A large group's export is seconds of work; in one turn it would hold every
 table's taps and polls of the process that long (two export loops raised other tables'
-poll p95 to 7 s). Beside the gate they share the interpreter with the gated request, which
-Python switches between every few milliseconds, so a tap waits milliseconds, not seconds.
-They are rate-limited per network and kept once built (``web/groups.py``).
+poll p95 to 7 s), beside the gate it would share the interpreter with the gated request
+(Python switches threads every 5 ms, and a request that waits for the database gets the
+interpreter back only at such a switch). They are rate-limited per network and kept once
+built (``web/groups.py``).
 
 ``REQUESTS_AT_ONCE`` 0 turns the gate off; more than 1 lets a process overlap a request's
 waits for a distant database with another's work.
@@ -39,14 +42,15 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Iterable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 SETTING = "REQUESTS_AT_ONCE"
 #: Paths whose requests never wait for a turn (see above).
 AROUND = ("/api/",)
-#: Path endings of the requests that take turns beside the gate (see above).
-BESIDE = ("/export.json", "/export.csv")
+#: Where a request finds the gate, to take further turns for work it does while its
+#: answer is sent (see above).
+TURN = "companion.turn"
 #: The body is read in pieces of this size, so a client that stops half-way leaves what
 #: it sent (the app then answers 400, as it would have reading it itself).
 CHUNK = 64 * 1024
@@ -63,16 +67,21 @@ class Gate:
             threading.Lock() if at_once == 1 else threading.BoundedSemaphore(at_once)
         )
         self.max_body = max_body
-        self.long_turns = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         read_body_first(environ, self.max_body)
         path = environ.get("PATH_INFO", "")
         if path.startswith(AROUND):
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
-        turns = self.long_turns if path.endswith(BESIDE) else self.turns
-        with turns:
+        environ[TURN] = self.turns
+        with self.turns:
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
+
+
+def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:
+    """A turn at the request's gate (nothing to wait for without a gate)."""
+    found: AbstractContextManager[Any] | None = environ.get(TURN)
+    return found if found is not None else nullcontext()
 
 
 def wrap(wsgi_app: Any, *, at_once: int, max_body: int) -> Any:
