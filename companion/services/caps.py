@@ -12,6 +12,12 @@ MAX_PLAYS_PER_TABLE = 500
 MAX_GROUP_MEMBERS = 200
 #: Tables started from one group (an evening a week for ten years is 520).
 MAX_GROUP_TABLES = 1000
+#: Changes logged for one play (taps, typed values, undos): a long game of four logs a
+#: few hundred. A play's history page, its undo and its export read all of them.
+MAX_EDITS_PER_PLAY = 2000
+#: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
+#: few times: its results still count.
+STATUS_CHANGES_PAST_CAP = 20
 
 
 def too_many_plays() -> str:
@@ -30,3 +36,19 @@ def too_many_members() -> str:
 def too_many_tables() -> str:
     """Refusing a table past the cap."""
     return f"A group holds at most {MAX_GROUP_TABLES} tables: start a new group."
+
+
+def too_many_edits() -> str:
+    """Refusing a change of a play past the cap."""
+    return (
+        f"A game keeps at most {MAX_EDITS_PER_PLAY:,} changes: finish it, and start a new "
+        "game to go on."
+    )
+
+
+def too_many_status_changes() -> str:
+    """Refusing to finish or reopen a play again and again past the cap."""
+    return (
+        f"This game has {MAX_EDITS_PER_PLAY:,} changes and was finished and reopened too "
+        "often: start a new game."
+    )
