@@ -13,8 +13,9 @@ MAX_GROUP_MEMBERS = 200
 #: Tables started from one group (an evening a week for ten years is 520).
 MAX_GROUP_TABLES = 1000
 #: Changes logged for one play (taps, typed values, undos): a long game of four logs a
-#: few hundred. A play's history page, its undo and its export read all of them.
-MAX_EDITS_PER_PLAY = 2000
+#: few hundred. A play's history page, its undo and its export read all of them (the
+#: history page of a play at the cap: about 70 ms of work).
+MAX_EDITS_PER_PLAY = 1000
 #: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
 #: few times: its results still count.
 STATUS_CHANGES_PAST_CAP = 20

@@ -47,6 +47,8 @@ UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 READ_ONLY_MESSAGE = "This is the group's read-only link: it cannot change anything."
 #: Every export route shares one limit per network (``RATE_LIMIT_EXPORTS``).
 EXPORT_LIMIT = limiter.shared_limit(limits.exports_limit, scope="exports")
+#: Finished plays whose exports and BG Stats links the table page lists (the latest).
+KEEP_LINKS = 20
 ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 
@@ -415,16 +417,20 @@ def export_play_csv(token: str, play_id: int) -> Response:
 def table_extras(
     found: TableAccess, *, outcomes: Sequence[tables.Outcome] | None = None
 ) -> dict[str, Any]:
-    """What a table's page shows of the evening and the group: the summary, each finished
-    play's exports and BG Stats link, and (for editors) the group's read-only link.
+    """What a table's page shows of the evening and the group: the summary, the latest
+    finished plays' exports and BG Stats links (``KEEP_LINKS`` of them: a capped table's
+    500 made its page a second of work; the older ones are in the table's export), and
+    (for editors) the group's read-only link.
     ``outcomes``: the table's counted results, when the caller has them already."""
     table = found.table
     finished: list[Play] = [p for p in table.plays if p.finished]
     group_link = None
     if table.group is not None and found.can_edit:
         group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
+    shown = finished[-KEEP_LINKS:]
     return {
         "evening": evening.summary(table, outcomes=outcomes),
-        "finished_plays": [(p, bgstats.push_link(p)) for p in finished],
+        "finished_plays": [(p, bgstats.push_link(p)) for p in shown],
+        "older_finished": len(finished) - len(shown),
         "group_link": group_link,
     }

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from companion.services import transfer, transfer_stream
 from companion.web import gate
+from companion.web import groups as groups_web
 from support.client import create_table, csrf, edit, start_play
 from support.groups import create_group
 
@@ -108,3 +109,23 @@ def test_an_export_is_built_in_turns_at_the_gate(monkeypatch: pytest.MonkeyPatch
         sent.append(part)
     assert sent == ["0", "1", "2"]
     assert built_in_turn == [True, True, True]
+
+
+def test_the_table_page_lists_the_latest_finished_plays_exports(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A capped table's 500 finished plays, each with its BG Stats link and exports, made
+    its page a second of work: it lists the latest few, the rest are in the table's export."""
+    monkeypatch.setattr(groups_web, "KEEP_LINKS", 2)
+    links = create_table(client, ["Ann", "Ben"])
+    finished = []
+    for _ in range(3):
+        play = start_play(client, links.edit)
+        url = f"/t/{links.edit}/plays/{play}"
+        data = {"csrf_token": csrf(client, url), "confirm": "yes"}
+        assert client.post(f"{url}/finish", data=data).status_code == 303
+        finished.append(play)
+    page = client.get(f"/t/{links.edit}").get_data(as_text=True)
+    listed = [p for p in finished if f"/plays/{p}/export.json" in page]
+    assert listed == finished[1:]
+    assert "1 older game is in the whole table's export." in page
