@@ -6,8 +6,10 @@ import refuse beyond them with these sentences.
 
 from __future__ import annotations
 
-#: Plays at one table (a long evening is a dozen; a table reused for a year, a few hundred).
-MAX_PLAYS_PER_TABLE = 500
+#: Plays at one table (a long evening is a dozen, so a table serves many evenings; a
+#: group, which starts a table each evening, keeps the years). The table page lists them
+#: all: at 500 its drawing after a change was 100-300 ms of work, at 200 about 40.
+MAX_PLAYS_PER_TABLE = 200
 #: Members of a group's roster, removed ones included (a large club).
 MAX_GROUP_MEMBERS = 200
 #: Tables started from one group (an evening a week for ten years is 520).

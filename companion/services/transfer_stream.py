@@ -1,6 +1,6 @@
 """Exports as a stream of text, built a few plays at a time, for the exports a link serves.
 
-A table may hold 500 plays and a group 1,000 tables: built in one go, as
+A table may hold 200 plays and a group 1,000 tables: built in one go, as
 ``transfer.export_table`` does for the command line, a large export is seconds of work
 (mostly loading every edit as an object), during which a process could not answer a
 tap. Here the same document is written piece by piece:
