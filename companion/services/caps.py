@@ -14,10 +14,11 @@ MAX_PLAYS_PER_TABLE = 200
 MAX_GROUP_MEMBERS = 200
 #: Tables started from one group (an evening a week for ten years is 520).
 MAX_GROUP_TABLES = 1000
-#: Changes logged for one play (taps, typed values, undos): a long game of four logs a
-#: few hundred. A play's history page, its undo and its export read all of them (the
-#: history page of a play at the cap: about 70 ms of work).
-MAX_EDITS_PER_PLAY = 1000
+#: Changes logged for one play (taps, typed values, undos): a full Odd World game of five
+#: is about 100 taps (72 cards), a long Oddland or OddVille game a few hundred. A play's
+#: history page, its undo and its export read all of them: the history page of a play
+#: at the cap is about 35 ms of work (at 2,000 changes it was 120-160 ms).
+MAX_EDITS_PER_PLAY = 500
 #: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
 #: few times: its results still count.
 STATUS_CHANGES_PAST_CAP = 20
