@@ -1,4 +1,4 @@
-"""The largest table the caps allow, written straight into the database: 500 Odd World
+"""The largest table the caps allow, written straight into the database: 200 Odd World
 plays of four players, each with a short edit log, the last one with the most changes a
 play may keep. For the budget test (``tests/deploy/test_budget.py``) and benchmarks: the
 pages, history and exports of this table are the most expensive requests a link can make.
