@@ -39,8 +39,6 @@ from companion.services import transfer
 
 #: How long one turn of building may hold the process (the budget is 100 ms a request).
 SLICE_SECONDS = 0.02
-#: A pause between turns, so requests waiting at the gate take it first.
-PAUSE_SECONDS = 0.001
 #: Edits read by one query (about 10 ms of work); a play's edits are read together.
 EDITS_AT_ONCE = 500
 #: Plays read by one query.
@@ -106,7 +104,7 @@ class Pieces(Protocol):
 def in_turns(pieces: Iterator[str], turn: AbstractContextManager[Any]) -> Iterator[str]:
     """The text of ``pieces``, built in turns of about ``SLICE_SECONDS``, each inside
     ``turn`` (the process's gate); between turns the text so far is handed on to be sent,
-    and requests waiting at the gate go first."""
+    and requests waiting at the gate go first (the gate serves them in order)."""
     done = False
     while not done:
         built: list[str] = []
@@ -120,8 +118,6 @@ def in_turns(pieces: Iterator[str], turn: AbstractContextManager[Any]) -> Iterat
                 done = True
         if built:
             yield "".join(built)
-        if not done:
-            time.sleep(PAUSE_SECONDS)
 
 
 # --- JSON ------------------------------------------------------------------------------------

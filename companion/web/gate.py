@@ -14,9 +14,9 @@ at a time (the GIL), and costs a lot under load:
 With a dozen requests at once per process, the load test (``benchmarks/load.py``) measured
 a p95 of 170-320 ms at 40 tables; behind this gate, 65-94 ms. So this middleware reads a
 request's body first (in the request's own thread, at the client's pace), then lets the
-app run for ``REQUESTS_AT_ONCE`` requests of the process at a time; the answer is sent
-after. Flask pops its contexts (and the database session) before it returns, so all of
-the app's work is inside.
+app run for ``REQUESTS_AT_ONCE`` requests of the process at a time, in the order they came
+(``Turns``); the answer is sent after. Flask pops its contexts (and the database
+session) before it returns, so all of the app's work is inside.
 
 The JSON API (``/api/``) goes round the gate: it reads no database, and its answers are
 pure scoring of the body it was sent, short and waiting for nothing, so queueing it behind
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections import deque
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
@@ -56,16 +57,56 @@ TURN = "companion.turn"
 CHUNK = 64 * 1024
 
 
+class Turns:
+    """At most ``at_once`` holders, the others served in the order they came.
+
+    A plain lock goes to whichever thread takes it first once it is free: usually one that
+    never waited (a request that just arrived, or an export starting its next turn), so a
+    poll that has waited may wait again, turn after turn, while the process is busy. Here
+    a turn that ends is handed to the thread that has waited longest, so a request waits
+    only for the turns of those ahead of it. Each waiter blocks on a lock of its own
+    (taken and handed on in C); the queue itself is guarded for a few microseconds.
+    """
+
+    def __init__(self, at_once: int = 1) -> None:
+        self._free = at_once
+        self._guard = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+
+    def __enter__(self) -> None:
+        with self._guard:
+            if self._free > 0 and not self._waiting:
+                self._free -= 1
+                return
+            mine = threading.Lock()
+            mine.acquire()
+            self._waiting.append(mine)
+        mine.acquire()  # released by the holder whose turn ends: the turn is now this one's
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._guard:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._free += 1
+
+    def locked(self) -> bool:
+        """Whether no turn is free."""
+        with self._guard:
+            return self._free == 0
+
+    def waiting(self) -> int:
+        """How many wait for a turn."""
+        with self._guard:
+            return len(self._waiting)
+
+
 class Gate:
     """WSGI middleware: the body read first, then at most ``at_once`` requests in the app."""
 
     def __init__(self, wsgi_app: Any, *, at_once: int, max_body: int) -> None:
         self.wsgi_app = wsgi_app
-        # A plain lock for one at a time: it is taken and handed on in C, where a semaphore
-        # does both through a condition variable written in Python.
-        self.turns: AbstractContextManager[Any] = (
-            threading.Lock() if at_once == 1 else threading.BoundedSemaphore(at_once)
-        )
+        self.turns = Turns(at_once)
         self.max_body = max_body
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:

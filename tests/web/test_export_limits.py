@@ -95,7 +95,6 @@ def test_an_export_is_built_in_turns_at_the_gate(monkeypatch: pytest.MonkeyPatch
     assert not turn.locked()  # the answer is sent outside the gate
 
     monkeypatch.setattr(transfer_stream, "SLICE_SECONDS", 0.0)  # each piece a turn of its own
-    monkeypatch.setattr(transfer_stream, "PAUSE_SECONDS", 0.0)
     built_in_turn: list[bool] = []
 
     def pieces() -> Iterator[str]:
