@@ -158,11 +158,13 @@ def group_json(group_id: int, *, pieces: Pieces) -> Iterator[str]:
     table_ids = db.session.scalars(
         select(Table.id).where(Table.group_id == group.id).order_by(Table.id)
     ).all()
-    for number, table_id in enumerate(table_ids):
+    separator = ""
+    for table_id in table_ids:
         table = db.session.get(Table, table_id)
         if table is None:  # removed while the export ran
             continue
-        yield ", " if number else ""
+        yield separator
+        separator = ", "
         yield from _table(table, members=members, pieces=pieces)
         db.session.expunge(table)  # a group's tables are not all kept in memory
     yield "]}}"

@@ -80,3 +80,19 @@ def test_an_edit_newer_than_the_play_read_is_left_out(app: Flask) -> None:
     exported = streamed["table"]["plays"][0]
     assert exported["version"] == 1
     assert [e["number"] for e in exported["edits"]] == [1]
+
+
+def test_empty_tables_and_groups_stream_their_documents(app: Flask) -> None:
+    with app.app_context(), app.test_request_context():
+        group = groups.create_group("Nobody yet", PLAYERS)
+        empty_group = groups.create_group("Not even a table", PLAYERS)
+        table = groups.start_table(group, seated=[m.id for m in group.players])
+        ids = (group.id, empty_group.id, table.id)
+    with app.app_context():
+        for group_id in ids[:2]:
+            wanted = transfer.export_group(db.session.get_one(Group, group_id))
+            streamed = _text(transfer_stream.group_json(group_id, pieces=Nothing()))
+            assert json.loads(streamed) == wanted
+            assert _text(transfer_stream.group_csv(group_id)) == transfer.to_csv(wanted)
+        wanted = transfer.export_table(db.session.get_one(Table, ids[2]))
+        assert json.loads(_text(transfer_stream.table_json(ids[2], pieces=Nothing()))) == wanted
