@@ -244,15 +244,21 @@ def _table_json(
 
 
 def table_head_json(
-    table: Table, *, members: Mapping[int, int], series: Sequence[Series]
+    table: Table,
+    *,
+    members: Mapping[int, int],
+    series: Sequence[Series],
+    species: Sequence[SpeciesDefinition] | None = None,
 ) -> dict[str, Any]:
     """A table as the export lists it, but for its plays (which come last); ``series``:
-    those of its series the export's plays belong to."""
-    species = db.session.scalars(
-        select(SpeciesDefinition)
-        .where(SpeciesDefinition.table_id == table.id)
-        .order_by(SpeciesDefinition.id)
-    )
+    those of its series the export's plays belong to; ``species``: its definitions, when
+    the caller read them already."""
+    if species is None:
+        species = db.session.scalars(
+            select(SpeciesDefinition)
+            .where(SpeciesDefinition.table_id == table.id)
+            .order_by(SpeciesDefinition.id)
+        ).all()
     return {
         "created_at": _when(table.created_at),
         "last_used_at": _when(table.last_used_at),

@@ -25,16 +25,17 @@ import hashlib
 import io
 import json
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from itertools import groupby
 from typing import Any, Protocol
 
 from sqlalchemy import Text, cast, select
+from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.models import Edit, Group, Play, PlayResult, Series, Table
+from companion.models import Edit, Group, Play, PlayResult, Series, SpeciesDefinition, Table
 from companion.services import transfer
 
 #: How long one turn of building may hold the process (the budget is 100 ms a request).
@@ -43,11 +44,15 @@ SLICE_SECONDS = 0.02
 EDITS_AT_ONCE = 500
 #: Plays read by one query.
 PLAYS_AT_ONCE = 50
+#: A group's tables read together (their players, series, definitions and plays' list).
+TABLES_AT_ONCE = 20
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 #: A string as JSON, non-ASCII kept (as ``_encode`` writes it), without its checks.
 _encode_string: Callable[[str], str] = json.encoder.encode_basestring
 
+#: What a table's export needs to know of each play before reading it.
+LISTED_COLUMNS = (Play.id, Play.version, Play.series_id, Play.game)
 PLAY_COLUMNS = (
     Play.id,
     Play.game,
@@ -159,31 +164,72 @@ def group_json(group_id: int, *, pieces: Pieces) -> Iterator[str]:
         select(Table.id).where(Table.group_id == group.id).order_by(Table.id)
     ).all()
     separator = ""
-    for table_id in table_ids:
-        table = db.session.get(Table, table_id)
-        if table is None:  # removed while the export ran
-            continue
-        yield separator
-        separator = ", "
-        yield from _table(table, members=members, pieces=pieces)
-        db.session.expunge(table)  # a group's tables are not all kept in memory
+    for start in range(0, len(table_ids), TABLES_AT_ONCE):
+        # A few tables' rows in five queries, not five queries a table.
+        chosen = table_ids[start : start + TABLES_AT_ONCE]
+        loaded = db.session.scalars(
+            select(Table)
+            .where(Table.id.in_(chosen))
+            .order_by(Table.id)
+            .options(selectinload(Table.players), selectinload(Table.series))
+        ).all()
+        species = _by_table(
+            db.session.scalars(
+                select(SpeciesDefinition)
+                .where(SpeciesDefinition.table_id.in_(chosen))
+                .order_by(SpeciesDefinition.table_id, SpeciesDefinition.id)
+            ),
+            lambda d: d.table_id,
+        )
+        listed = _by_table(
+            db.session.execute(
+                select(Play.table_id, *LISTED_COLUMNS)
+                .where(Play.table_id.in_(chosen))
+                .order_by(Play.table_id, Play.id)
+            ),
+            lambda p: p.table_id,
+        )
+        for table in loaded:  # a table removed while the export ran is left out
+            yield separator
+            separator = ", "
+            yield from _table(
+                table,
+                members=members,
+                pieces=pieces,
+                listed=listed.get(table.id, []),
+                species=species.get(table.id, []),
+            )
+        for table in loaded:
+            db.session.expunge(table)  # a group's tables are not all kept in memory
     yield "]}}"
 
 
+def _by_table(rows: Iterable[Any], table_of: Callable[[Any], int]) -> dict[int, list[Any]]:
+    return {table_id: list(of_table) for table_id, of_table in groupby(rows, table_of)}
+
+
 def _table(
-    table: Table, *, members: Mapping[int, int], pieces: Pieces, only: Play | None = None
+    table: Table,
+    *,
+    members: Mapping[int, int],
+    pieces: Pieces,
+    only: Play | None = None,
+    listed: Sequence[Any] | None = None,
+    species: Sequence[SpeciesDefinition] | None = None,
 ) -> Iterator[str]:
-    """One table's object, its plays last."""
-    listed = db.session.execute(
-        select(Play.id, Play.version, Play.series_id, Play.game)
-        .where(Play.table_id == table.id, *([Play.id == only.id] if only is not None else []))
-        .order_by(Play.id)
-    ).all()
+    """One table's object, its plays last (``listed``: their id, version, series and game,
+    when the caller read them already; ``species``: its definitions, likewise)."""
+    if listed is None:
+        listed = db.session.execute(
+            select(*LISTED_COLUMNS)
+            .where(Play.table_id == table.id, *([Play.id == only.id] if only is not None else []))
+            .order_by(Play.id)
+        ).all()
     in_series = {row.series_id for row in listed}
     wanted: list[Series] = [s for s in table.series if s.id in in_series]
     seats = {player.id: player.seat for player in table.players}
     series = {s.id: n for n, s in enumerate(wanted)}
-    head = transfer.table_head_json(table, members=members, series=wanted)
+    head = transfer.table_head_json(table, members=members, series=wanted, species=species)
     yield _encode(head)[:-1] + ', "plays": ['
     context = _digest(seats, series, members)
     first = True
