@@ -310,8 +310,9 @@ def _build(
     members: Mapping[int, int],
 ) -> Iterator[tuple[int, int, str]]:
     """``(id, version, text)`` of each play: three queries for all of them."""
-    found = db.session.execute(select(*PLAY_COLUMNS).where(Play.id.in_(ids)).order_by(Play.id))
-    plays = found.all()
+    plays = db.session.execute(
+        select(*PLAY_COLUMNS).where(Play.id.in_(ids)).order_by(Play.id)
+    ).all()
     hiding = {row.id: _private(row.game) for row in plays}
     raw = [i for i, private in hiding.items() if not private]
     parsed = [i for i, private in hiding.items() if private]
@@ -408,12 +409,12 @@ def _table_csv_rows(group: str, number: int, table_id: int, only: int | None) ->
     ids = db.session.scalars(select(Play.id).where(*where).order_by(Play.id)).all()
     for start in range(0, len(ids), PLAYS_AT_ONCE):
         chosen = ids[start : start + PLAYS_AT_ONCE]
-        found = db.session.execute(
+        selected = db.session.execute(
             select(*CSV_PLAY_COLUMNS).where(Play.id.in_(chosen)).order_by(Play.id)
         )
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=transfer.CSV_COLUMNS, lineterminator="\r\n")
-        for play_number, play in enumerate(found, start + 1):
+        for play_number, play in enumerate(selected, start + 1):
             shown = {
                 "game": play.game,
                 "status": play.status,

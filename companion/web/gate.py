@@ -121,8 +121,8 @@ class Gate:
 
 def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:
     """A turn at the request's gate (nothing to wait for without a gate)."""
-    found: AbstractContextManager[Any] | None = environ.get(TURN)
-    return found if found is not None else nullcontext()
+    turn: AbstractContextManager[Any] | None = environ.get(TURN)
+    return turn if turn is not None else nullcontext()
 
 
 def wrap(wsgi_app: Any, *, at_once: int, max_body: int) -> Any:
