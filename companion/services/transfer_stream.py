@@ -109,7 +109,9 @@ class Pieces(Protocol):
 def in_turns(pieces: Iterator[str], turn: AbstractContextManager[Any]) -> Iterator[str]:
     """The text of ``pieces``, built in turns of about ``SLICE_SECONDS``, each inside
     ``turn`` (the process's gate); between turns the text so far is handed on to be sent,
-    and requests waiting at the gate go first (the gate serves them in order)."""
+    and requests waiting at the gate go first (the gate serves them in order). The stream
+    is read after the request's own turn ended (the server sends the answer once the gate
+    returned it); read inside a turn, it would wait for that turn."""
     done = False
     while not done:
         built: list[str] = []
