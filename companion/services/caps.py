@@ -8,7 +8,8 @@ from __future__ import annotations
 
 #: Plays at one table (a long evening is a dozen, so a table serves many evenings; a
 #: group, which starts a table each evening, keeps the years). The table page lists them
-#: all: at 500 its drawing after a change was 100-300 ms of work, at 200 about 40.
+#: all: at 500 its drawing after a change was 200-700 ms of work, at 200 35-85 ms (a
+#: 2-core machine under a load of 5).
 MAX_PLAYS_PER_TABLE = 200
 #: Members of a group's roster, removed ones included (a large club).
 MAX_GROUP_MEMBERS = 200
@@ -17,7 +18,7 @@ MAX_GROUP_TABLES = 1000
 #: Changes logged for one play (taps, typed values, undos): a full Odd World game of five
 #: is about 100 taps (72 cards), a long Oddland or OddVille game a few hundred. A play's
 #: history page, its undo and its export read all of them: the history page of a play
-#: at the cap is about 35 ms of work (at 2,000 changes it was 120-160 ms).
+#: at the cap is 40-80 ms of work on a loaded 2-core machine (at 2,000, 120-450 ms).
 MAX_EDITS_PER_PLAY = 500
 #: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
 #: few times: its results still count.
