@@ -126,7 +126,7 @@ class Play(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "plays"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     series_id: Mapped[int | None] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
     series_index: Mapped[int | None]
     game: Mapped[str] = mapped_column(String(GAME_SLUG_LENGTH))

@@ -89,9 +89,15 @@ def prepare(database_url: str, folder: Path, tables: int) -> Path:
 
 
 def run_locust(
-    folder: Path, tables_file: Path, port: int, phones: int, seconds: int
+    folder: Path,
+    tables_file: Path,
+    port: int,
+    phones: int,
+    seconds: int,
+    spawn_rate: int | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start locust headless with one phone per user; the caller waits for it."""
+    """Start locust headless with one phone per user (``spawn_rate`` joining a second:
+    a fifth of them by default); the caller waits for it."""
     env = dict(os.environ, LOAD_TABLES=str(tables_file), LOAD_ACKS=str(folder / "acks.json"))
     command = [
         sys.executable,
@@ -103,7 +109,7 @@ def run_locust(
         "--users",
         str(phones),
         "--spawn-rate",
-        str(max(10, phones // 5)),
+        str(spawn_rate or max(10, phones // 5)),
         "--run-time",
         f"{seconds}s",
         "--stop-timeout",

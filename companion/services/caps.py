@@ -6,12 +6,23 @@ import refuse beyond them with these sentences.
 
 from __future__ import annotations
 
-#: Plays at one table (a long evening is a dozen; a table reused for a year, a few hundred).
-MAX_PLAYS_PER_TABLE = 500
+#: Plays at one table (a long evening is a dozen, so a table serves many evenings; a
+#: group, which starts a table each evening, keeps the years). The table page lists them
+#: all: at 500 its drawing after a change was 200-700 ms of work, at 200 35-85 ms (a
+#: 2-core machine under a load of 5).
+MAX_PLAYS_PER_TABLE = 200
 #: Members of a group's roster, removed ones included (a large club).
 MAX_GROUP_MEMBERS = 200
 #: Tables started from one group (an evening a week for ten years is 520).
 MAX_GROUP_TABLES = 1000
+#: Changes logged for one play (taps, typed values, undos): a full Odd World game of five
+#: is about 100 taps (72 cards), a long Oddland or OddVille game a few hundred. A play's
+#: history page, its undo and its export read all of them: the history page of a play
+#: at the cap is 40-80 ms of work on a loaded 2-core machine (at 2,000, 120-450 ms).
+MAX_EDITS_PER_PLAY = 500
+#: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
+#: few times: its results still count.
+STATUS_CHANGES_PAST_CAP = 20
 
 
 def too_many_plays() -> str:
@@ -30,3 +41,19 @@ def too_many_members() -> str:
 def too_many_tables() -> str:
     """Refusing a table past the cap."""
     return f"A group holds at most {MAX_GROUP_TABLES} tables: start a new group."
+
+
+def too_many_edits() -> str:
+    """Refusing a change of a play past the cap."""
+    return (
+        f"A game keeps at most {MAX_EDITS_PER_PLAY:,} changes: finish it, and start a new "
+        "game to go on."
+    )
+
+
+def too_many_status_changes() -> str:
+    """Refusing to finish or reopen a play again and again past the cap."""
+    return (
+        f"This game has {MAX_EDITS_PER_PLAY:,} changes and was finished and reopened too "
+        "often: start a new game."
+    )

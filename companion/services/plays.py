@@ -490,6 +490,8 @@ def _write(
         where = planned[0].path if planned else ""
         if play.finished:
             raise EditRefused([Problem(where, FINISHED_MESSAGE)])
+        if play.version >= caps.MAX_EDITS_PER_PLAY:
+            raise EditRefused([Problem(where, caps.too_many_edits())])
         changes = [c for c in planned if c.previous != c.value]
         if not changes:
             return None
@@ -613,6 +615,8 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
         db.session.refresh(play)
         if play.status == status.value:
             raise EditRefused([Problem("status", f"This game is already {status.value}.")])
+        if play.version >= caps.MAX_EDITS_PER_PLAY + caps.STATUS_CHANGES_PAST_CAP:
+            raise EditRefused([Problem("status", caps.too_many_status_changes())])
         finished_at = utcnow() if finished else None
 
         def along(at: datetime | None = finished_at) -> None:

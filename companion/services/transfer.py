@@ -122,7 +122,8 @@ def _shared_change(path: str | None, value: Any, private: frozenset[str]) -> Any
     return shared_value(value, private)
 
 
-def _edit_json(edit: Edit, private: frozenset[str]) -> dict[str, Any]:
+def edit_json(edit: Any, private: frozenset[str]) -> dict[str, Any]:
+    """An edit (a stored ``Edit``, or a row with its columns) as the export lists it."""
     value, previous = edit.value, edit.previous
     if private and edit.path is not None:
         value = _shared_change(edit.path, value, private)
@@ -149,24 +150,21 @@ def _edit_json(edit: Edit, private: frozenset[str]) -> dict[str, Any]:
     }
 
 
-def _play_json(
-    play: Play,
+def private_keys_of(play: Play, *, complete: bool) -> frozenset[str]:
+    """What an export of this play leaves out: its game's private keys, unless complete."""
+    game = GAMES.get(play.game)
+    return frozenset() if complete or game is None else game.private_keys
+
+
+def play_head_json(
+    play: Any,
     *,
     seats: Mapping[int, int],
     series: Mapping[int, int],
-    members: Mapping[int, int],
-    complete: bool,
+    private: frozenset[str],
 ) -> dict[str, Any]:
-    game = GAMES.get(play.game)
-    private = frozenset() if complete or game is None else game.private_keys
-    # Only a group's export lists results (they name its members): no query otherwise.
-    results: Iterable[PlayResult] = (
-        db.session.scalars(
-            select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
-        )
-        if members
-        else []
-    )
+    """A play (a stored ``Play`` or a row of its columns) as the export lists it, but for
+    its edits and results (which come last)."""
     return {
         "game": play.game,
         "options": play.options,
@@ -184,22 +182,48 @@ def _play_json(
         "finished_at": _when(play.finished_at),
         "series": series.get(play.series_id) if play.series_id is not None else None,
         "series_index": play.series_index,
-        "edits": [_edit_json(edit, private) for edit in play.edits],
-        "results": [
-            {
-                "member": members.get(row.group_player_id),
-                "player": row.player,
-                "seat": row.seat,
-                "score": row.score,
-                "rank": row.rank,
-                "winner": row.winner,
-                "shared": row.shared,
-                "finished_at": _when(row.finished_at),
-                "month": row.month,
-            }
-            for row in results
-            if members
-        ],
+    }
+
+
+def results_json(rows: Iterable[PlayResult], members: Mapping[int, int]) -> list[dict[str, Any]]:
+    """A play's rows in its group's statistics, members named by their roster number."""
+    return [
+        {
+            "member": members.get(row.group_player_id),
+            "player": row.player,
+            "seat": row.seat,
+            "score": row.score,
+            "rank": row.rank,
+            "winner": row.winner,
+            "shared": row.shared,
+            "finished_at": _when(row.finished_at),
+            "month": row.month,
+        }
+        for row in rows
+    ]
+
+
+def _play_json(
+    play: Play,
+    *,
+    seats: Mapping[int, int],
+    series: Mapping[int, int],
+    members: Mapping[int, int],
+    complete: bool,
+) -> dict[str, Any]:
+    private = private_keys_of(play, complete=complete)
+    # Only a group's export lists results (they name its members): no query otherwise.
+    results: Iterable[PlayResult] = (
+        db.session.scalars(
+            select(PlayResult).where(PlayResult.play_id == play.id).order_by(PlayResult.seat)
+        )
+        if members
+        else []
+    )
+    return {
+        **play_head_json(play, seats=seats, series=series, private=private),
+        "edits": [edit_json(edit, private) for edit in play.edits],
+        "results": results_json(results, members) if members else [],
     }
 
 
@@ -210,11 +234,31 @@ def _table_json(
     chosen = [only] if only is not None else _plays_with_edits(table)
     wanted = [s for s in table.series if any(p.series_id == s.id for p in chosen)]
     series = {s.id: n for n, s in enumerate(wanted)}
-    species = db.session.scalars(
-        select(SpeciesDefinition)
-        .where(SpeciesDefinition.table_id == table.id)
-        .order_by(SpeciesDefinition.id)
-    )
+    return {
+        **table_head_json(table, members=members, series=wanted),
+        "plays": [
+            _play_json(play, seats=seats, series=series, members=members, complete=complete)
+            for play in chosen
+        ],
+    }
+
+
+def table_head_json(
+    table: Table,
+    *,
+    members: Mapping[int, int],
+    series: Sequence[Series],
+    species: Sequence[SpeciesDefinition] | None = None,
+) -> dict[str, Any]:
+    """A table as the export lists it, but for its plays (which come last); ``series``:
+    those of its series the export's plays belong to; ``species``: its definitions, when
+    the caller read them already."""
+    if species is None:
+        species = db.session.scalars(
+            select(SpeciesDefinition)
+            .where(SpeciesDefinition.table_id == table.id)
+            .order_by(SpeciesDefinition.id)
+        ).all()
     return {
         "created_at": _when(table.created_at),
         "last_used_at": _when(table.last_used_at),
@@ -224,7 +268,7 @@ def _table_json(
             for p in table.players
         ],
         "series": [
-            {"game": s.game, "length": s.length, "created_at": _when(s.created_at)} for s in wanted
+            {"game": s.game, "length": s.length, "created_at": _when(s.created_at)} for s in series
         ],
         "species": [
             {
@@ -234,10 +278,6 @@ def _table_json(
                 "created_at": _when(d.created_at),
             }
             for d in species
-        ],
-        "plays": [
-            _play_json(play, seats=seats, series=series, members=members, complete=complete)
-            for play in chosen
         ],
     }
 
@@ -255,12 +295,22 @@ def _plays_with_edits(table: Table) -> list[Play]:
 
 
 def _group_json(group: Group, *, complete: bool, progress: Progress | None) -> dict[str, Any]:
-    members = {player.id: n for n, player in enumerate(group.players)}
+    members = members_of(group)
     exported = []
     for table in group.tables:
         exported.append(_table_json(table, members=members, complete=complete))
         if progress is not None:
             progress(1)
+    return {**group_head_json(group), "tables": exported}
+
+
+def members_of(group: Group) -> dict[int, int]:
+    """Each member's roster number (as the export names them) by their id."""
+    return {player.id: n for n, player in enumerate(group.players)}
+
+
+def group_head_json(group: Group) -> dict[str, Any]:
+    """A group as the export lists it, but for its tables (which come last)."""
     return {
         "name": group.name,
         "created_at": _when(group.created_at),
@@ -268,11 +318,11 @@ def _group_json(group: Group, *, complete: bool, progress: Progress | None) -> d
             {"name": p.name, "active": p.active, "created_at": _when(p.created_at)}
             for p in group.players
         ],
-        "tables": exported,
     }
 
 
-def _document(kind: str, body: Mapping[str, Any]) -> dict[str, Any]:
+def document_json(kind: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The export's envelope (format, version, kind) around its body."""
     return {"format": FORMAT, "version": VERSION, "kind": kind, **body}
 
 
@@ -284,19 +334,21 @@ def export_play(play: Play, *, complete: bool = False) -> dict[str, Any]:
     command-line backup).
     """
     table = _table_json(play.table, members={}, complete=complete, only=play)
-    return _document("play", {"table": table})
+    return document_json("play", {"table": table})
 
 
 def export_table(table: Table, *, complete: bool = False) -> dict[str, Any]:
     """A table with every play, edit log and cached result (not its group)."""
-    return _document("table", {"table": _table_json(table, members={}, complete=complete)})
+    return document_json("table", {"table": _table_json(table, members={}, complete=complete)})
 
 
 def export_group(
     group: Group, progress: Progress | None = None, *, complete: bool = False
 ) -> dict[str, Any]:
     """A group: roster, every table started from it, every play and result."""
-    return _document("group", {"group": _group_json(group, complete=complete, progress=progress)})
+    return document_json(
+        "group", {"group": _group_json(group, complete=complete, progress=progress)}
+    )
 
 
 def table_fingerprint(table: Table) -> tuple[int, ...]:
@@ -341,7 +393,7 @@ def export_everything(progress: Progress | None = None) -> dict[str, Any]:
         tables_json.append(_table_json(table, members={}, complete=True))
         if progress is not None:
             progress(1)
-    return _document(
+    return document_json(
         "everything",
         {
             "groups": [_group_json(g, complete=True, progress=progress) for g in all_groups],
@@ -367,10 +419,10 @@ def csv_rows(document: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
     for group_name, table_list in found:
         for table_number, table in enumerate(table_list, 1):
             for play_number, play in enumerate(table["plays"], 1):
-                yield from _play_rows(group_name, table_number, play_number, play)
+                yield from play_rows(group_name, table_number, play_number, play)
 
 
-def _play_rows(
+def play_rows(
     group: str, table: int, number: int, play: Mapping[str, Any]
 ) -> Iterable[dict[str, Any]]:
     result = play["result"]
@@ -400,8 +452,13 @@ def to_csv(document: Mapping[str, Any]) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for row in csv_rows(document):
-        writer.writerow({k: _safe_cell(v) for k, v in row.items()})
+        writer.writerow(safe_row(row))
     return out.getvalue()
+
+
+def safe_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A CSV row whose cells no spreadsheet runs as formulas."""
+    return {k: _safe_cell(v) for k, v in row.items()}
 
 
 def _safe_cell(value: Any) -> Any:

@@ -257,6 +257,9 @@ def _checked_table(data: Any, where: str, *, members: int | None) -> Iterator[st
         yield f"{where}.plays: {caps.too_many_plays()}"
         return
     for index, play in enumerate(table.plays):
+        if len(play.edits) > caps.MAX_EDITS_PER_PLAY + caps.STATUS_CHANGES_PAST_CAP:
+            yield f"{where}.plays[{index}].edits: {caps.too_many_edits()}"
+            continue
         yield from _play_problems(
             play, f"{where}.plays[{index}]", names=names, series=len(table.series)
         )

@@ -14,21 +14,24 @@ at a time (the GIL), and costs a lot under load:
 With a dozen requests at once per process, the load test (``benchmarks/load.py``) measured
 a p95 of 170-320 ms at 40 tables; behind this gate, 65-94 ms. So this middleware reads a
 request's body first (in the request's own thread, at the client's pace), then lets the
-app run for ``REQUESTS_AT_ONCE`` requests of the process at a time; the answer is sent
-after. Flask pops its contexts (and the database session) before it returns, so all of
-the app's work is inside.
+app run for ``REQUESTS_AT_ONCE`` requests of the process at a time, in the order they came
+(``Turns``); the answer is sent after. Flask pops its contexts (and the database
+session) before it returns, so all of the app's work is inside.
 
 The JSON API (``/api/``) goes round the gate: it reads no database, and its answers are
 pure scoring of the body it was sent, short and waiting for nothing, so queueing it behind
 the tables' taps would only slow it (under wrk, a sixth of its throughput: its
 compression, which runs without the GIL, no longer overlapped another request's work).
 
-Exports (``.../export.json``, ``.../export.csv``) go round it too, taking turns among
-themselves instead: a large group's first export is seconds of work, which would hold every
+Exports (``.../export.json``, ``.../export.csv``) take their turns a slice at a time: the
+request itself only looks up what to send, and answers with a stream whose text is built
+in turns of about 20 ms at this gate (``TURN``, see ``services/transfer_stream.py``), sent
+between turns. A large group's export is seconds of work; in one turn it would hold every
 table's taps and polls of the process that long (two export loops raised other tables'
-poll p95 to 7 s). Beside the gate they share the interpreter with the gated request, which
-Python switches between every few milliseconds, so a tap waits milliseconds, not seconds.
-They are rate-limited per network and kept once built (``web/groups.py``).
+poll p95 to 7 s), beside the gate it would share the interpreter with the gated request
+(Python switches threads every 5 ms, and a request that waits for the database gets the
+interpreter back only at such a switch). They are rate-limited per network and kept once
+built (``web/groups.py``).
 
 ``REQUESTS_AT_ONCE`` 0 turns the gate off; more than 1 lets a process overlap a request's
 waits for a distant database with another's work.
@@ -38,18 +41,64 @@ from __future__ import annotations
 
 import io
 import threading
+from collections import deque
 from collections.abc import Iterable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 SETTING = "REQUESTS_AT_ONCE"
 #: Paths whose requests never wait for a turn (see above).
 AROUND = ("/api/",)
-#: Path endings of the requests that take turns beside the gate (see above).
-BESIDE = ("/export.json", "/export.csv")
+#: Where a request finds the gate, to take further turns for work it does while its
+#: answer is sent (see above).
+TURN = "companion.turn"
 #: The body is read in pieces of this size, so a client that stops half-way leaves what
 #: it sent (the app then answers 400, as it would have reading it itself).
 CHUNK = 64 * 1024
+
+
+class Turns:
+    """At most ``at_once`` holders, the others served in the order they came.
+
+    A plain lock goes to whichever thread takes it first once it is free: usually one that
+    never waited (a request that just arrived, or an export starting its next turn), so a
+    poll that has waited may wait again, turn after turn, while the process is busy. Here
+    a turn that ends is handed to the thread that has waited longest, so a request waits
+    only for the turns of those ahead of it. Each waiter blocks on a lock of its own
+    (taken and handed on in C); the queue itself is guarded for a few microseconds.
+    """
+
+    def __init__(self, at_once: int = 1) -> None:
+        self._free = at_once
+        self._guard = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+
+    def __enter__(self) -> None:
+        with self._guard:
+            if self._free > 0 and not self._waiting:
+                self._free -= 1
+                return
+            mine = threading.Lock()
+            mine.acquire()
+            self._waiting.append(mine)
+        mine.acquire()  # released by the holder whose turn ends: the turn is now this one's
+
+    def __exit__(self, *_exc: object) -> None:
+        with self._guard:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._free += 1
+
+    def locked(self) -> bool:
+        """Whether no turn is free."""
+        with self._guard:
+            return self._free == 0
+
+    def waiting(self) -> int:
+        """How many wait for a turn."""
+        with self._guard:
+            return len(self._waiting)
 
 
 class Gate:
@@ -57,22 +106,23 @@ class Gate:
 
     def __init__(self, wsgi_app: Any, *, at_once: int, max_body: int) -> None:
         self.wsgi_app = wsgi_app
-        # A plain lock for one at a time: it is taken and handed on in C, where a semaphore
-        # does both through a condition variable written in Python.
-        self.turns: AbstractContextManager[Any] = (
-            threading.Lock() if at_once == 1 else threading.BoundedSemaphore(at_once)
-        )
+        self.turns = Turns(at_once)
         self.max_body = max_body
-        self.long_turns = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         read_body_first(environ, self.max_body)
         path = environ.get("PATH_INFO", "")
         if path.startswith(AROUND):
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
-        turns = self.long_turns if path.endswith(BESIDE) else self.turns
-        with turns:
+        environ[TURN] = self.turns
+        with self.turns:
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
+
+
+def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:
+    """A turn at the request's gate (nothing to wait for without a gate)."""
+    turn: AbstractContextManager[Any] | None = environ.get(TURN)
+    return turn if turn is not None else nullcontext()
 
 
 def wrap(wsgi_app: Any, *, at_once: int, max_body: int) -> Any:

@@ -3,23 +3,31 @@ head-to-head, history, and exports (of a group, a table or a play)."""
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Sequence
+from functools import partial
 from http import HTTPStatus
 from typing import Any
 
-from flask import Blueprint, abort, current_app, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
 from companion.extensions import limiter
 from companion.games import GAMES
 from companion.models import Play
-from companion.services import bgstats, evening, groups, stats, tables, transfer
+from companion.services import (
+    bgstats,
+    evening,
+    groups,
+    stats,
+    tables,
+    transfer,
+    transfer_stream,
+)
 from companion.services.groups import GroupAccess, GroupRefused
 from companion.services.tables import Access, TableAccess
-from companion.web import limits
+from companion.web import exports, limits
 from companion.web.actions import load_play
 from companion.web.charts import distribution_chart, wins_chart
 from companion.web.context import open_table
@@ -31,22 +39,16 @@ from companion.web.group_forms import (
     VersusForm,
 )
 from companion.web.idempotency import note_table
-from companion.web.kept import Kept
 from companion.web.render import page_or_fragment
 
 bp = Blueprint("groups", __name__)
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 READ_ONLY_MESSAGE = "This is the group's read-only link: it cannot change anything."
-JSON_TYPE = "application/json"
-CSV_TYPE = "text/csv"
-#: Exports kept per process, and their total size in characters: repeated downloads of
-#: an unchanged table or group are served from here (a capped table's is a few MB).
-MAX_EXPORTS = 64
-MAX_EXPORT_CHARACTERS = 64_000_000
-EXPORTS_KEY = "companion.exports"
 #: Every export route shares one limit per network (``RATE_LIMIT_EXPORTS``).
 EXPORT_LIMIT = limiter.shared_limit(limits.exports_limit, scope="exports")
+#: Finished plays whose exports and BG Stats links the table page lists (the latest).
+KEEP_LINKS = 20
 ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 
@@ -335,54 +337,39 @@ def history(token: str) -> Response:
 # --- exports ---------------------------------------------------------------------------------
 
 
-def _download(
-    key: Hashable, build: Callable[[], Mapping[str, Any]], name: str, kind: str
-) -> Response:
-    """A JSON or CSV export as a file to save: built once per state of what it holds
-    (``key``, see ``transfer.table_fingerprint``), then served from this process's copy."""
-    cache = _exports()
-    body = cache.get((key, kind)) if cache is not None else None
-    if body is None:
-        document = build()
-        if kind == "csv":
-            body = transfer.to_csv(document)
-        else:
-            # Without indent: the C encoder, 10 times faster than the indenting one.
-            body = json.dumps(document, ensure_ascii=False)
-        if cache is not None:
-            cache.put((key, kind), body)
-    response = Response(body, mimetype=CSV_TYPE if kind == "csv" else JSON_TYPE)
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
-    return response
-
-
-def _exports() -> Kept[str] | None:
-    found: Kept[str] | None = current_app.extensions.get(EXPORTS_KEY)
-    return found
-
-
 @bp.record_once
 def _keep_exports(state: BlueprintSetupState) -> None:
-    """Give each app its own cache of exports (tests run many apps in one process)."""
-    state.app.extensions[EXPORTS_KEY] = Kept(MAX_EXPORTS, MAX_EXPORT_CHARACTERS, len)
+    """Give each app its own caches of exports (tests run many apps in one process)."""
+    exports.register(state.app)
 
 
 def _group_export(token: str, kind: str) -> Response:
     group = open_group(token).group
     key = ("group", transfer.group_fingerprint(group))
-    return _download(key, lambda: transfer.export_group(group), "group", kind)
+    if kind == "csv":
+        return exports.download(key, partial(transfer_stream.group_csv, group.id), "group", kind)
+    build = partial(transfer_stream.group_json, group.id, pieces=exports.pieces())
+    return exports.download(key, build, "group", kind)
 
 
 def _table_export(token: str, kind: str) -> Response:
     table = open_table(token).table
     key = ("table", transfer.table_fingerprint(table))
-    return _download(key, lambda: transfer.export_table(table), "table", kind)
+    if kind == "csv":
+        return exports.download(key, partial(transfer_stream.table_csv, table.id), "table", kind)
+    build = partial(transfer_stream.table_json, table.id, pieces=exports.pieces())
+    return exports.download(key, build, "table", kind)
 
 
 def _play_export(token: str, play_id: int, kind: str) -> Response:
     play = load_play(token, play_id).play
     key = ("play", play.id, transfer.table_fingerprint(play.table))
-    return _download(key, lambda: transfer.export_play(play), f"play-{play_id}", kind)
+    name = f"play-{play_id}"
+    if kind == "csv":
+        build = partial(transfer_stream.table_csv, play.table_id, only=play.id)
+    else:
+        build = partial(transfer_stream.play_json, play.id, pieces=exports.pieces())
+    return exports.download(key, build, name, kind)
 
 
 @bp.get("/g/<token>/export.json")
@@ -430,16 +417,20 @@ def export_play_csv(token: str, play_id: int) -> Response:
 def table_extras(
     found: TableAccess, *, outcomes: Sequence[tables.Outcome] | None = None
 ) -> dict[str, Any]:
-    """What a table's page shows of the evening and the group: the summary, each finished
-    play's exports and BG Stats link, and (for editors) the group's read-only link.
+    """What a table's page shows of the evening and the group: the summary, the latest
+    finished plays' exports and BG Stats links (``KEEP_LINKS`` of them: a capped table's
+    500 made its page a second of work; the older ones are in the table's export), and
+    (for editors) the group's read-only link.
     ``outcomes``: the table's counted results, when the caller has them already."""
     table = found.table
     finished: list[Play] = [p for p in table.plays if p.finished]
     group_link = None
     if table.group is not None and found.can_edit:
         group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
+    shown = finished[-KEEP_LINKS:]
     return {
         "evening": evening.summary(table, outcomes=outcomes),
-        "finished_plays": [(p, bgstats.push_link(p)) for p in finished],
+        "finished_plays": [(p, bgstats.push_link(p)) for p in shown],
+        "older_finished": len(finished) - len(shown),
         "group_link": group_link,
     }

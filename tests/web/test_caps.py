@@ -10,12 +10,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import GroupPlayer, Play, Table
-from companion.services import caps
-from support.client import create_table, csrf, start_play
+from companion.models import Edit, GroupPlayer, Play, Table
+from companion.services import caps, transfer
+from support.client import create_table, csrf, edit, start_play
 from support.groups import create_group, start_group_table
 
 UNPROCESSABLE = 422
+HOOPOE = "players[0].display.hoopoe"
 
 
 def _count(app: Flask, model: type) -> int:
@@ -69,3 +70,43 @@ def test_a_group_holds_at_most_so_many_tables(
     assert response.status_code == UNPROCESSABLE
     assert "A group holds at most 1 tables" in response.get_data(as_text=True)
     assert _count(app, Table) == 1
+
+
+def test_a_play_keeps_at_most_so_many_changes(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(caps, "MAX_EDITS_PER_PLAY", 2)
+    monkeypatch.setattr(caps, "STATUS_CHANGES_PAST_CAP", 2)
+    links = create_table(client, ["Ann", "Ben"])
+    play = start_play(client, links.edit)
+    for value in ("1", "2"):
+        assert edit(client, links.edit, play, path=HOOPOE, value=value).status_code == 200
+    refused = edit(client, links.edit, play, path=HOOPOE, value="3")
+    assert refused.status_code == UNPROCESSABLE
+    assert "A game keeps at most 2 changes" in refused.get_data(as_text=True)
+    assert _count(app, Edit) == 2
+    # Its results still count: it can be finished (and reopened) a few times past the cap.
+    url = f"/t/{links.edit}/plays/{play}"
+    data = {"csrf_token": csrf(client, url), "confirm": "yes"}
+    assert client.post(f"{url}/finish", data=data).status_code == 303
+    assert client.post(f"{url}/reopen", data=data).status_code == 303
+    again = client.post(f"{url}/finish", data=data)
+    assert again.status_code == UNPROCESSABLE
+    assert "finished and reopened too often" in again.get_data(as_text=True)
+    assert _count(app, Edit) == 4
+
+
+def test_an_import_refuses_a_play_past_the_changes_cap(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    links_client = app.test_client()
+    links = create_table(links_client, ["Ann", "Ben"])
+    play = start_play(links_client, links.edit)
+    for value in ("1", "2", "3"):
+        edit(links_client, links.edit, play, path=HOOPOE, value=value)
+    document = links_client.get(f"/t/{links.edit}/export.json").get_json()
+    monkeypatch.setattr(caps, "MAX_EDITS_PER_PLAY", 1)
+    monkeypatch.setattr(caps, "STATUS_CHANGES_PAST_CAP", 1)
+    with app.app_context(), pytest.raises(transfer.ImportRefused) as refused:
+        transfer.check_document(document)
+    assert refused.value.lines == ["table.plays[0].edits: " + caps.too_many_edits()]

@@ -143,3 +143,28 @@ def test_the_app_is_behind_the_gate(app: Flask, client: FlaskClient) -> None:
     assert isinstance(app.wsgi_app, gate.Gate)
     # Forms arrive whole through it.
     assert create_table(client, ["Ann", "Ben"]).edit
+
+
+def test_a_turn_goes_to_the_request_that_waited_longest() -> None:
+    """An export ending its turn and starting the next one at once does not pass a poll
+    that was waiting (a plain lock goes to whoever takes it first: usually the export)."""
+    turns = gate.Turns(1)
+    order: list[str] = []
+
+    def poll() -> None:
+        with turns:
+            order.append("poll")
+
+    turns.__enter__()  # an export's turn
+    waiting = threading.Thread(target=poll)
+    waiting.start()
+    deadline = time.monotonic() + 5
+    while not turns.waiting() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert turns.waiting() == 1
+    turns.__exit__(None, None, None)
+    with turns:  # the export's next turn
+        order.append("export")
+    waiting.join(5)
+    assert order == ["poll", "export"]
+    assert not turns.locked()
