@@ -31,8 +31,8 @@ from companion.web.group_forms import (
     VersusForm,
 )
 from companion.web.idempotency import note_table
-from companion.web.kept import Kept
-from companion.web.render import page_or_fragment
+from companion.web.live.cache import Cache
+from companion.web.live.responses import page_or_fragment
 
 bp = Blueprint("groups", __name__)
 
@@ -356,15 +356,15 @@ def _download(
     return response
 
 
-def _exports() -> Kept[str] | None:
-    found: Kept[str] | None = current_app.extensions.get(EXPORTS_KEY)
+def _exports() -> Cache[str] | None:
+    found: Cache[str] | None = current_app.extensions.get(EXPORTS_KEY)
     return found
 
 
 @bp.record_once
 def _keep_exports(state: BlueprintSetupState) -> None:
     """Give each app its own cache of exports (tests run many apps in one process)."""
-    state.app.extensions[EXPORTS_KEY] = Kept(MAX_EXPORTS, MAX_EXPORT_CHARACTERS, len)
+    state.app.extensions[EXPORTS_KEY] = Cache(MAX_EXPORTS, MAX_EXPORT_CHARACTERS, len)
 
 
 def _group_export(token: str, kind: str) -> Response:
