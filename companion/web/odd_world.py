@@ -69,7 +69,7 @@ def _rows_for(page: PlayPage) -> Callable[..., list[Markup]]:
             )
             head = Markup(
                 f' method="post" action="{edit_url}#{anchor}" hx-post="{edit_url}"'
-                ' hx-target="#play" hx-swap="outerHTML"'
+                ' hx-target="#play" hx-swap="morph:outerHTML"'
             )
             seat = f'<input type="hidden" name="seat" value="{escape(page.seat)}">'
             hidden_common = Markup(
