@@ -53,9 +53,9 @@ def new_table(page: Page, base: str, names: list[str]) -> None:
             page.get_by_role("button", name="Add a player").click()
             expect(field).to_be_visible()
         field.fill(name)
-    # A roster answer still on its way replaces the fields with what it was sent (a
-    # name typed meanwhile is lost: the home roster keeps no unsaved input yet).
-    # Wait for every answer, then put back what went missing.
+    # Wait for every roster answer before checking the names (a name typed while one was
+    # on its way stays: see test_a_name_typed_while_a_roster_answer_is_on_its_way_stays;
+    # putting back what went missing is a safety net the check below would not need).
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
     for number, name in enumerate(names, 1):
         field = page.get_by_label(f"Player {number}", exact=True)
