@@ -1,6 +1,6 @@
 """What every page of a table needs: open it by its link, name the phone, and the context
-every play template gets and the answer to a play's change (shared by the core pages and
-the games' own)."""
+every play template gets (shared by the core pages and the games' own; the play's page
+and the answer to its changes are in ``web/live/play.py``)."""
 
 from __future__ import annotations
 
