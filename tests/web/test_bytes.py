@@ -219,3 +219,16 @@ def test_pieces_inside_pieces_go_as_stubs_and_rows_with_their_table(app: Flask) 
     # Nothing changed: nothing goes; another shell: the whole panel.
     assert _answer(app, held, note="a", rows=[1, 2, 3])[1] == ""
     assert _answer(app, "other " + held.partition(" ")[2], note="a", rows=[1, 2, 3])[1] is None
+
+
+def test_a_panel_rendered_without_its_render_context_goes_whole(app: Flask) -> None:
+    """The pieces go to the ``Rendering`` passed to the template as ``live``: without
+    one nothing is cut or stamped, and the answer is the whole panel, never a part."""
+    from companion.web.live import pieces
+
+    page, _ = _answer(app, None, note="a", rows=[1])
+    with app.test_request_context(headers={oob.HEADER: oob.header_of(page)}):
+        html = app.jinja_env.from_string(ROWS).render(note="b", rows=[1])
+        assert "data-h" not in html
+        assert "data-shell" not in html
+        assert pieces.changed_only(None, pieces.held_by_phone()) is None
