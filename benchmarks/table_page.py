@@ -38,7 +38,8 @@ from werkzeug.test import EnvironBuilder  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.services import groups  # noqa: E402
-from companion.web import table_cache  # noqa: E402
+from companion.web.live import table_pages  # noqa: E402
+from companion.web.live.cache import Cache  # noqa: E402
 from support.client import HTMX, csrf, edit, start_play  # noqa: E402
 from support.every_game import STARTERS  # noqa: E402
 from support.groups import create_group, start_group_table  # noqa: E402
@@ -143,7 +144,7 @@ def main() -> None:
     client = app.test_client()
     token = busy_table(app, client)
     if "--draw" in sys.argv:
-        table_cache.MAX_KEPT = 0
+        app.extensions[table_pages.CACHE_KEY] = Cache(1, max_size=0)  # keeps nothing
     page = caller(app, phone_environ(client, f"/t/{token}"))
     body = page()
     with counted_statements(app) as statements:

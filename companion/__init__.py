@@ -44,9 +44,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         gate,
         groups,
         idempotency,
+        live,
         operations,
         pages,
-        panel_cache,
         rules,
         security,
         sessions,
@@ -87,7 +87,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)
-    panel_cache.register(app)
+    live.register(app)
     app.add_template_global(idempotency.guard)
     app.add_template_global(idempotency.csrf_input)
     security.register(app)

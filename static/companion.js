@@ -1,33 +1,56 @@
 /*
  * Odd Companion: live updates replace parts of the page every few seconds (htmx polling),
- * and every tap answers with a fresh play panel. This keeps what the person at this phone
- * is looking at and doing while that happens:
- *  - the play panel is morphed (idiomorph), not replaced: unchanged elements stay, so the
- *    page does not jump and the button just tapped stays under the thumb;
- *  - a poll is skipped while they are typing or choosing in a field of the live region,
- *    and while a boosted link or form is loading another page;
- *  - a field changed since it was rendered ("dirty") keeps its value through any swap
- *    until its form is saved or the value is set back;
- *  - panels (<details>) they opened stay open after the region is replaced;
+ * and every tap answers with a fresh play panel. The templates say how each answer lands
+ * (hx-swap="morph:outerHTML" in the play panel: unchanged elements stay, so the page does
+ * not jump) and which requests are live updates (data-poll). This script keeps what htmx
+ * cannot say:
+ *  - a live update is not sent while a field of the region it replaces is in use, nor
+ *    while a boosted link or form is loading another page;
+ *  - a field changed since it was rendered keeps its value through any answer, unless
+ *    that value is what its form just sent (then the server's answer has it);
+ *  - the play panel's digests go with each request, and pieces come back as stubs to
+ *    fill with this phone's own copy (see companion/web/live/pieces.py);
+ *  - panels (<details>) opened here stay open through live updates;
  *  - options that do not apply to what is chosen in a form are hidden (data-show-if).
- * Loaded as a file (the Content-Security-Policy allows no inline script, and no eval: the
- * morph is only ever asked for by name, "morph:outerHTML", never with a config object).
+ * One listener per event, each doing its parts in the order written. Loaded as a file
+ * (the Content-Security-Policy allows no inline script, and no eval: the morph is only
+ * ever asked for by name, never with a config object).
  */
 (function () {
   "use strict";
 
   var FIELDS = "input, select, textarea";
-  var LIVE = "#play";
   var NOT_TYPED = ["hidden", "submit", "button", "reset", "image", "file"];
-  var opened = [];
+  var PIECES_HEADER = "X-Play-Pieces";
+  // Well under the 8 KB a header line may take at gunicorn and at nginx: a longer list is
+  // left out (the server then sends the whole panel) rather than have the request refused.
+  var PIECES_HEADER_MAX = 6000;
+  var KEY_FIELD = "submission";
+
+  // What each field of a form held when the form's request left (until it is answered).
+  var sent = new WeakMap();
+  // Boosted requests loading another page.
+  var leaving = [];
+  // Unsaved values, from just before a swap to just after it.
   var held = [];
-  // Forms with a request in flight: their fields take whatever the server answers.
-  var saving = [];
+  // The <details> open before a live update.
+  var opened = [];
+
+  function eltOf(detail) {
+    return detail && detail.requestConfig ? detail.requestConfig.elt : detail && detail.elt;
+  }
 
   function isPoll(detail) {
-    var elt = detail && detail.requestConfig ? detail.requestConfig.elt : detail && detail.elt;
-    var trigger = elt && elt.getAttribute && elt.getAttribute("hx-trigger");
-    return Boolean(trigger && trigger.indexOf("every ") === 0);
+    var elt = eltOf(detail);
+    return Boolean(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
+  }
+
+  function formOf(detail) {
+    var elt = detail && detail.elt;
+    if (!elt || !elt.closest) {
+      return null;
+    }
+    return elt.tagName === "FORM" ? elt : elt.form || elt.closest("form");
   }
 
   function keyOf(details) {
@@ -129,15 +152,29 @@
     return keys;
   }
 
-  function isSaving(field) {
-    var form = field.form || field.closest("form");
-    return form !== null && saving.indexOf(form) !== -1;
+  function noteSent(form) {
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (isTyped(field)) {
+        sent.set(field, JSON.stringify(snapshot(field)));
+      }
+    });
+  }
+
+  function forgetSent(form) {
+    Array.prototype.forEach.call(form.elements, function (field) {
+      sent.delete(field);
+    });
+  }
+
+  /** Changed here, and not what its form's request on its way carries (typed since). */
+  function isUnsaved(field) {
+    return isDirty(field) && sent.get(field) !== JSON.stringify(snapshot(field));
   }
 
   function hold(target) {
     held = [];
     fieldKeys(target).forEach(function (key, field) {
-      if (isDirty(field) && !isSaving(field)) {
+      if (isUnsaved(field)) {
         held.push({ key: key, value: snapshot(field) });
       }
     });
@@ -160,28 +197,10 @@
     held = [];
   }
 
-  function formOf(detail) {
-    var elt = detail && detail.elt;
-    if (!elt || !elt.closest) {
-      return null;
-    }
-    return elt.tagName === "FORM" ? elt : elt.form || elt.closest("form");
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (!isPoll(event.detail)) {
-      var form = formOf(event.detail);
-      if (form) {
-        saving.push(form);
-      }
-      return;
-    }
+  function inUse(target) {
     var active = document.activeElement;
-    var target = event.detail.target;
-    if (active && target && target.contains(active) && active.matches(FIELDS)) {
-      event.preventDefault(); // try again at the next tick, once the field is left
-    }
-  });
+    return Boolean(active && target && target.contains(active) && active.matches(FIELDS));
+  }
 
   // --- Leaving the page ------------------------------------------------------------------
   // While a boosted link or form loads another page, a live update must not land: it would
@@ -189,59 +208,84 @@
   // and the new page would show under the old page's address (a play under the table's).
   // So no poll is sent, and no poll's answer swapped in, until that request is over; the
   // next poll catches up if the page is not left after all.
-  var leaving = [];
+
+  function noteLeaving(xhr) {
+    leaving.push(xhr);
+    // On the request, not the element: the element may be gone by the time it ends.
+    xhr.addEventListener("loadend", function () {
+      leaving = leaving.filter(function (other) {
+        return other !== xhr;
+      });
+    });
+  }
+
+  // --- Only what changed ---------------------------------------------------------------
+
+  function freshKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+  }
+
+  /** The digests the play panel holds (data-shell, data-h), for the server to answer
+   *  with only the pieces that changed. */
+  function heldPieces(panel) {
+    var words = [panel.getAttribute("data-shell")];
+    panel.querySelectorAll("[data-h][id]").forEach(function (piece) {
+      words.push(piece.id + "=" + piece.getAttribute("data-h"));
+    });
+    return words.join(" ");
+  }
+
+  // --- The listeners -------------------------------------------------------------------
 
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var xhr = event.detail && event.detail.boosted ? event.detail.xhr : null;
-    if (xhr) {
-      leaving.push(xhr);
-      // On the request, not the element: the element may be gone by the time it ends.
-      xhr.addEventListener("loadend", function () {
-        leaving = leaving.filter(function (other) {
-          return other !== xhr;
-        });
-      });
-    } else if (leaving.length && isPoll(event.detail)) {
-      event.preventDefault();
+    var detail = event.detail;
+    if (isPoll(detail)) {
+      // Try again at the next tick: once the field is left, or the other page is here.
+      if (leaving.length || inUse(detail.target)) {
+        event.preventDefault();
+      }
+      return;
+    }
+    if (detail.boosted && detail.xhr) {
+      noteLeaving(detail.xhr);
+    }
+    var form = formOf(detail);
+    if (form) {
+      noteSent(form);
+    }
+  });
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "play" && target.getAttribute("data-shell")) {
+      var pieces = heldPieces(target);
+      if (pieces.length <= PIECES_HEADER_MAX) {
+        event.detail.headers[PIECES_HEADER] = pieces;
+      }
     }
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (leaving.length && isPoll(event.detail)) {
-      event.detail.shouldSwap = false;
+    var detail = event.detail;
+    var target = detail.target;
+    held = [];
+    opened = [];
+    if (leaving.length && isPoll(detail)) {
+      detail.shouldSwap = false;
     }
-  });
-
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var form = formOf(event.detail);
-    saving = saving.filter(function (other) {
-      return other !== form;
-    });
-  });
-
-  // --- Only what changed ---------------------------------------------------------------
-  // The play panel and its pieces carry digests of their markup (data-shell, data-h):
-  // sent with each poll and tap, they let the server answer with only the pieces that
-  // changed (out of band, morphed into place), or the whole panel when unsure.
-
-  var PIECES_HEADER = "X-Play-Pieces";
-  // Well under the 8 KB a header line may take at gunicorn and at nginx: a longer list is
-  // left out (the server then sends the whole panel) rather than have the request refused.
-  var PIECES_HEADER_MAX = 6000;
-  var KEY_FIELD = "submission";
-
-  document.addEventListener("htmx:configRequest", function (event) {
-    var target = event.detail.target;
-    if (!target || target.id !== "play" || !target.getAttribute("data-shell")) {
+    if (!target || target === document.body || !detail.shouldSwap) {
       return;
     }
-    var words = [target.getAttribute("data-shell")];
-    target.querySelectorAll("[data-h][id]").forEach(function (piece) {
-      words.push(piece.id + "=" + piece.getAttribute("data-h"));
-    });
-    var held = words.join(" ");
-    if (held.length <= PIECES_HEADER_MAX) {
-      event.detail.headers[PIECES_HEADER] = held;
+    hold(target);
+    if (isPoll(detail)) {
+      target.querySelectorAll("details[open]").forEach(function (details) {
+        opened.push(keyOf(details));
+      });
     }
   });
 
@@ -260,76 +304,45 @@
     });
   });
 
-  function freshKey() {
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return btoa(String.fromCharCode.apply(null, bytes))
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_")
-      .replace(/=+$/, "");
-  }
+  // In the same task as the swap, before the browser paints: no flicker. A kept choice
+  // then decides which options are shown.
+  document.addEventListener("htmx:afterSwap", function () {
+    giveBack();
+    showWhatApplies(document);
+  });
 
   // A form's one-time key is spent once the server answered it; when only some pieces
   // come back, the form may stay, so it takes a new key for its next submit.
   document.addEventListener("htmx:afterRequest", function (event) {
-    var xhr = event.detail && event.detail.xhr;
-    var form = formOf(event.detail);
-    if (!xhr || xhr.status === 0 || !form || !document.body.contains(form)) {
+    var detail = event.detail;
+    var form = formOf(detail);
+    if (!form) {
       return;
     }
+    forgetSent(form);
+    var xhr = detail.xhr;
     var key = form.querySelector("input[name='" + KEY_FIELD + "']");
-    if (key) {
+    if (key && xhr && xhr.status !== 0 && document.body.contains(form)) {
       key.value = freshKey();
     }
   });
 
-  // --- Morph the live region rather than replace it -----------------------------------
-
-  function swapStyleOf(detail) {
-    var elt = detail.requestConfig ? detail.requestConfig.elt : detail.elt;
-    var holder = elt && elt.closest ? elt.closest("[hx-swap]") : null;
-    return holder ? holder.getAttribute("hx-swap") : htmx.config.defaultSwapStyle;
-  }
-
-  function inLiveRegion(target) {
-    return Boolean(target && target.closest && target.closest(LIVE));
-  }
-
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail;
-    var target = detail.target;
-    opened = [];
-    held = [];
-    if (!target || target === document.body || !detail.shouldSwap) {
+  document.addEventListener("htmx:afterSettle", function () {
+    if (opened.length === 0) {
       return;
     }
-    hold(target);
-    if (inLiveRegion(target) && typeof Idiomorph !== "undefined") {
-      var style = detail.swapOverride || swapStyleOf(detail);
-      var words = (style || "").split(/\s+/);
-      if (words[0] === "outerHTML" || words[0] === "innerHTML") {
-        words[0] = "morph:" + words[0];
-        detail.swapOverride = words.join(" ");
+    document.querySelectorAll("details:not([open])").forEach(function (details) {
+      if (opened.indexOf(keyOf(details)) !== -1) {
+        details.open = true;
       }
-    }
-    if (!isPoll(detail)) {
-      return;
-    }
-    target.querySelectorAll("details[open]").forEach(function (details) {
-      opened.push(keyOf(details));
     });
+    opened = [];
   });
-
-  // Runs in the same task as the swap, before the browser paints: no flicker.
-  document.addEventListener("htmx:afterSwap", giveBack);
 
   if (typeof Idiomorph !== "undefined") {
     // A panel keeps the state this phone gave it; a new panel comes as the server sends it.
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
-      if (name === "open" && node.tagName === "DETAILS") {
-        return false;
-      }
-      return true;
+      return !(name === "open" && node.tagName === "DETAILS");
     };
   }
 
@@ -399,22 +412,6 @@
     if (form && form.querySelector("[data-show-if]")) {
       showWhatApplies(form);
     }
-  });
-  // After giveBack (registered above): a kept choice decides what is shown.
-  document.addEventListener("htmx:afterSwap", function () {
-    showWhatApplies(document);
-  });
-
-  document.addEventListener("htmx:afterSettle", function () {
-    if (opened.length === 0) {
-      return;
-    }
-    document.querySelectorAll("details:not([open])").forEach(function (details) {
-      if (opened.indexOf(keyOf(details)) !== -1) {
-        details.open = true;
-      }
-    });
-    opened = [];
   });
 })();
 

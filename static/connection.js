@@ -52,10 +52,10 @@
     }
   }
 
+  // A live update's element says so (data-poll, see templates/_play.html).
   function isPoll(detail) {
     var elt = detail && detail.requestConfig ? detail.requestConfig.elt : detail && detail.elt;
-    var trigger = elt && elt.getAttribute && elt.getAttribute("hx-trigger");
-    return Boolean(trigger && trigger.indexOf("every ") === 0);
+    return Boolean(elt && elt.hasAttribute && elt.hasAttribute("data-poll"));
   }
 
   function verbOf(detail) {

@@ -1,4 +1,4 @@
-"""A phone's side of "only what changed" (see ``companion/web/pieces.py``), for tests and
+"""A phone's side of "only what changed" (see ``companion/web/live/pieces.py``), for tests and
 benchmarks: the digests a page holds, and applying an out-of-band answer to a page."""
 
 from __future__ import annotations

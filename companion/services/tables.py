@@ -218,7 +218,7 @@ def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
 @dataclass(frozen=True)
 class Glance:
     """What a link opens, read without loading the table: enough to tell whether a kept
-    rendering of the table page still holds (see ``web/table_cache.py``) and to note the
+    rendering of the table page still holds (see ``web/live/table_pages.py``) and to note the
     visit."""
 
     table_id: int
@@ -277,7 +277,7 @@ def glance(token: str) -> Glance | None:
 @dataclass(frozen=True)
 class PlayGlance:
     """What a play's kept panel is known by, read without loading the play or its table
-    (see ``web/panel_cache.py``): the same facts :meth:`of` takes from loaded ones."""
+    (see ``web/live/panels.py``): the same facts :meth:`of` takes from loaded ones."""
 
     id: int
     table_id: int

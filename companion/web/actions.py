@@ -24,9 +24,9 @@ from companion.web.context import (
     OpenPlay,
     open_for_edit,
     open_table,
-    play_response,
 )
 from companion.web.idempotency import note_table
+from companion.web.live.play import play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT

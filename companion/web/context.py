@@ -1,36 +1,28 @@
 """What every page of a table needs: open it by its link, name the phone, and the context
-every play template gets and the answer to a play's change (shared by the core pages and
-the games' own)."""
+every play template gets (shared by the core pages and the games' own; the play's page
+and the answer to its changes are in ``web/live/play.py``)."""
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-from flask import abort, current_app, redirect, render_template, request, session, url_for
-from flask_wtf.csrf import generate_csrf
+from flask import abort, current_app, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
-from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Play
 from companion.services import explain, plays, rule_refs, tables
 from companion.services.tables import TableAccess
-from companion.web import kept, panel_cache
 from companion.web.finish import ending
 from companion.web.game_pages import GamePages, PlayPage
-from companion.web.idempotency import new_key, note_table
-from companion.web.render import (
-    fragment_response,
-    page_or_fragment,
-    page_response,
-    wants_fragment,
-)
+from companion.web.idempotency import note_table
+from companion.web.live.pieces import CONTEXT_NAME, Rendering
 
 DEVICE_KEY = "device"
 #: Where Flask keeps flashed messages in the session.
@@ -151,10 +143,12 @@ def play_context(
     *,
     errors: Mapping[str, str] | None = None,
     extra: Mapping[str, Any] | None = None,
+    live: Rendering | None = None,
     **shown: Any,
 ) -> dict[str, Any]:
     """What every play template gets: the play as its page shows it (one service call),
-    this phone's seat, the forms, and the game's own view data (its ``GamePages.context``
+    this phone's seat, the forms, the render context its panel's pieces go to (``live``,
+    a fresh one unless given), and the game's own view data (its ``GamePages.context``
     hook, given ``extra``: what an action left for it). ``shown`` adds template values."""
     view = plays.view(play, can_edit=found.can_edit)
     page = PlayPage(
@@ -164,8 +158,10 @@ def play_context(
         view=view,
         errors=dict(errors or {}),
         extra=dict(extra or {}),
+        live=Rendering() if live is None else live,
     )
     context = {
+        CONTEXT_NAME: page.live,
         "found": found,
         "table": found.table,
         "token": token_of(found),
@@ -238,117 +234,6 @@ def redirect_to_play(found: TableAccess, play: Play) -> Response:
         "pages.play", token=token_of(found), play_id=play.id, seat=seat, _anchor=anchor_of()
     )
     return redirect(url, 303)
-
-
-def render_play(
-    found: TableAccess,
-    play: Play,
-    *,
-    status: int = 200,
-    errors: Mapping[str, str] | None = None,
-    extra: Mapping[str, Any] | None = None,
-    **shown: Any,
-) -> Response:
-    """The play's page, or its panel for htmx. The panel comes from the panel cache when
-    this view of this version was rendered before (for this phone or another), and is
-    rendered and kept otherwise (not with errors or anything else shown this once); so is
-    the page's frame. This phone's CSRF token and form keys are filled in."""
-    glance = tables.PlayGlance.of(found, play)
-    token = token_of(found)
-    keep = not errors and not extra and not shown and status == HTTPStatus.OK
-    made = panel_cache.panel(
-        _panel_key(glance, token) if keep else None,
-        lambda: render_template(
-            PLAY_FRAGMENT, **play_context(found, play, errors=errors, extra=extra, **shown)
-        ),
-    )
-    if wants_fragment():
-        return fragment_response(made.html, status, fill=_fill)
-    frame = panel_cache.frame(
-        _frame_key(glance, token),
-        lambda panel: render_template(
-            PLAY_PAGE,
-            panel=panel,
-            found=found,
-            token=token,
-            game=GAMES[play.game],
-            game_css=game_css(play.game),
-        ),
-    )
-    return page_response(_fill(frame.around(made.html)), status)
-
-
-def kept_play(token: str, play_id: int) -> Response | None:
-    """The play's page or panel straight from what is kept, found from the play's glance
-    (one query) before anything is loaded: most loads and polls after a change find what
-    another phone's request rendered. ``None`` when it is not kept (or the link does not
-    open the play): then load the play and :func:`render_play`, which says why."""
-    glance = tables.glance_play(token, play_id)
-    if glance is None:
-        return None
-    made = panel_cache.kept_panel(_panel_key(glance, token))
-    if made is None:
-        return None
-    if wants_fragment():
-        return fragment_response(made.html, fill=_fill)
-    frame_key = _frame_key(glance, token)
-    frame = panel_cache.kept_frame(frame_key) if frame_key is not None else None
-    if frame is None:
-        return None
-    return page_response(_fill(frame.around(made.html)))
-
-
-def _panel_key(glance: tables.PlayGlance, token: str) -> Hashable:
-    pages = game_pages(glance.game)
-    depends_on = {
-        "game": pages.panel_depends_on(glance) if pages is not None else None,
-        # The series' totals count each of its games as it stands (one may be reopened).
-        "series": None if glance.series_id is None else tables.series_versions(glance.series_id),
-    }
-    seat = seat_among(glance.player_ids, glance.table_id)
-    return panel_cache.key_for(glance, token=token, seat=seat, depends_on=depends_on)
-
-
-def _frame_key(glance: tables.PlayGlance, token: str) -> Hashable | None:
-    """What the page around the panel shows: the game, the table's label (its players or
-    its join code) and links; ``None`` while a flashed message waits (shown this once)."""
-    if FLASHES_KEY in session:
-        return None
-    table = (glance.table_id, glance.table_version, glance.join_generation, glance.access)
-    return (glance.game, table, token, request.script_root)
-
-
-def _fill(html: str) -> str:
-    """``html`` with this phone's CSRF token and fresh form keys in its slots."""
-    return kept.fill(html, csrf_token=generate_csrf(), new_key=new_key)
-
-
-def play_response(
-    opened: OpenPlay,
-    *,
-    status: int = 200,
-    errors: Mapping[str, str] | None = None,
-    fragment: str = PLAY_FRAGMENT,
-    always_render: bool = False,
-    extra: Mapping[str, Any] | None = None,
-    **shown: Any,
-) -> Response:
-    """The answer to any change of a play: htmx gets the fresh ``fragment``; a plain form
-    post is redirected back to the play page, or shown again with its errors.
-
-    Whatever the change left in the session is dropped first, so the play is read fresh.
-    A fragment smaller than the play also refreshes the play's buttons (Undo, history
-    count) out of band.
-    """
-    found, play = opened.found, opened.play
-    db.session.rollback()
-    db.session.refresh(play)
-    if status == 200 and not always_render and not wants_fragment():
-        return redirect_to_play(found, play)
-    if fragment == PLAY_FRAGMENT or not wants_fragment():
-        return render_play(found, play, status=status, errors=errors, extra=extra, **shown)
-    context = play_context(found, play, errors=errors, extra=extra, oob_actions=True, **shown)
-    return page_or_fragment(PLAY_PAGE, fragment, status=status, **context)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from flask_wtf import FlaskForm
 from companion.models import Play, Table
 from companion.services import plays
 from companion.services.tables import PlayGlance, TableAccess
+from companion.web.live.pieces import Rendering
 
 
 class OptionsForm(FlaskForm):
@@ -48,6 +49,8 @@ class PlayPage:
     errors: Mapping[str, str]
     #: What the action answered with left for the game (entered values, a verdict...).
     extra: Mapping[str, Any]
+    #: The render context of the panel: the pieces a game's own markup adds go to it.
+    live: Rendering
 
     @property
     def editable(self) -> bool:
@@ -110,6 +113,6 @@ class GamePages:
     tools: tuple[GameTool, ...] = field(default=())
     #: What else the play's panel shows, beyond the play and its table (a palette kept
     #: in the phone's session, other plays' entries): part of the panel cache's key
-    #: (``web/panel_cache.py``). Any JSON-able value, found from the play's glance alone:
+    #: (``web/live/panels.py``). Any JSON-able value, found from the play's glance alone:
     #: a kept panel is looked up before anything is loaded.
     panel_depends_on: Callable[[PlayGlance], object] = nothing_else

@@ -39,7 +39,7 @@ from companion.web.group_forms import (
     VersusForm,
 )
 from companion.web.idempotency import note_table
-from companion.web.render import page_or_fragment
+from companion.web.live.responses import page_or_fragment
 
 bp = Blueprint("groups", __name__)
 

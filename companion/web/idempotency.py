@@ -16,12 +16,10 @@ replaced link is dead with it (404), so a replaced link can never be got back th
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
@@ -29,50 +27,25 @@ from companion.extensions import db
 from companion.models import Table
 from companion.services import groups, submissions, tables
 from companion.services.tables import Access, TableAccess
-from companion.web.kept import KEY_SLOT, rendering_with_slots
-from companion.web.render import wants_fragment
+from companion.web.live.personal import KEY_FIELD, csrf_input, key_input, new_key
+from companion.web.live.responses import wants_fragment
 
-KEY_FIELD = "submission"
-KEY_BYTES = 16
 #: A key is URL-safe base64 of KEY_BYTES; anything else is ignored (not an error).
 MAX_KEY_LENGTH = 64
 NO_CONTENT = 204
 SEE_OTHER = 303
 FOUND_KEY = "table_access"
-CSRF_INPUT_KEY = "csrf_input"
 TABLE_PATH = "/t/"
 #: A group's link is never stored either (its pages redirect to themselves).
 GROUP_PATH = "/g/"
 
 
-def new_key() -> str:
-    """A fresh random key for one rendering of a form."""
-    return secrets.token_urlsafe(KEY_BYTES)
-
-
 def guard(_form: Any) -> Markup:
     """A form's CSRF token and a fresh idempotency key, as hidden inputs (templates name
-    the form they guard, for the reader: the token and the key are the session's)."""
+    the form they guard, for the reader: the token and the key are the session's). A
+    rendering shared by many phones gets each phone's own in their place (see
+    ``web/live/personal.py``)."""
     return csrf_input() + key_input()
-
-
-def key_input() -> Markup:
-    """A fresh idempotency key as a hidden input (``guard`` without the CSRF token)."""
-    # Rendered to be kept, the key is a slot, filled in per phone (web/kept.py).
-    value = KEY_SLOT if rendering_with_slots() else new_key()
-    return Markup(f'<input type="hidden" name="{KEY_FIELD}" value="{escape(value)}">')
-
-
-def csrf_input() -> Markup:
-    """The CSRF token as a hidden input, made once per request: a play page holds a
-    hundred small forms, and a WTForms widget call for each was most of its render time.
-    (Flask-WTF checks the submitted token whatever rendered it.)"""
-    made: Markup | None = g.get(CSRF_INPUT_KEY)
-    if made is None:
-        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-        made = Markup('<input type="hidden" name="{}" value="{}">').format(field, generate_csrf())
-        setattr(g, CSRF_INPUT_KEY, made)
-    return made
 
 
 def note_table(found: TableAccess) -> None:
@@ -196,3 +169,6 @@ def _note_location(key: str, location: str) -> None:
             return
     if TABLE_PATH not in location and GROUP_PATH not in location:
         submissions.note_location(key, location=location, table_id=None, access=None)
+
+
+__all__ = ["KEY_FIELD", "csrf_input", "guard", "key_input", "new_key", "note_table", "register"]

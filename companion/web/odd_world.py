@@ -10,7 +10,6 @@ from flask import url_for
 from markupsafe import Markup, escape
 
 from companion.games import odd_world as engine
-from companion.web import pieces
 from companion.web.context import token_of
 from companion.web.game_pages import GamePages, PlayPage
 from companion.web.idempotency import csrf_input
@@ -70,7 +69,7 @@ def _rows_for(page: PlayPage) -> Callable[..., list[Markup]]:
             )
             head = Markup(
                 f' method="post" action="{edit_url}#{anchor}" hx-post="{edit_url}"'
-                ' hx-target="#play" hx-swap="outerHTML"'
+                ' hx-target="#play" hx-swap="morph:outerHTML"'
             )
             seat = f'<input type="hidden" name="seat" value="{escape(page.seat)}">'
             hidden_common = Markup(
@@ -99,7 +98,7 @@ def _rows_for(page: PlayPage) -> Callable[..., list[Markup]]:
                 i=i, key=key, has=" has" if n else "", odd=" odd" if n % 2 else "", pos=pos,
                 label=words, control=control, error=_error(errors.get(path)),
             )  # fmt: skip
-            rows.append(pieces.piece(Markup(row)))
+            rows.append(page.live.piece(Markup(row)))
         return rows
 
     return bird_rows

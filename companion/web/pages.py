@@ -20,21 +20,19 @@ from companion.models import Play, Series, Table
 from companion.services import explain, plays, tables
 from companion.services import groups as group_service
 from companion.services.tables import Access, TableAccess
-from companion.web import groups, limits, pieces, security, table_cache
+from companion.web import groups, limits, security
 from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
 from companion.web.context import (
     NAMES_KEY,
     VISITOR_KEY,
     game_css,
     has_answered_whose_phone,
-    kept_play,
     open_for_edit,
     open_table,
     owner_of,
     play_context,
     redirect_to_play,
     remember_owner,
-    render_play,
     table_label,
     token_of,
     visitor_of,
@@ -50,14 +48,13 @@ from companion.web.forms import (
 )
 from companion.web.games import PAGES, tools
 from companion.web.idempotency import note_table
-from companion.web.render import page_or_fragment, wants_fragment
+from companion.web.live import table_pages
+from companion.web.live.play import kept_play, render_play
+from companion.web.live.responses import page_or_fragment, wants_fragment
 from companion.web.rule_links import rule_link_html
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
-# The play panel's pieces, sent alone when only they changed (see web/pieces.py).
-bp.add_app_template_filter(pieces.piece, "piece")
-bp.add_app_template_filter(pieces.shell, "shell")
 bp.add_app_template_global(rule_link_html)
 
 TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
@@ -275,7 +272,7 @@ def _table_context(
 
 
 def _table_key(token: str, seen: tables.Glance) -> tuple[Any, ...]:
-    """Everything the table page's markup is drawn from (see ``web/table_cache.py``)."""
+    """Everything the table page's markup is drawn from (see ``web/table_pages.py``)."""
     answer = (
         session.get(NAMES_KEY, {}).get(str(seen.table_id)) if seen.access is Access.EDIT else None
     )
@@ -307,21 +304,21 @@ def _table_page(
     seats: SeatForm | None = None,
 ) -> Response:
     """The table page, or its fragment for htmx: drawn once per state of the table and
-    reused (``web/table_cache.py``); a form shown with its errors is drawn afresh. The
+    reused (``web/table_pages.py``); a form shown with its errors is drawn afresh. The
     table is loaded only when it is drawn."""
     forms = {"start": start, "identity": identity, "seats": seats}
     key = None
     if all(form is None for form in forms.values()):
         key = _table_key(token, seen or tables.Glance.of(found or open_table(token)))
 
-    def draw() -> table_cache.Drawn:
+    def draw() -> table_pages.Drawn:
         opened = found or open_table(token)
         context = _table_context(opened, **forms)
         html = render_template("_table.html", **context)
-        return table_cache.Drawn(html, table_label(opened))
+        return table_pages.Drawn(html, table_label(opened))
 
     # The whole page (a first load, a boosted link) needs nothing more: its title is kept.
-    html, title = table_cache.markup(key, draw)
+    html, title = table_pages.markup(key, draw)
     return page_or_fragment(
         "table.html", "_table_drawn.html", status=status, title=title, table_html=html
     )

@@ -38,7 +38,7 @@ from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
 from companion.web import security
 from companion.web.context import PAGES_KEY
 from companion.web.game_pages import GamePages
-from companion.web.render import page_or_fragment
+from companion.web.live.responses import page_or_fragment
 
 bp = Blueprint("rules", __name__)
 

@@ -1,5 +1,5 @@
 """Only what changed, in Chromium: a tap on one phone reaches the other as a few pieces,
-and the other phone's panel is then what a fresh load shows (see web/pieces.py)."""
+and the other phone's panel is then what a fresh load shows (see web/live/pieces.py)."""
 
 from __future__ import annotations
 

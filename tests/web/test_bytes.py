@@ -1,4 +1,4 @@
-"""Only what changed goes on the wire (see ``companion/web/pieces.py``).
+"""Only what changed goes on the wire (see ``companion/web/live/pieces.py``).
 
 A phone sends the digests of the pieces its play panel holds; a tap's answer and a live
 update then hold only the pieces that changed, out of band. Applying them to the phone's
@@ -178,13 +178,6 @@ def test_owl_about_hands_stay_on_their_phone(app: Flask, client: FlaskClient, se
     assert ("3 5 7 N6 10" in other.page) == (seat == "0")
 
 
-def test_pieces_know_where_the_volatile_values_are() -> None:
-    from companion.web import idempotency, pieces
-
-    assert pieces.CSRF_INPUT_KEY == idempotency.CSRF_INPUT_KEY
-    assert pieces.KEY_FIELD == idempotency.KEY_FIELD
-
-
 ROWS = (
     '{% filter shell %}<section id="play">{% filter piece %}<p id="note">{{ note }}</p>'
     '{% endfilter %}{% filter piece %}<table id="t">{% for n in rows %}{% filter piece %}'
@@ -195,12 +188,13 @@ ROWS = (
 
 def _answer(app: Flask, held: str | None, **values: Any) -> tuple[str, str | None]:
     """Render ``ROWS`` as a request holding ``held`` digests: the markup and the answer."""
-    from companion.web import pieces
+    from companion.web.live import pieces
 
     headers = {oob.HEADER: held} if held else {}
     with app.test_request_context(headers=headers):
-        html = app.jinja_env.from_string(ROWS).render(**values)
-        return html, pieces.changed_only()
+        rendering = pieces.Rendering()
+        html = app.jinja_env.from_string(ROWS).render(live=rendering, **values)
+        return html, pieces.changed_only(rendering, pieces.held_by_phone())
 
 
 def test_pieces_inside_pieces_go_as_stubs_and_rows_with_their_table(app: Flask) -> None:
@@ -224,3 +218,16 @@ def test_pieces_inside_pieces_go_as_stubs_and_rows_with_their_table(app: Flask) 
     # Nothing changed: nothing goes; another shell: the whole panel.
     assert _answer(app, held, note="a", rows=[1, 2, 3])[1] == ""
     assert _answer(app, "other " + held.partition(" ")[2], note="a", rows=[1, 2, 3])[1] is None
+
+
+def test_a_panel_rendered_without_its_render_context_goes_whole(app: Flask) -> None:
+    """The pieces go to the ``Rendering`` passed to the template as ``live``: without
+    one nothing is cut or stamped, and the answer is the whole panel, never a part."""
+    from companion.web.live import pieces
+
+    page, _ = _answer(app, None, note="a", rows=[1])
+    with app.test_request_context(headers={oob.HEADER: oob.header_of(page)}):
+        html = app.jinja_env.from_string(ROWS).render(note="b", rows=[1])
+        assert "data-h" not in html
+        assert "data-shell" not in html
+        assert pieces.changed_only(None, pieces.held_by_phone()) is None

@@ -1,4 +1,4 @@
-"""The play panel cache (``web/panel_cache.py``): phones that show the same view share
+"""The play panel cache (``web/live/panels.py``): phones that show the same view share
 one rendering, each gets its own CSRF token and fresh form keys, and nothing a phone must
 not see, nor anything out of date, ever comes from the cache."""
 
@@ -9,12 +9,12 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from markupsafe import Markup
+from flask_wtf.csrf import generate_csrf
 
 from companion.services import tables
-from companion.web import kept
-from companion.web.panel_cache import EXTENSION_KEY, Panel, new_cache
-from companion.web.pieces import Rendered
+from companion.web.live import personal
+from companion.web.live.panels import PANELS_KEY, Panel, new_cache
+from companion.web.live.pieces import Rendering
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from support.owl_about import act, start_owl, start_round
 from tests.web import test_luckys_pages as luckys
@@ -39,7 +39,7 @@ def session_part(token: str) -> str:
 
 def cached(app: Flask) -> int:
     """How many panels the app keeps."""
-    return len(app.extensions[EXTENSION_KEY])
+    return len(app.extensions[PANELS_KEY])
 
 
 @pytest.fixture
@@ -196,23 +196,31 @@ def test_each_phone_keeps_its_own_oddville_palette(
 def test_panels_are_kept_within_their_bounds() -> None:
     cache = new_cache(max_panels=3, max_size=100)
     for number in range(5):
-        cache.put(number, Panel("x" * 10, Rendered()))
+        cache.put(number, Panel("x" * 10, Rendering(), "T"))
     assert len(cache) == 3
     assert cache.get(0) is None
     assert cache.get(4) is not None
-    cache.put("big", Panel("x" * 40, Rendered()))  # 80 of 100: the others make room
+    cache.put("big", Panel("x" * 40, Rendering(), "T"))  # 80 of 100: the others make room
     assert cache.size <= 100
     assert cache.get("big") is not None
-    cache.put("huge", Panel("x" * 51, Rendered()))  # larger than the whole cache
+    cache.put("huge", Panel("x" * 51, Rendering(), "T"))  # larger than the whole cache
     assert cache.get("huge") is None
 
 
-def test_filling_gives_every_slot_its_own_key() -> None:
-    counter = iter(range(100))
-    html = f"a{kept.KEY_SLOT}b{kept.KEY_SLOT}c{kept.CSRF_SLOT}"
-    filled = kept.fill(html, csrf_token="T", new_key=lambda: f"k{next(counter)}")
-    assert filled == "ak0bk1cT"
-    assert isinstance(Markup(filled), Markup)
+def test_a_shared_rendering_gets_this_phones_token_and_fresh_keys(app: Flask) -> None:
+    key = personal.KEY_INPUT_START
+    html = f'<p data-t="OLD">a</p>{key}k1">b{key}k1">c'
+    with app.test_request_context():
+        mine = generate_csrf()
+        sent = personal.for_phone(html, rendered_with="OLD")
+        again = personal.for_phone(html, rendered_with="OLD")
+    assert "OLD" not in sent
+    assert f'data-t="{mine}"' in sent
+    keys = KEYS.findall(sent) + KEYS.findall(again)
+    assert len(keys) == 4
+    assert len(set(keys)) == 4
+    assert "k1" not in keys
+    assert KEYS.sub("", sent) == KEYS.sub("", html).replace("OLD", mine)
 
 
 def test_a_maven_entered_in_another_luckys_game_reaches_a_cached_page(

@@ -22,7 +22,9 @@ from companion.games.oddland.species import (
 from companion.games.problems import InvalidStateError, Problem, listed_problems, problem_messages
 from companion.services import oddland as service
 from companion.web.actions import load_play, refuse, run
-from companion.web.context import OpenPlay, play_context, play_response
+from companion.web.context import OpenPlay, play_context
+from companion.web.live.play import play_response
+from companion.web.live.responses import page_or_fragment
 from companion.web.oddland.forms import (
     CARD_FIELDS,
     CARD_SPACES,
@@ -38,7 +40,6 @@ from companion.web.oddland.forms import (
     species_key,
 )
 from companion.web.oddland.palette import draft, keep_draft, remember, remembered
-from companion.web.render import page_or_fragment
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/oddland`` (the prefix is given
 #: where every game registers, ``web/games.py``).

@@ -17,7 +17,8 @@ from werkzeug.wrappers import Response
 from companion.games import oddville as engine
 from companion.services import oddville as service
 from companion.web.actions import load_play, refuse, run
-from companion.web.context import OpenPlay, play_response
+from companion.web.context import OpenPlay
+from companion.web.live.play import play_response
 from companion.web.oddville.forms import (
     DEFAULT_PALETTE,
     EDGE_FIELDS,

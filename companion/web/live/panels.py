@@ -5,12 +5,12 @@ or a reload of the same seat) would each render the same panel after every chang
 first one renders it and the others take a copy, the scoring and the queries behind it
 included. The whole play page keeps its frame (everything around the panel) the same way.
 
-What differs from phone to phone is filled in afterwards: the cached markup holds slots
-where the CSRF token and each form's one-time submission key go (``web/kept.py``).
+What differs from phone to phone is put in on the way out: each answer made from a kept
+rendering gets the asking phone's CSRF token and fresh form keys (``personal.py``).
 
 The key names everything the panel shows, all of it read in one indexed query before
 anything is loaded (``tables.glance_play``), so a kept panel is served without loading the
-play, its table or its players:
+play, its table or its players (see ``play.py``):
 
 * the play's version (every edit, undo, finish or reopening raises it) and status;
 * the table's version (the roster, a newer game, any of its games finished or reopened)
@@ -33,11 +33,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from flask import Flask, current_app
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from companion.services.tables import PlayGlance
-from companion.web import kept, pieces
-from companion.web.kept import PANEL_SLOT, Kept, slots
+from companion.web.live import personal
+from companion.web.live.cache import Cache
+from companion.web.live.pieces import Rendering
 
 #: The panels kept per process, and their total size (characters of markup, counted
 #: twice: each piece keeps its own copy).
@@ -45,32 +47,47 @@ MAX_PANELS = 256
 MAX_CHARACTERS = 16_000_000
 #: The page frames kept per process (one per table state, link and game: a few KB each).
 MAX_FRAMES = 256
-EXTENSION_KEY = "companion.panel_cache"
-FRAMES_KEY = "companion.play_frames"
+PANELS_KEY = "companion.live.panels"
+FRAMES_KEY = "companion.live.frames"
+#: Where a page frame takes the panel it is sent with: a string no page can hold (NUL).
+PANEL_SLOT = "\x00panel\x00"
 
 
 @dataclass(frozen=True)
 class Panel:
-    """A rendered panel with its slots, and its pieces (for sending only what changed)."""
+    """A rendered panel, its pieces (for sending only what changed) and the CSRF token it
+    was rendered with (each phone gets its own in its place: ``personal.for_phone``)."""
 
     html: str
-    rendered: pieces.Rendered
+    rendering: Rendering
+    csrf_token: str
 
     def cost(self) -> int:
         """What it costs the cache: its markup, and the pieces' copies of it."""
         return 2 * len(self.html)
 
+    def for_phone(self, html: str) -> str:
+        """``html`` (the panel, or pieces of it) as this request's phone gets it."""
+        return personal.for_phone(html, self.csrf_token)
+
 
 @dataclass(frozen=True)
 class Frame:
-    """The whole play page around its panel (with slots), cut where the panel goes."""
+    """The whole play page around its panel, cut where the panel goes, and the CSRF token
+    it was drawn with."""
 
     before: str
     after: str
+    csrf_token: str
 
     def around(self, panel: str) -> str:
-        """The whole page with ``panel`` in its place."""
-        return self.before + panel + self.after
+        """The whole page with ``panel`` (already this phone's) in its place, as this
+        request's phone gets it."""
+        return (
+            personal.for_phone(self.before, self.csrf_token)
+            + panel
+            + (personal.for_phone(self.after, self.csrf_token))
+        )
 
     def cost(self) -> int:
         """What it costs the cache: its markup."""
@@ -79,23 +96,22 @@ class Frame:
 
 def register(app: Flask) -> None:
     """Give the app its own caches (tests run many apps in one process)."""
-    app.extensions[EXTENSION_KEY] = new_cache()
-    app.extensions[FRAMES_KEY] = Kept(MAX_FRAMES, MAX_FRAMES * 16_000, Frame.cost)
-    kept.register(app)
+    app.extensions[PANELS_KEY] = new_cache()
+    app.extensions[FRAMES_KEY] = Cache(MAX_FRAMES, MAX_FRAMES * 16_000, Frame.cost)
 
 
-def new_cache(max_panels: int = MAX_PANELS, max_size: int = MAX_CHARACTERS) -> Kept[Panel]:
+def new_cache(max_panels: int = MAX_PANELS, max_size: int = MAX_CHARACTERS) -> Cache[Panel]:
     """An empty panel cache with these bounds."""
-    return Kept(max_panels, max_size, Panel.cost)
+    return Cache(max_panels, max_size, Panel.cost)
 
 
-def _cache() -> Kept[Panel] | None:
-    found: Kept[Panel] | None = current_app.extensions.get(EXTENSION_KEY)
+def _panels() -> Cache[Panel] | None:
+    found: Cache[Panel] | None = current_app.extensions.get(PANELS_KEY)
     return found
 
 
-def _frames() -> Kept[Frame] | None:
-    found: Kept[Frame] | None = current_app.extensions.get(FRAMES_KEY)
+def _frames() -> Cache[Frame] | None:
+    found: Cache[Frame] | None = current_app.extensions.get(FRAMES_KEY)
     return found
 
 
@@ -106,28 +122,21 @@ def key_for(glance: PlayGlance, *, token: str, seat: int | str, depends_on: obje
 
 
 def kept_panel(key: Hashable) -> Panel | None:
-    """The panel kept under ``key``, if any (then this request's pieces are its own)."""
-    cache = _cache()
-    found = cache.get(key) if cache is not None else None
-    if found is not None:
-        pieces.use(found.rendered)
-    return found
+    """The panel kept under ``key``, if any."""
+    cache = _panels()
+    return cache.get(key) if cache is not None else None
 
 
-def panel(key: Hashable | None, render: Callable[[], str]) -> Panel:
-    """The panel under ``key``, rendered by ``render`` (with slots) when not kept yet;
-    ``None``: rendered afresh and not kept.
-
-    Either way this request's pieces are the panel's, so that only what changed can be
-    sent (``pieces.changed_only``)."""
+def panel(key: Hashable | None, render: Callable[[Rendering], str]) -> Panel:
+    """The panel under ``key``, rendered by ``render`` (given the render context to pass
+    to its template) when not kept yet; ``None``: rendered afresh and not kept."""
     found = kept_panel(key) if key is not None else None
     if found is not None:
         return found
-    pieces.use(pieces.Rendered())
-    with slots():
-        html = render()
-    made = Panel(html, pieces.current())
-    cache = _cache()
+    rendering = Rendering()
+    html = render(rendering)
+    made = Panel(html, rendering, generate_csrf())
+    cache = _panels()
     if key is not None and cache is not None:
         cache.put(key, made)
     return made
@@ -145,9 +154,8 @@ def frame(key: Hashable | None, draw: Callable[[Markup], str]) -> Frame:
     found = kept_frame(key) if key is not None else None
     if found is not None:
         return found
-    with slots():
-        before, after = draw(Markup(PANEL_SLOT)).split(PANEL_SLOT)
-    made = Frame(before, after)
+    before, after = draw(Markup(PANEL_SLOT)).split(PANEL_SLOT)
+    made = Frame(before, after, generate_csrf())
     frames = _frames()
     if key is not None and frames is not None:
         frames.put(key, made)

@@ -11,8 +11,9 @@ with, the address the links are written for, and this phone's answer to "Whose p
 this?". Nothing is ever invalidated: a change makes a new key, so workers and machines
 each keep their own copy, and none can serve a stale one.
 
-What must differ on every request is left out of the kept markup: where a form's CSRF token
-and one-time key go, a slot stands, filled in afresh for each answer (``web/kept.py``).
+What must differ on every request is put in on the way out: each answer made from the
+kept markup gets the asking phone's CSRF token and fresh one-time form keys
+(``personal.py``).
 """
 
 from __future__ import annotations
@@ -20,43 +21,45 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
-from flask import current_app
+from flask import Flask, current_app
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from companion.web import idempotency, kept
-from companion.web.kept import Kept
+from companion.web.live import personal
+from companion.web.live.cache import Cache
 
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
-_STORE = "companion.table_pages"
+CACHE_KEY = "companion.live.table_pages"
 
 
 class Drawn(NamedTuple):
-    """The page's markup (as kept: with slots), and its title (the whole page's
-    ``<title>`` says it)."""
+    """The page's markup, and its title (the whole page's ``<title>`` says it)."""
 
     html: str
     title: str
 
 
-def _store() -> Kept[Drawn]:
-    found: Kept[Drawn] | None = current_app.extensions.get(_STORE)
-    if found is None:
-        found = current_app.extensions.setdefault(_STORE, Kept(MAX_KEPT))
-    return found
+class _Kept(NamedTuple):
+    drawn: Drawn
+    #: The CSRF token it was drawn with (each phone gets its own in its place).
+    csrf_token: str
+
+
+def register(app: Flask) -> None:
+    """Give the app its own cache (tests run many apps in one process)."""
+    app.extensions[CACHE_KEY] = Cache(MAX_KEPT)
 
 
 def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
-    """The page for ``key``: kept from an earlier request, else drawn (with slots for the
-    forms' CSRF token and keys) and kept; its slots filled in afresh. ``None`` draws it
-    without keeping it (a form shown with its errors)."""
-    store = _store()
-    found = store.get(key) if key is not None else None
+    """The page for ``key``: kept from an earlier request, else drawn and kept, as this
+    request's phone gets it. ``None`` draws it without keeping it (a form shown with its
+    errors)."""
+    cache: Cache[_Kept] | None = current_app.extensions.get(CACHE_KEY)
+    found = cache.get(key) if key is not None and cache is not None else None
     if found is None:
-        with kept.slots():
-            found = draw()
-        if key is not None:
-            store.put(key, found)
-    html = kept.fill(found.html, csrf_token=generate_csrf(), new_key=idempotency.new_key)
-    return Drawn(Markup(html), found.title)
+        found = _Kept(draw(), generate_csrf())
+        if key is not None and cache is not None:
+            cache.put(key, found)
+    html = personal.for_phone(found.drawn.html, found.csrf_token)
+    return Drawn(Markup(html), found.drawn.title)

@@ -11,6 +11,10 @@ of it. When that changed, it is sent with a stub (``<li id="x" data-keep></li>``
 piece inside it that the phone holds as it is; the phone's script puts its own copy of
 the element there before the swap.
 
+Pieces are gathered in a :class:`Rendering`, the render context of one panel: it is
+passed to the template as ``live`` (the filters find it there) and then to
+:func:`changed_only`; a template rendered without it has no pieces (the whole panel goes).
+
 A phone's script sends the digests it holds with each poll and tap (header
 ``X-Play-Pieces``). The server renders the panel as always, and when the phone's shell
 digest is the fresh one, answers with only the pieces whose digest differs, each as an
@@ -30,15 +34,17 @@ import base64
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from flask import g, request
+from flask import request
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 
-#: Where ``web/idempotency.py`` keeps this request's CSRF input, and its one-time key's
-#: field (that module imports this one's importers, so the names are repeated here).
-CSRF_INPUT_KEY = "csrf_input"
-KEY_FIELD = "submission"
+from companion.web.live import personal
 
+#: The template variable that holds the :class:`Rendering` of a panel.
+CONTEXT_NAME = "live"
 #: The request header that carries the digests a phone holds: the shell's digest, then
 #: ``id=digest`` for each piece, separated by spaces.
 HEADER = "X-Play-Pieces"
@@ -46,13 +52,14 @@ HEADER = "X-Play-Pieces"
 MAX_HEADER = 8192
 MAX_PIECES = 400
 DIGEST_BYTES = 8
-_STORE = "play_pieces"
 
 _OPENING = re.compile(r"\s*<([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>")
 _ID = re.compile(r'\sid="([^"]+)"')
 #: Values that change at every rendering without the page changing: the CSRF token and
-#: the one-time key of a guarded form (see ``web/idempotency.py``).
-_VOLATILE = re.compile(r'(name="(?:csrf_token|submission)" value=")[^"]*"')
+#: the one-time key of a guarded form (see ``personal.py``).
+_VOLATILE = re.compile(
+    r'(name="(?:csrf_token|' + re.escape(personal.KEY_FIELD) + r')" value=")[^"]*"'
+)
 _MARKER = "<!--piece:{}-->"
 #: Elements that are only parsed right inside their parent (a table row, an SVG shape):
 #: a change in one goes with its parent piece rather than alone.
@@ -82,44 +89,75 @@ class Piece:
 
 
 @dataclass
-class Rendered:
-    """The pieces of this request's rendering."""
+class Rendering:
+    """The render context of one play panel: the pieces rendered so far, and the panel."""
 
     #: Pieces rendered but not yet inside a rendered piece or panel, in page order.
     open: list[Piece] = field(default_factory=list)
-    #: The play panel rendered last (its pieces inside it).
+    #: The play panel, once rendered (its pieces inside it).
     panel: Piece | None = None
+    #: This phone's CSRF input, left out of digests (looked up on the first form).
+    csrf_input: str | None = None
 
+    def digest(self, markup: str) -> str:
+        """A short digest of markup, blind to the values that change at each rendering."""
+        if "csrf_token" in markup:
+            if self.csrf_input is None:
+                self.csrf_input = str(personal.csrf_input())
+            markup = markup.replace(self.csrf_input, "")
+        if personal.KEY_FIELD in markup or "csrf_token" in markup:
+            markup = _VOLATILE.sub(r'\1"', markup)
+        raw = hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).digest()
+        # URL-safe base64 rather than hex: the phone sends every digest with each poll.
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
-def _rendered() -> Rendered:
-    found: Rendered | None = g.get(_STORE)
-    if found is None:
-        found = Rendered()
-        setattr(g, _STORE, found)
-    return found
+    def piece(self, markup: str) -> Markup:
+        """Mark an element with an id as a piece of the panel (it may hold pieces itself:
+        a list whose items are pieces...)."""
+        made = self._gather(str(markup), "data-h")
+        if made is None:  # not an element with a plain id: it stays part of what holds it
+            return Markup(markup)
+        self.open.append(made)
+        return Markup(made.markup)
 
+    def shell(self, markup: str) -> Markup:
+        """Mark the play panel; its digest covers what its pieces leave."""
+        made = self._gather(str(markup), "data-shell")
+        self.panel = made
+        return Markup(markup if made is None else made.markup)
 
-def use(rendered: Rendered) -> None:
-    """Make ``rendered`` this request's pieces (a panel rendered afresh, or a cached one's:
-    see ``web/panel_cache.py``)."""
-    setattr(g, _STORE, rendered)
-
-
-def current() -> Rendered:
-    """This request's pieces."""
-    return _rendered()
-
-
-def digest(markup: str) -> str:
-    """A short digest of markup, blind to the values that change at each rendering."""
-    made: str | None = g.get(CSRF_INPUT_KEY)
-    if made is not None:  # the one CSRF input of this request (see web/idempotency.py)
-        markup = markup.replace(made, "")
-    if KEY_FIELD in markup or "csrf_token" in markup:
-        markup = _VOLATILE.sub(r'\1"', markup)
-    raw = hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).digest()
-    # URL-safe base64 rather than hex: the phone sends every digest with each poll.
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    def _gather(self, text: str, name: str) -> Piece | None:
+        """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
+        the rest of it (each piece inside stands there as a marker), so that a change
+        inside a piece inside it changes only that piece's digest."""
+        opening = _OPENING.match(text)
+        if opening is None:
+            return None
+        # The pieces inside were rendered last: they end the open list, in page order.
+        # Each is looked for from the end backwards, before the one found after it, so the
+        # text is scanned about once whatever the number of pieces inside (a search of the
+        # whole text for each was a fifth of the panel's rendering).
+        found = self.open
+        start, end = len(found), len(text)
+        places: list[int] = []
+        while start > 0:
+            where = text.rfind(found[start - 1].markup, 0, end)
+            if where < 0:
+                break
+            start, end = start - 1, where
+            places.append(where)
+        inner = found[start:]
+        parts: list[str] = []
+        at = 0
+        for piece, where in zip(inner, reversed(places), strict=True):
+            parts += (text[at:where], _MARKER.format(piece.ident))
+            at = where + len(piece.markup)
+        value = self.digest(text[at:] if not parts else "".join((*parts, text[at:])))
+        stamped = _stamp(text, name, value)
+        if stamped is None:
+            return None
+        del found[start:]
+        return Piece(stamped[1], value, stamped[0], inner, opening.group(1))
 
 
 def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
@@ -135,67 +173,36 @@ def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
     return f'{markup[:at]} {name}="{value}"{markup[at:]}', found.group(1)
 
 
-def _gather(text: str, name: str, found: Rendered) -> Piece | None:
-    """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
-    the rest of it (each piece inside stands there as a marker), so that a change inside
-    a piece inside it changes only that piece's digest."""
-    opening = _OPENING.match(text)
-    if opening is None:
-        return None
-    # The pieces inside were rendered last: they end the open list, in page order. Each is
-    # looked for from the end backwards, before the one found after it, so the text is
-    # scanned about once whatever the number of pieces inside (a search of the whole text
-    # for each was a fifth of the panel's rendering).
-    start, end = len(found.open), len(text)
-    places: list[int] = []
-    while start > 0:
-        where = text.rfind(found.open[start - 1].markup, 0, end)
-        if where < 0:
-            break
-        start, end = start - 1, where
-        places.append(where)
-    inner = found.open[start:]
-    parts: list[str] = []
-    at = 0
-    for piece, where in zip(inner, reversed(places), strict=True):
-        parts += (text[at:where], _MARKER.format(piece.ident))
-        at = where + len(piece.markup)
-    value = digest(text[at:] if not parts else "".join((*parts, text[at:])))
-    stamped = _stamp(text, name, value)
-    if stamped is None:
-        return None
-    del found.open[start:]
-    return Piece(stamped[1], value, stamped[0], inner, opening.group(1))
+def _rendering_of(context: Context) -> Rendering | None:
+    found: Any = context.get(CONTEXT_NAME)
+    return found if isinstance(found, Rendering) else None
 
 
-def piece(markup: str) -> Markup:
-    """Jinja filter: mark an element with an id as a piece of the play panel (it may hold
-    pieces itself: a list whose items are pieces...)."""
-    found = _rendered()
-    made = _gather(str(markup), "data-h", found)
-    if made is None:  # not an element with a plain id: it stays part of what holds it
-        return Markup(markup)
-    found.open.append(made)
-    return Markup(made.markup)
+@pass_context
+def piece_filter(context: Context, markup: str) -> Markup:
+    """Jinja filter ``piece``: a piece of the panel the template's ``live`` renders (see
+    :meth:`Rendering.piece`); without one, the markup as it is."""
+    rendering = _rendering_of(context)
+    return Markup(markup) if rendering is None else rendering.piece(markup)
 
 
-def shell(markup: str) -> Markup:
-    """Jinja filter: mark the play panel; its digest covers what its pieces leave."""
-    found = _rendered()
-    made = _gather(str(markup), "data-shell", found)
-    found.panel = made
-    return Markup(markup if made is None else made.markup)
+@pass_context
+def shell_filter(context: Context, markup: str) -> Markup:
+    """Jinja filter ``shell``: the panel the template's ``live`` renders (see
+    :meth:`Rendering.shell`); without one, the markup as it is."""
+    rendering = _rendering_of(context)
+    return Markup(markup) if rendering is None else rendering.shell(markup)
 
 
 @dataclass(frozen=True)
-class Known:
+class Held:
     """What a phone said it holds: the shell's digest and each piece's."""
 
     shell: str
     pieces: dict[str, str]
 
 
-def known() -> Known | None:
+def held_by_phone() -> Held | None:
     """The digests this request says the phone holds, when it sent sensible ones."""
     raw = request.headers.get(HEADER, "")
     if not raw or len(raw) > MAX_HEADER:
@@ -208,16 +215,14 @@ def known() -> Known | None:
         ident, sep, value = word.partition("=")
         if sep:
             pieces[ident] = value
-    return Known(words[0], pieces)
+    return Held(words[0], pieces)
 
 
-def changed_only() -> str | None:
-    """The out-of-band answer for the panel just rendered: only the pieces whose digests
-    differ from the phone's, or None when the whole panel must go (no digests sent, or
-    the shell changed)."""
-    found: Rendered | None = g.get(_STORE)
-    panel = found.panel if found is not None else None
-    held = known()
+def changed_only(rendering: Rendering | None, held: Held | None) -> str | None:
+    """The out-of-band answer for the panel ``rendering`` made: only the pieces whose
+    digests differ from those the phone ``held``, or None when the whole panel must go
+    (no panel, no digests sent, or the shell changed)."""
+    panel = rendering.panel if rendering is not None else None
     if panel is None or held is None or held.shell != panel.digest:
         return None
     if _holds_bound_changes(panel, held.pieces):  # a table row right in the panel...
