@@ -484,8 +484,11 @@ def _write(
     race. ``plan`` sees the fresh state each time and may raise :class:`EditConflict`;
     ``undoes`` names the edit an undo reverts, as its latest plan chose it."""
     game = game_of(play)
-    for _attempt in range(MAX_WRITE_ATTEMPTS):
-        db.session.refresh(play)
+    for attempt in range(MAX_WRITE_ATTEMPTS):
+        # The play was just read by this request, and the version check of the write
+        # refuses it if another phone wrote since: only a retry reads it again.
+        if attempt:
+            db.session.refresh(play)
         planned = plan(play.state)
         where = planned[0].path if planned else ""
         if play.finished:
@@ -538,9 +541,16 @@ def _commit(
     along: Callable[[], None] | None = None,
 ) -> Edit | None:
     """Write the play's new column values and log the edit, but only if the version did not
-    move since the play was read; ``None`` when it did (the caller re-reads and retries)."""
+    move since the play was read; ``None`` when it did (the caller re-reads and retries).
+
+    A plain edit (no ``along``) leaves the play, its table and the edit loaded as written,
+    so the answer drawn next reads nothing again: the play is exactly what this request
+    wrote (its version says so), and the rest is what the request loaded to begin with.
+    """
     version = play.version
     try:
+        # An ORM-enabled UPDATE: its "evaluate" synchronisation also sets these values on
+        # the loaded play (the WHERE clause matches it), so the play need not be read back.
         written = db.session.execute(
             update(Play)
             .where(Play.id == play.id, Play.version == version)
@@ -552,10 +562,14 @@ def _commit(
         edit.play_id = play.id
         edit.number = version + 1
         db.session.add(edit)
-        tables.touch(play.table)
-        if along is not None:
+        # A game of a series: the table page shows the series' standings as they stand.
+        tables.touch(play.table, every_time=play.series_id is not None)
+        if along is None:
+            _commit_keeping_loaded()
+        else:
             along()
-        db.session.commit()
+            db.session.commit()
+            db.session.refresh(play)
     except OperationalError as error:
         # SQLite's lock stayed taken for longer than its busy timeout: nothing was written,
         # and the phone is asked to try again rather than shown a server error.
@@ -563,8 +577,19 @@ def _commit(
         if is_contention(error):
             raise WriteContention from error
         raise
-    db.session.refresh(play)
     return edit
+
+
+def _commit_keeping_loaded() -> None:
+    """Commit without expiring what the session holds (``expire_on_commit`` for this one
+    commit): every object in it was read or written by this request, so reading each back
+    again afterwards, one query apiece, would find what is already there."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def _cache_result(play: Play, game: Game) -> None:
