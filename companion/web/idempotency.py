@@ -30,6 +30,7 @@ from companion.models import Table
 from companion.services import groups, submissions, tables
 from companion.services.tables import Access, TableAccess
 from companion.web.kept import KEY_SLOT, rendering_with_slots
+from companion.web.lean import after_pages, before_pages
 from companion.web.render import wants_fragment
 
 KEY_FIELD = "submission"
@@ -149,6 +150,7 @@ def register(app: Flask) -> None:
     """Install the check before each request and the bookkeeping after it."""
 
     @app.before_request
+    @before_pages
     def answer_repeats() -> Response | None:
         key = _key()
         if key is None:
@@ -161,6 +163,7 @@ def register(app: Flask) -> None:
         return None
 
     @app.after_request
+    @after_pages
     def remember_where_it_led(response: Response) -> Response:
         key = g.pop("submission_key", None)
         if key is None:
