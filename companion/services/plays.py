@@ -10,13 +10,15 @@ field is refused with the fresh value (:class:`EditConflict`).
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Update, bindparam, select, update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from companion.database import is_contention
 from companion.extensions import db
@@ -548,13 +550,11 @@ def _commit(
     wrote (its version says so), and the rest is what the request loaded to begin with.
     """
     version = play.version
+    written_values = {**values, "version": version + 1}
     try:
-        # An ORM-enabled UPDATE: its "evaluate" synchronisation also sets these values on
-        # the loaded play (the WHERE clause matches it), so the play need not be read back.
         written = db.session.execute(
-            update(Play)
-            .where(Play.id == play.id, Play.version == version)
-            .values(**values, version=version + 1)
+            _play_update(frozenset(written_values)),
+            {**written_values, "play_id": play.id, "seen_version": version},
         )
         if written.rowcount != 1:  # type: ignore[attr-defined]
             db.session.rollback()
@@ -566,6 +566,9 @@ def _commit(
         tables.touch(play.table, every_time=play.series_id is not None)
         if along is None:
             _commit_keeping_loaded()
+            # The play is now what was written: set so, as if read back, without a query.
+            for name, value in written_values.items():
+                set_committed_value(play, name, value)
         else:
             along()
             db.session.commit()
@@ -578,6 +581,19 @@ def _commit(
             raise WriteContention from error
         raise
     return edit
+
+
+@functools.cache
+def _play_update(columns: frozenset[str]) -> Update:
+    """The UPDATE of a play's ``columns`` guarded by its version, built once per set of
+    columns (building it cost more than running it). Plain SQL: the caller sets the
+    values on the loaded play itself (``synchronize_session`` off)."""
+    return (
+        update(Play)
+        .where(Play.id == bindparam("play_id"), Play.version == bindparam("seen_version"))
+        .values({name: bindparam(name) for name in sorted(columns)})
+        .execution_options(synchronize_session=False)
+    )
 
 
 def _commit_keeping_loaded() -> None:
