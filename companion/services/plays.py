@@ -559,6 +559,10 @@ def _commit(
         if written.rowcount != 1:  # type: ignore[attr-defined]
             db.session.rollback()
             return None
+        # The loaded play is now what was written (``along`` may read it): set so, as if
+        # read back, without a query. A failed commit below expires it all again.
+        for name, value in written_values.items():
+            set_committed_value(play, name, value)
         edit.play_id = play.id
         edit.number = version + 1
         db.session.add(edit)
@@ -566,9 +570,6 @@ def _commit(
         tables.touch(play.table, every_time=play.series_id is not None)
         if along is None:
             _commit_keeping_loaded()
-            # The play is now what was written: set so, as if read back, without a query.
-            for name, value in written_values.items():
-                set_committed_value(play, name, value)
         else:
             along()
             db.session.commit()
