@@ -36,7 +36,7 @@ from companion.extensions import db
 from companion.games.odd_world import BIRDS, GAME
 from companion.models import Edit, Group, Play, Table
 from companion.services import caps, groups, plays, tables, transfer, transfer_stream
-from companion.web.kept import Kept
+from companion.web.cache import Cache
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
 AT = datetime(2025, 1, 1, 19)
@@ -133,7 +133,7 @@ def table_figures(app: Any, edits: int) -> None:
         table = tables.create_table(NAMES)
         add_plays(table, caps.MAX_PLAYS_PER_TABLE, edits, random.Random(1))
         table_id = table.id
-    kept: Kept[str] = Kept(200_000, 64_000_000, len)
+    kept: Cache[str] = Cache(200_000, 64_000_000, len)
     with app.app_context():
         table = db.session.get_one(Table, table_id)
         old, _ = timed(lambda: json.dumps(transfer.export_table(table), ensure_ascii=False))
@@ -177,7 +177,7 @@ def group_figures(app: Any, count: int, edits: int) -> None:
         for _ in range(count):
             add_plays(groups.start_table(group, seated=seated), 5, edits, rng)
         group_id = group.id
-    kept: Kept[str] = Kept(200_000, 64_000_000, len)
+    kept: Cache[str] = Cache(200_000, 64_000_000, len)
     with app.app_context():
         group = db.session.get_one(Group, group_id)
         old, _ = timed(lambda: json.dumps(transfer.export_group(group), ensure_ascii=False))
@@ -209,7 +209,7 @@ def warm_up(app: Any) -> None:
         add_plays(table, 2, 2, random.Random(0))
         table_id = table.id
     with app.app_context():
-        "".join(transfer_stream.table_json(table_id, pieces=Kept(10, 10_000, len)))
+        "".join(transfer_stream.table_json(table_id, pieces=Cache(10, 10_000, len)))
         "".join(transfer_stream.table_csv(table_id))
 
 

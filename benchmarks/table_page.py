@@ -38,8 +38,8 @@ from werkzeug.test import EnvironBuilder  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.services import groups  # noqa: E402
+from companion.web.cache import Cache  # noqa: E402
 from companion.web.live import table_pages  # noqa: E402
-from companion.web.live.cache import Cache  # noqa: E402
 from support.client import HTMX, csrf, edit, start_play  # noqa: E402
 from support.every_game import STARTERS  # noqa: E402
 from support.groups import create_group, start_group_table  # noqa: E402

@@ -9,7 +9,7 @@ failed to boot ("table groups already exists").
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,8 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from companion.extensions import db
 
 SQLITE_BUSY_TIMEOUT_MS = 5000
+#: The values of SQLite's ``synchronous`` pragma the setting ``SQLITE_SYNCHRONOUS`` takes.
+SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 #: The PostgreSQL advisory lock the migrating process holds (any number no other
 #: application on the same database uses; this one spells "odd companion migrate").
 MIGRATION_LOCK_KEY = 0x0DDC_0A1A_0317
@@ -31,10 +33,14 @@ MIGRATION_WAIT_SECONDS = 600
 
 
 def configure(app: Flask) -> None:
-    """Turn on SQLite's WAL, busy timeout and foreign keys; migrate when configured to."""
+    """Turn on SQLite's WAL, busy timeout, foreign keys and its ``synchronous`` setting;
+    migrate when configured to."""
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
-            event.listen(db.engine, "connect", _sqlite_pragmas)
+            synchronous = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
+            if synchronous not in SQLITE_SYNCHRONOUS:
+                raise ValueError(f"SQLITE_SYNCHRONOUS is one of {', '.join(SQLITE_SYNCHRONOUS)}")
+            event.listen(db.engine, "connect", _sqlite_pragmas(synchronous))
         if app.config["AUTO_MIGRATE"]:
             with migration_lock(db.engine):
                 flask_migrate.upgrade()
@@ -70,15 +76,21 @@ def migration_lock(engine: Engine) -> Iterator[None]:
             connection.execute(text("RESET lock_timeout"))  # the pool reuses the connection
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
     """Per-connection settings: WAL lets readers and a writer work at once. The busy
     timeout comes first: switching to WAL needs the file's lock for a moment, and
-    processes starting together would otherwise be refused it at once."""
-    cursor = connection.cursor()
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+    processes starting together would otherwise be refused it at once. ``synchronous``
+    (one of :data:`SQLITE_SYNCHRONOUS`) says when a commit waits for the disk."""
+
+    def set_pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.close()
+
+    return set_pragmas
 
 
 def is_contention(error: OperationalError) -> bool:

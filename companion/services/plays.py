@@ -10,13 +10,15 @@ field is refused with the fresh value (:class:`EditConflict`).
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Update, bindparam, select, update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from companion.database import is_contention
 from companion.extensions import db
@@ -484,8 +486,11 @@ def _write(
     race. ``plan`` sees the fresh state each time and may raise :class:`EditConflict`;
     ``undoes`` names the edit an undo reverts, as its latest plan chose it."""
     game = game_of(play)
-    for _attempt in range(MAX_WRITE_ATTEMPTS):
-        db.session.refresh(play)
+    for attempt in range(MAX_WRITE_ATTEMPTS):
+        # The play was just read by this request, and the version check of the write
+        # refuses it if another phone wrote since: only a retry reads it again.
+        if attempt:
+            db.session.refresh(play)
         planned = plan(play.state)
         where = planned[0].path if planned else ""
         if play.finished:
@@ -540,24 +545,37 @@ def _commit(
     along: Callable[[], None] | None = None,
 ) -> Edit | None:
     """Write the play's new column values and log the edit, but only if the version did not
-    move since the play was read; ``None`` when it did (the caller re-reads and retries)."""
+    move since the play was read; ``None`` when it did (the caller re-reads and retries).
+
+    A plain edit (no ``along``) leaves the play, its table and the edit loaded as written,
+    so the answer drawn next reads nothing again: the play is exactly what this request
+    wrote (its version says so), and the rest is what the request loaded to begin with.
+    """
     version = play.version
+    written_values = {**values, "version": version + 1}
     try:
         written = db.session.execute(
-            update(Play)
-            .where(Play.id == play.id, Play.version == version)
-            .values(**values, version=version + 1)
+            _play_update(frozenset(written_values)),
+            {**written_values, "play_id": play.id, "seen_version": version},
         )
         if written.rowcount != 1:  # type: ignore[attr-defined]
             db.session.rollback()
             return None
+        # The loaded play is now what was written (``along`` may read it): set so, as if
+        # read back, without a query. A failed commit below expires it all again.
+        for name, value in written_values.items():
+            set_committed_value(play, name, value)
         edit.play_id = play.id
         edit.number = version + 1
         db.session.add(edit)
-        tables.touch(play.table)
-        if along is not None:
+        # A game of a series: the table page shows the series' standings as they stand.
+        tables.touch(play.table, every_time=play.series_id is not None)
+        if along is None:
+            _commit_keeping_loaded()
+        else:
             along()
-        db.session.commit()
+            db.session.commit()
+            db.session.refresh(play)
     except OperationalError as error:
         # SQLite's lock stayed taken for longer than its busy timeout: nothing was written,
         # and the phone is asked to try again rather than shown a server error.
@@ -565,8 +583,32 @@ def _commit(
         if is_contention(error):
             raise WriteContention from error
         raise
-    db.session.refresh(play)
     return edit
+
+
+@functools.cache
+def _play_update(columns: frozenset[str]) -> Update:
+    """The UPDATE of a play's ``columns`` guarded by its version, built once per set of
+    columns (building it cost more than running it). Plain SQL: the caller sets the
+    values on the loaded play itself (``synchronize_session`` off)."""
+    return (
+        update(Play)
+        .where(Play.id == bindparam("play_id"), Play.version == bindparam("seen_version"))
+        .values({name: bindparam(name) for name in sorted(columns)})
+        .execution_options(synchronize_session=False)
+    )
+
+
+def _commit_keeping_loaded() -> None:
+    """Commit without expiring what the session holds (``expire_on_commit`` for this one
+    commit): every object in it was read or written by this request, so reading each back
+    again afterwards, one query apiece, would find what is already there."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def _cache_result(play: Play, game: Game) -> None:

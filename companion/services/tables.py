@@ -519,9 +519,18 @@ def play_count(table: Table) -> int:
     return int(db.session.scalar(counted) or 0)
 
 
-def touch(table: Table) -> None:
-    """Mark the table as used now (keeps its join code active); the caller commits."""
-    table.last_used_at = utcnow()
+#: A table's last use is written at most this often by the edits of a play: it keeps the
+#: join code working for hours, so a minute more or less changes nothing, and skipping
+#: the write spares almost every tap a statement.
+TOUCH_EVERY = timedelta(minutes=1)
+
+
+def touch(table: Table, *, every_time: bool = True) -> None:
+    """Mark the table as used now (keeps its join code active); the caller commits.
+    ``every_time=False``: only when its last use is at least :data:`TOUCH_EVERY` old."""
+    now = utcnow()
+    if every_time or table.last_used_at is None or now - table.last_used_at >= TOUCH_EVERY:
+        table.last_used_at = now
 
 
 def bump(table: Table) -> None:

@@ -97,7 +97,7 @@ EDIT_COLUMNS = (
 
 
 class Pieces(Protocol):
-    """Where plays' texts are kept between exports (``web/kept.Kept``)."""
+    """Where plays' texts are kept between exports (``web/cache.Cache``)."""
 
     def get(self, key: Hashable) -> str | None:
         """The text kept under ``key``, if any."""

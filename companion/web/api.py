@@ -24,7 +24,7 @@ from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.problems import InvalidStateError, Problem, listed_problems
 from companion.web import openapi, security
-from companion.web.kept import Kept
+from companion.web.cache import Cache
 from companion.web.limits import api_limit
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -50,10 +50,10 @@ def _answer_size(answer: KeptAnswer) -> int:
     return len(answer.body) + MAX_KEPT_BODY  # the body it answers is at most that long
 
 
-def _kept_answers() -> Kept[KeptAnswer]:
-    found: Kept[KeptAnswer] | None = current_app.extensions.get(KEPT_STORE)
+def _kept_answers() -> Cache[KeptAnswer]:
+    found: Cache[KeptAnswer] | None = current_app.extensions.get(KEPT_STORE)
     if found is None:
-        found = Kept(MAX_KEPT_ANSWERS, MAX_KEPT_BYTES, _answer_size)
+        found = Cache(MAX_KEPT_ANSWERS, MAX_KEPT_BYTES, _answer_size)
         found = current_app.extensions.setdefault(KEPT_STORE, found)
     return found
 

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from companion.services import transfer_stream
 from companion.web import gate
-from companion.web.kept import Kept
+from companion.web.cache import Cache
 
 JSON_TYPE = "application/json"
 CSV_TYPE = "text/csv"
@@ -38,13 +38,13 @@ PIECES_KEY = "companion.export_pieces"
 
 def register(app: App) -> None:
     """Give the app its own caches (tests run many apps in one process)."""
-    app.extensions[EXPORTS_KEY] = Kept(MAX_EXPORTS, MAX_EXPORT_CHARACTERS, len)
-    app.extensions[PIECES_KEY] = Kept(MAX_PLAY_PIECES, MAX_PLAY_PIECE_CHARACTERS, len)
+    app.extensions[EXPORTS_KEY] = Cache(MAX_EXPORTS, MAX_EXPORT_CHARACTERS, len)
+    app.extensions[PIECES_KEY] = Cache(MAX_PLAY_PIECES, MAX_PLAY_PIECE_CHARACTERS, len)
 
 
 def pieces() -> transfer_stream.Pieces:
     """Where this app keeps plays' texts between exports."""
-    kept: Kept[str] = current_app.extensions[PIECES_KEY]
+    kept: Cache[str] = current_app.extensions[PIECES_KEY]
     return kept
 
 
@@ -52,7 +52,7 @@ def download(key: Hashable, build: Callable[[], Iterator[str]], name: str, kind:
     """A JSON or CSV export as a file to save, streamed. ``key`` names the state of what
     it holds (see ``transfer.table_fingerprint``): a file kept under it is sent as it is,
     else ``build`` writes it, in turns at the gate."""
-    files: Kept[str] = current_app.extensions[EXPORTS_KEY]
+    files: Cache[str] = current_app.extensions[EXPORTS_KEY]
     kept = files.get((key, kind))
     if kept is not None:
         text = _parts(kept)
@@ -71,7 +71,7 @@ def _parts(text: str) -> Iterator[str]:
         yield text[start : start + PART]
 
 
-def _kept_once_sent(text: Iterator[str], files: Kept[str], key: Hashable) -> Iterator[str]:
+def _kept_once_sent(text: Iterator[str], files: Cache[str], key: Hashable) -> Iterator[str]:
     """``text`` as it comes; once all of it was sent, kept under ``key`` if small enough
     (a download cut short keeps nothing)."""
     sent: list[str] = []

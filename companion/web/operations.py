@@ -43,7 +43,8 @@ def register(app: Flask) -> None:
     """Install the health check, request ids and the error handler."""
     app.register_blueprint(bp)
     limiter.exempt(bp)
-    app.before_request(_assign_request_id)
+    # No before-request hook: request_id() makes the id on first use (at the latest when
+    # the answer is sent), and every hook costs each request its own call.
     app.after_request(_send_request_id)
     app.register_error_handler(InternalServerError, _server_error)
     _install_json_log(logging.getLogger(LOGGER_NAME))

@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Edit, Group, Play, Table
 from companion.services import groups, plays, tables, transfer, transfer_stream
-from companion.web.kept import Kept
+from companion.web.cache import Cache
 from tests.web.test_transfer_roundtrip import PLAYERS, _fill_table
 
 ME = plays.Author(device="stream")
@@ -44,7 +44,7 @@ def test_streamed_exports_are_the_documents_for_every_game(app: Flask) -> None:
             _fill_table(groups.start_table(group, seated=seated), slug)
             _fill_table(tables.create_table(PLAYERS), slug)
         group_id = group.id
-    kept: Kept[str] = Kept(10_000, 10_000_000, len)
+    kept: Cache[str] = Cache(10_000, 10_000_000, len)
     for pieces in (Nothing(), kept, kept):  # built, then from the kept texts
         with app.app_context():
             group = db.session.get_one(Group, group_id)

@@ -88,6 +88,8 @@ def test_first_start_creates_database_and_secret_key(tmp_path: Path) -> None:
         assert db.session.execute(db.text("PRAGMA journal_mode")).scalar() == "wal"
         assert db.session.execute(db.text("PRAGMA foreign_keys")).scalar() == 1
         assert db.session.execute(db.text("PRAGMA busy_timeout")).scalar() == 5000
+        # NORMAL: a commit waits for no disk flush (durable at the WAL's checkpoint).
+        assert db.session.execute(db.text("PRAGMA synchronous")).scalar() == 1
         db.engine.dispose()
     again = create_app({"INSTANCE_PATH": instance})
     assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"]
@@ -283,3 +285,13 @@ def test_config_and_header_doctests() -> None:
     # companion/games is the only package whose doctests pytest collects.
     for module in (config, security):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_sqlite_synchronous_is_a_setting(tmp_path: Path) -> None:
+    """FULL flushes every commit to disk, for those who want it; a typo is refused."""
+    app = create_app({"INSTANCE_PATH": tmp_path, "SQLITE_SYNCHRONOUS": "full"})
+    with app.app_context():
+        assert db.session.execute(db.text("PRAGMA synchronous")).scalar() == 2
+        db.engine.dispose()
+    with pytest.raises(ValueError, match="SQLITE_SYNCHRONOUS"):
+        create_app({"INSTANCE_PATH": tmp_path / "other", "SQLITE_SYNCHRONOUS": "fast"})

@@ -37,8 +37,8 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from companion.services.tables import PlayGlance
+from companion.web.cache import Cache
 from companion.web.live import personal
-from companion.web.live.cache import Cache
 from companion.web.live.pieces import Rendering
 
 #: The panels kept per process, and their total size (characters of markup, counted

@@ -25,8 +25,8 @@ from flask import Flask, current_app
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from companion.web.cache import Cache
 from companion.web.live import personal
-from companion.web.live.cache import Cache
 
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
