@@ -6,6 +6,8 @@ from typing import Any
 
 import jinja2
 from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from companion import create_app
 
@@ -35,8 +37,23 @@ class SharedBytecode(jinja2.BytecodeCache):
 TEMPLATES = SharedBytecode()
 
 
+class ReadingClient(FlaskClient):
+    """A test client that reads every answer to its end, as a server does.
+
+    A server reads a streamed answer (an export) to its end or closes it. The plain test
+    client leaves an answer the test never reads suspended after its first part, holding
+    its app context and a database connection until the garbage collector closes it
+    somewhere else. Pass ``buffered=False`` to read a stream part by part."""
+
+    def open(self, *args: Any, buffered: bool = True, **kwargs: Any) -> TestResponse:
+        """The answer, read to its end unless ``buffered=False``."""
+        return super().open(*args, buffered=buffered, **kwargs)
+
+
 def make_app(settings: dict[str, Any]) -> Flask:
-    """``create_app`` for a test, with the process's compiled templates."""
+    """``create_app`` for a test, with the process's compiled templates and a client that
+    reads its answers to the end."""
     application = create_app(settings)
     application.jinja_env.bytecode_cache = TEMPLATES
+    application.test_client_class = ReadingClient
     return application

@@ -230,13 +230,13 @@ class Glance:
     join_generation: int
 
     @classmethod
-    def of(cls, found: TableAccess) -> Glance:
+    def of(cls, table_access: TableAccess) -> Glance:
         """The same facts of a table already loaded."""
-        table = found.table
+        table = table_access.table
         return cls(
             table.id,
             table.uid,
-            found.access,
+            table_access.access,
             table.version,
             table.last_used_at,
             table.edit_generation,
@@ -292,9 +292,9 @@ class PlayGlance:
     player_ids: tuple[int, ...]
 
     @classmethod
-    def of(cls, found: TableAccess, play: Play) -> PlayGlance:
+    def of(cls, table_access: TableAccess, play: Play) -> PlayGlance:
         """The same facts of a play and table already loaded."""
-        table = found.table
+        table = table_access.table
         return cls(
             play.id,
             table.id,
@@ -304,7 +304,7 @@ class PlayGlance:
             play.series_id,
             table.version,
             table.join_generation,
-            found.access,
+            table_access.access,
             tuple(player.id for player in table.players),
         )
 

@@ -45,14 +45,14 @@ def load_play(
     both = tables.find_play(token, play_id)
     if both is not None:
         fast = OpenPlay(*both)
-        if (fast.found.can_edit or not edit) and game in (None, fast.play.game):
-            note_table(fast.found)
+        if (fast.table_access.can_edit or not edit) and game in (None, fast.play.game):
+            note_table(fast.table_access)
             return fast
-    found = open_for_edit(token) if edit else open_table(token)
-    play = plays.play_at(found.table, play_id, game=game)
+    table_access = open_for_edit(token) if edit else open_table(token)
+    play = plays.play_at(table_access.table, play_id, game=game)
     if play is None:
         abort(404)
-    return OpenPlay(found, play)
+    return OpenPlay(table_access, play)
 
 
 def run(

@@ -35,52 +35,52 @@ READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
 
 def open_table(token: str) -> TableAccess:
     """The table a capability link opens (edit or read-only), else 404."""
-    found = tables.find(token)
-    if found is None:
+    table_access = tables.find(token)
+    if table_access is None:
         abort(404)
-    note_table(found)
-    return found
+    note_table(table_access)
+    return table_access
 
 
 def open_for_edit(token: str) -> TableAccess:
     """The table of an edit link; a read-only link gets 403, whatever it asks for."""
-    found = open_table(token)
-    if not found.can_edit:
+    table_access = open_table(token)
+    if not table_access.can_edit:
         abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
-    return found
+    return table_access
 
 
-def author_of(found: TableAccess) -> plays.Author:
+def author_of(table_access: TableAccess) -> plays.Author:
     """The device id lives in the session; the name is what this phone said it is."""
     if DEVICE_KEY not in session:
         session[DEVICE_KEY] = secrets.token_hex(DEVICE_ID_BYTES)
         session.permanent = True
-    return plays.Author(session[DEVICE_KEY], owner_of(found))
+    return plays.Author(session[DEVICE_KEY], owner_of(table_access))
 
 
 #: What "Whose phone is this?" stores for a phone that only watches.
 JUST_WATCHING = 0
 
 
-def owner_of(found: TableAccess) -> str | None:
+def owner_of(table_access: TableAccess) -> str | None:
     """The player this phone said it belongs to (by player id, so a rename follows)."""
-    chosen = session.get(NAMES_KEY, {}).get(str(found.table.id))
-    for player in found.table.players:
+    chosen = session.get(NAMES_KEY, {}).get(str(table_access.table.id))
+    for player in table_access.table.players:
         if player.id == chosen:
             return player.name
     return None
 
 
-def has_answered_whose_phone(found: TableAccess) -> bool:
+def has_answered_whose_phone(table_access: TableAccess) -> bool:
     """Whether this phone said who it belongs to (or that it is just watching)."""
-    return str(found.table.id) in session.get(NAMES_KEY, {})
+    return str(table_access.table.id) in session.get(NAMES_KEY, {})
 
 
-def remember_owner(found: TableAccess, name: str | None) -> None:
+def remember_owner(table_access: TableAccess, name: str | None) -> None:
     """Store whose phone this is for this table: a player's id, or "just watching"."""
-    ids = {player.name: player.id for player in found.table.players}
+    ids = {player.name: player.id for player in table_access.table.players}
     names = dict(session.get(NAMES_KEY, {}))
-    names[str(found.table.id)] = ids.get(name or "", JUST_WATCHING)
+    names[str(table_access.table.id)] = ids.get(name or "", JUST_WATCHING)
     session[NAMES_KEY] = names
 
 
@@ -92,27 +92,29 @@ def visitor_of() -> str:
     return str(session[VISITOR_KEY])
 
 
-def table_label(found: TableAccess) -> str:
+def table_label(table_access: TableAccess) -> str:
     """How pages name a table: by its join code for phones that can edit, else by its
     players (the read-only link must never show the code, which leads to edit access)."""
-    if found.can_edit:
-        return f"Table {tables.join_code_of(found.table)}"
-    return "Table of " + ", ".join(found.table.player_names)
+    if table_access.can_edit:
+        return f"Table {tables.join_code_of(table_access.table)}"
+    return "Table of " + ", ".join(table_access.table.player_names)
 
 
-def token_of(found: TableAccess) -> str:
+def token_of(table_access: TableAccess) -> str:
     """The token of the link this request came through (for the links it renders)."""
-    return tables.token_for(found.table, found.access)
+    return tables.token_for(table_access.table, table_access.access)
 
 
 ALL_SEATS = "all"
 
 
-def seat_of(found: TableAccess) -> int | str:
+def seat_of(table_access: TableAccess) -> int | str:
     """Whose entry this phone shows (a seat number, or everyone): what it asked for, else
     its owner's seat (see "Whose phone is this?"), else everyone. Seats are the table's,
     which every play starts with."""
-    return seat_among(tuple(player.id for player in found.table.players), found.table.id)
+    return seat_among(
+        tuple(player.id for player in table_access.table.players), table_access.table.id
+    )
 
 
 def seat_among(player_ids: Sequence[int], table_id: int) -> int | str:
@@ -138,7 +140,7 @@ def game_css(slug: str) -> str | None:
 
 
 def play_context(
-    found: TableAccess,
+    table_access: TableAccess,
     play: Play,
     *,
     errors: Mapping[str, str] | None = None,
@@ -150,11 +152,11 @@ def play_context(
     this phone's seat, the forms, the render context its panel's pieces go to (``live``,
     a fresh one unless given), and the game's own view data (its ``GamePages.context``
     hook, given ``extra``: what an action left for it). ``shown`` adds template values."""
-    view = plays.view(play, can_edit=found.can_edit)
+    view = plays.view(play, can_edit=table_access.can_edit)
     page = PlayPage(
-        found=found,
+        table_access=table_access,
         play=play,
-        seat=seat_of(found),
+        seat=seat_of(table_access),
         view=view,
         errors=dict(errors or {}),
         extra=dict(extra or {}),
@@ -162,9 +164,9 @@ def play_context(
     )
     context = {
         CONTEXT_NAME: page.live,
-        "found": found,
-        "table": found.table,
-        "token": token_of(found),
+        "table_access": table_access,
+        "table": table_access.table,
+        "token": token_of(table_access),
         "play": play,
         "seat": page.seat,
         "game": view.game,
@@ -225,13 +227,13 @@ def anchor_of() -> str | None:
     return asked if SAFE_ANCHOR.fullmatch(asked) else None
 
 
-def redirect_to_play(found: TableAccess, play: Play) -> Response:
+def redirect_to_play(table_access: TableAccess, play: Play) -> Response:
     """303 to the play page, keeping the phone's choice of whose entry it shows and landing
     where the form was tapped (its ``anchor``: without JavaScript the page is loaded anew,
     and would otherwise open at the top)."""
     seat = request.values.get("seat") or None
     url = url_for(
-        "pages.play", token=token_of(found), play_id=play.id, seat=seat, _anchor=anchor_of()
+        "pages.play", token=token_of(table_access), play_id=play.id, seat=seat, _anchor=anchor_of()
     )
     return redirect(url, 303)
 
@@ -240,10 +242,10 @@ def redirect_to_play(found: TableAccess, play: Play) -> Response:
 class OpenPlay:
     """A play reached through a table's link (see ``web/actions.py``)."""
 
-    found: TableAccess
+    table_access: TableAccess
     play: Play
 
     @property
     def author(self) -> plays.Author:
         """Who is changing it: this phone (and its owner's name, when given)."""
-        return author_of(self.found)
+        return author_of(self.table_access)

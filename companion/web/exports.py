@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 
-from flask import current_app, request, stream_with_context
+from flask import Flask, current_app, request
 from flask.sansio.app import App
 from werkzeug.wrappers import Response
 
@@ -60,10 +60,19 @@ def download(key: Hashable, build: Callable[[], Iterator[str]], name: str, kind:
         turns = transfer_stream.in_turns(build(), gate.turn_of(request.environ))
         text = _kept_once_sent(turns, files, (key, kind))
     response = Response(
-        stream_with_context(text), mimetype=CSV_TYPE if kind == "csv" else JSON_TYPE
+        _in_app(current_app._get_current_object(), text),  # type: ignore[attr-defined]
+        mimetype=CSV_TYPE if kind == "csv" else JSON_TYPE,
     )
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
     return response
+
+
+def _in_app(app: Flask, text: Iterator[str]) -> Iterator[str]:
+    """``text`` read inside an app context of its own (a database session that the
+    context's end closes), entered only once the server starts reading the body: the
+    stream needs the app, not the request, so an answer dropped unread holds nothing."""
+    with app.app_context():
+        yield from text
 
 
 def _parts(text: str) -> Iterator[str]:

@@ -40,7 +40,7 @@ class OptionsForm(FlaskForm):
 class PlayPage:
     """What a game's view hook gets to build its part of a play's page."""
 
-    found: TableAccess
+    table_access: TableAccess
     play: Play
     #: Whose entry this phone shows: a seat number, or ``"all"``.
     seat: int | str
@@ -55,7 +55,7 @@ class PlayPage:
     @property
     def editable(self) -> bool:
         """Whether this phone may change the play now."""
-        return self.found.can_edit and not self.play.finished
+        return self.table_access.can_edit and not self.play.finished
 
 
 @dataclass(frozen=True)

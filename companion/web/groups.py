@@ -57,23 +57,23 @@ ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 def open_group(token: str) -> GroupAccess:
     """The group a capability link opens (edit or read-only), else 404."""
-    found = groups.find(token)
-    if found is None:
+    group_access = groups.find(token)
+    if group_access is None:
         abort(404)
-    return found
+    return group_access
 
 
 def open_group_for_edit(token: str) -> GroupAccess:
     """The group of an edit link; a read-only link gets 403, whatever it asks for."""
-    found = open_group(token)
-    if not found.can_edit:
+    group_access = open_group(token)
+    if not group_access.can_edit:
         abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
-    return found
+    return group_access
 
 
-def group_token(found: GroupAccess) -> str:
+def group_token(group_access: GroupAccess) -> str:
     """The token of the link this request came through."""
-    return groups.token_for(found.group, found.access)
+    return groups.token_for(group_access.group, group_access.access)
 
 
 # --- creating a group ----------------------------------------------------------------------
@@ -107,10 +107,10 @@ def create_group() -> Response:
 # --- the group's page ----------------------------------------------------------------------
 
 
-def _picked(found: GroupAccess) -> list[int]:
+def _picked(group_access: GroupAccess) -> list[int]:
     """The members tapped so far for tonight's table, in order (``?pick=3,1``); unknown
     or repeated ids are ignored (the list is only a link, nothing is stored)."""
-    known = {p.id for p in found.group.roster}
+    known = {p.id for p in group_access.group.roster}
     picked: list[int] = []
     for part in request.args.get("pick", "").split(","):
         # Ids are a few ASCII digits: anything else is no id (and is not converted).
@@ -120,23 +120,23 @@ def _picked(found: GroupAccess) -> list[int]:
 
 
 def _group_context(
-    found: GroupAccess,
+    group_access: GroupAccess,
     *,
     members: MemberForm | None = None,
     start: StartTableForm | None = None,
 ) -> dict[str, Any]:
-    group = found.group
-    token = group_token(found)
-    picked = _picked(found)
+    group = group_access.group
+    token = group_token(group_access)
+    picked = _picked(group_access)
     roster = {p.id: p for p in group.roster}
     links = {
         "view": url_for("groups.group", token=groups.token_for(group, Access.VIEW), _external=True)
     }
-    if found.can_edit:
+    if group_access.can_edit:
         edit = groups.token_for(group, Access.EDIT)
         links["edit"] = url_for("groups.group", token=edit, _external=True)
     return {
-        "found": found,
+        "group_access": group_access,
         "group": group,
         "token": token,
         "links": links,
@@ -164,30 +164,32 @@ def _pick_link(token: str, picked: list[int], player_id: int) -> str:
 @bp.get("/g/<token>")
 def group(token: str) -> Response:
     """A group: tonight's table, its roster, its links and its leaderboard."""
-    found = open_group(token)
-    return page_or_fragment("groups/group.html", "groups/_group.html", **_group_context(found))
+    group_access = open_group(token)
+    return page_or_fragment(
+        "groups/group.html", "groups/_group.html", **_group_context(group_access)
+    )
 
 
 @bp.post("/g/<token>/players")
 def members(token: str) -> Response:
     """Change the roster: add, rename, remove, or merge a typo duplicate."""
-    found = open_group_for_edit(token)
+    group_access = open_group_for_edit(token)
     form = MemberForm()
     if form.validate():
         try:
-            _change_members(found, form)
+            _change_members(group_access, form)
         except GroupRefused as refused:
             form.name.errors = [refused.message]
         else:
             return redirect(url_for("groups.group", token=token, _anchor="roster"), 303)
-    context = _group_context(found, members=form)
+    context = _group_context(group_access, members=form)
     return page_or_fragment(
         "groups/group.html", "groups/_group.html", status=UNPROCESSABLE, **context
     )
 
 
-def _change_members(found: GroupAccess, form: MemberForm) -> None:
-    group, action, player = found.group, form.action.data, form.player.data
+def _change_members(group_access: GroupAccess, form: MemberForm) -> None:
+    group, action, player = group_access.group, form.action.data, form.player.data
     if action == "add":
         groups.add_player(group, form.name.data or "")
     elif player is None:
@@ -206,12 +208,12 @@ def _change_members(found: GroupAccess, form: MemberForm) -> None:
 @limiter.limit(limits.tables_limit)
 def start_table(token: str) -> Response:
     """Start tonight's table with the picked players (and new names, who join)."""
-    found = open_group_for_edit(token)
+    group_access = open_group_for_edit(token)
     form = StartTableForm()
     if form.validate():
         try:
             table = groups.start_table(
-                found.group, seated=form.seated, new_names=[n for n in form.new.data if n]
+                group_access.group, seated=form.seated, new_names=[n for n in form.new.data if n]
             )
         except GroupRefused as refused:
             form.seats.errors = [refused.message]
@@ -219,7 +221,7 @@ def start_table(token: str) -> Response:
             note_table(TableAccess(table, Access.EDIT))
             target = url_for("pages.table", token=tables.token_for(table, Access.EDIT))
             return redirect(target, 303)
-    context = _group_context(found, start=form)
+    context = _group_context(group_access, start=form)
     return page_or_fragment(
         "groups/group.html", "groups/_group.html", status=UNPROCESSABLE, **context
     )
@@ -228,8 +230,8 @@ def start_table(token: str) -> Response:
 @bp.post("/g/<token>/rotate-link")
 def rotate_link(token: str) -> Response:
     """Replace the group's edit link (the old one stops working; read-only stays)."""
-    found = open_group_for_edit(token)
-    fresh = groups.rotate_edit_link(found.group)
+    group_access = open_group_for_edit(token)
+    fresh = groups.rotate_edit_link(group_access.group)
     flash("New edit link made for the group: the old one no longer works.")
     return redirect(url_for("groups.group", token=fresh), 303)
 
@@ -240,17 +242,17 @@ def rotate_link(token: str) -> Response:
 @bp.get("/g/<token>/stats")
 def leaderboard(token: str) -> Response:
     """Leaderboard of one game (or all), with wins over time and the score spread."""
-    found = open_group(token)
+    group_access = open_group(token)
     slug = request.args.get("game") or None
     if slug is not None and slug not in GAMES:
         abort(404)
-    group = found.group
+    group = group_access.group
     wins_data = stats.wins_over_time(group, slug)
     bars = stats.score_distribution(group, slug) if slug else []
     context: dict[str, Any] = {
-        "found": found,
+        "group_access": group_access,
         "group": group,
-        "token": group_token(found),
+        "token": group_token(group_access),
         "slug": slug,
         "game": GAMES[slug] if slug else None,
         "lowest": stats.lowest_wins(slug) if slug else False,
@@ -268,12 +270,12 @@ def leaderboard(token: str) -> Response:
 @bp.get("/g/<token>/versus")
 def versus(token: str) -> Response:
     """Head-to-head: how two players did in the games they played together."""
-    found = open_group(token)
+    group_access = open_group(token)
     form = VersusForm(formdata=request.args)
     valid = form.validate()
     status = 200 if valid else UNPROCESSABLE
     rows: list[stats.Versus] = []
-    names = {p.id: p.name for p in found.group.players}
+    names = {p.id: p.name for p in group_access.group.players}
     first, second = form.a.data, form.b.data
     if valid and first is not None and second is not None:
         if first not in names or second not in names:
@@ -283,14 +285,14 @@ def versus(token: str) -> Response:
             form.b.errors = ["Pick two different players."]
             status = UNPROCESSABLE
         else:
-            rows = stats.head_to_head(found.group, first, second)
+            rows = stats.head_to_head(group_access.group, first, second)
     return page_or_fragment(
         "groups/versus.html",
         "groups/_versus.html",
         status=status,
-        found=found,
-        group=found.group,
-        token=group_token(found),
+        group_access=group_access,
+        group=group_access.group,
+        token=group_token(group_access),
         form=form,
         rows=rows,
         first=names.get(first or 0),
@@ -302,13 +304,17 @@ def versus(token: str) -> Response:
 @bp.get("/g/<token>/history")
 def history(token: str) -> Response:
     """Every finished play of the group, newest first, with filters."""
-    found = open_group(token)
+    group_access = open_group(token)
     form = HistoryFilterForm(formdata=request.args)
     valid = form.validate()
     if valid and form.game.data and form.game.data not in GAMES:
         form.game.errors = ["Pick one of the games."]
         valid = False
-    if valid and form.player.data and form.player.data not in {p.id for p in found.group.players}:
+    if (
+        valid
+        and form.player.data
+        and form.player.data not in {p.id for p in group_access.group.players}
+    ):
         form.player.errors = ["Pick a player of this group."]
         valid = False
     past = []
@@ -319,14 +325,14 @@ def history(token: str) -> Response:
             since=form.since.data,
             until=form.until.data,
         )
-        past = stats.history(found.group, filters)
+        past = stats.history(group_access.group, filters)
     return page_or_fragment(
         "groups/history.html",
         "groups/_history.html",
         status=200 if valid else UNPROCESSABLE,
-        found=found,
-        group=found.group,
-        token=group_token(found),
+        group_access=group_access,
+        group=group_access.group,
+        token=group_token(group_access),
         form=form,
         past=past,
         limit=stats.HISTORY_LIMIT,
@@ -415,17 +421,17 @@ def export_play_csv(token: str, play_id: int) -> Response:
 
 
 def table_extras(
-    found: TableAccess, *, outcomes: Sequence[tables.Outcome] | None = None
+    table_access: TableAccess, *, outcomes: Sequence[tables.Outcome] | None = None
 ) -> dict[str, Any]:
     """What a table's page shows of the evening and the group: the summary, the latest
     finished plays' exports and BG Stats links (``KEEP_LINKS`` of them: a capped table's
     500 made its page a second of work; the older ones are in the table's export), and
     (for editors) the group's read-only link.
     ``outcomes``: the table's counted results, when the caller has them already."""
-    table = found.table
+    table = table_access.table
     finished: list[Play] = [p for p in table.plays if p.finished]
     group_link = None
-    if table.group is not None and found.can_edit:
+    if table.group is not None and table_access.can_edit:
         group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
     shown = finished[-KEEP_LINKS:]
     return {

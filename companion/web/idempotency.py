@@ -35,7 +35,7 @@ from companion.web.live.responses import wants_fragment
 MAX_KEY_LENGTH = 64
 NO_CONTENT = 204
 SEE_OTHER = 303
-FOUND_KEY = "table_access"
+TABLE_ACCESS_KEY = "table_access"
 TABLE_PATH = "/t/"
 #: A group's link is never stored either (its pages redirect to themselves).
 GROUP_PATH = "/g/"
@@ -49,10 +49,10 @@ def guard(_form: Any) -> Markup:
     return csrf_input() + key_input()
 
 
-def note_table(found: TableAccess) -> None:
+def note_table(table_access: TableAccess) -> None:
     """Say which table this request works on, so a redirect to it is stored without its
     token (the loaders and the table creation call this)."""
-    setattr(g, FOUND_KEY, found)
+    setattr(g, TABLE_ACCESS_KEY, table_access)
 
 
 def _key() -> str | None:
@@ -115,8 +115,8 @@ def _still_the_link(table: Table, access: Access, token: str) -> bool:
 def _group_link_alive(path: str) -> bool:
     """Whether the group link a path goes through still opens its group for editing."""
     token = path[len(GROUP_PATH) :].split("/", 1)[0]
-    found = groups.find(token)
-    return found is not None and found.access is Access.EDIT
+    group_access = groups.find(token)
+    return group_access is not None and group_access.access is Access.EDIT
 
 
 def register(app: Flask) -> None:
@@ -161,13 +161,16 @@ def register(app: Flask) -> None:
 def _note_location(key: str, location: str) -> None:
     """Store where the first answer led, with the table's token replaced by a placeholder;
     a location holding a token that cannot be replaced is not stored at all."""
-    found: TableAccess | None = g.get(FOUND_KEY)
-    if found is not None:
-        token = tables.token_for(found.table, found.access)
+    table_access: TableAccess | None = g.get(TABLE_ACCESS_KEY)
+    if table_access is not None:
+        token = tables.token_for(table_access.table, table_access.access)
         if token in location:
             location = location.replace(token, submissions.TOKEN_PLACEHOLDER)
             submissions.note_location(
-                key, location=location, table_id=found.table.id, access=found.access.value
+                key,
+                location=location,
+                table_id=table_access.table.id,
+                access=table_access.access.value,
             )
             return
     if TABLE_PATH not in location and GROUP_PATH not in location:

@@ -65,7 +65,7 @@ def _rows_for(page: PlayPage) -> Callable[..., list[Markup]]:
         head = hidden_common = Markup("")
         if page.editable:
             edit_url = escape(
-                url_for("pages.edit", token=token_of(page.found), play_id=page.play.id)
+                url_for("pages.edit", token=token_of(page.table_access), play_id=page.play.id)
             )
             head = Markup(
                 f' method="post" action="{edit_url}#{anchor}" hx-post="{edit_url}"'

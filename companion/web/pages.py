@@ -63,12 +63,12 @@ TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
 # --- helpers -------------------------------------------------------------------------
 
 
-def _links(found: TableAccess) -> dict[str, str]:
-    table = found.table
+def _links(table_access: TableAccess) -> dict[str, str]:
+    table = table_access.table
     links = {
         "view": url_for("pages.table", token=tables.token_for(table, Access.VIEW), _external=True)
     }
-    if found.can_edit:
+    if table_access.can_edit:
         links["edit"] = url_for(
             "pages.table", token=tables.token_for(table, Access.EDIT), _external=True
         )
@@ -105,15 +105,15 @@ def _recent() -> list[dict[str, str]]:
     if not visitor:
         return []
     return [
-        {"token": token_of(found), "label": _recent_label(found)}
-        for found in tables.recent_visits(visitor)
+        {"token": token_of(table_access), "label": _recent_label(table_access)}
+        for table_access in tables.recent_visits(visitor)
     ]
 
 
-def _recent_label(found: TableAccess) -> str:
-    names = ", ".join(found.table.player_names)
-    if found.can_edit:
-        return f"{tables.join_code_of(found.table)} · {names}"
+def _recent_label(table_access: TableAccess) -> str:
+    names = ", ".join(table_access.table.player_names)
+    if table_access.can_edit:
+        return f"{tables.join_code_of(table_access.table)} · {names}"
     return f"{names} (read-only)"
 
 
@@ -226,33 +226,33 @@ def _start_form(*, formdata: Any = None) -> StartPlayForm:
     return form
 
 
-def _identity_form(found: TableAccess, *, formdata: Any = None) -> IdentityForm:
+def _identity_form(table_access: TableAccess, *, formdata: Any = None) -> IdentityForm:
     form = IdentityForm(formdata=formdata)
-    names = found.table.player_names
+    names = table_access.table.player_names
     form.name.choices = [("", "Nobody in particular"), *[(n, n) for n in names]]
     if formdata is None:
-        form.name.data = owner_of(found) or ""
+        form.name.data = owner_of(table_access) or ""
     return form
 
 
 def _table_context(
-    found: TableAccess,
+    table_access: TableAccess,
     *,
     start: StartPlayForm | None = None,
     identity: IdentityForm | None = None,
     seats: SeatForm | None = None,
 ) -> dict[str, Any]:
-    table = tables.with_everything_shown(found.table)
-    links = _links(found)
+    table = tables.with_everything_shown(table_access.table)
+    links = _links(table_access)
     outcomes = plays.table_outcomes(table)
     start = start or _start_form()
-    identity = identity or _identity_form(found)
+    identity = identity or _identity_form(table_access)
     return {
-        "found": found,
+        "table_access": table_access,
         "table": table,
-        "token": token_of(found),
+        "token": token_of(table_access),
         "links": links,
-        "join_code": tables.join_code_of(table) if found.can_edit else None,
+        "join_code": tables.join_code_of(table) if table_access.can_edit else None,
         "qr": _qr_svg(links.get("edit") or links["view"]),
         "start": start,
         # The games whose start form offers the series box (the others hide it).
@@ -265,9 +265,9 @@ def _table_context(
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
         "also_unfinished": _unfinished(table)[1:],
-        "ask_whose_phone": found.can_edit and not has_answered_whose_phone(found),
+        "ask_whose_phone": table_access.can_edit and not has_answered_whose_phone(table_access),
         # The evening's summary, exports, BG Stats links and the group (web/groups.py).
-        **groups.table_extras(found, outcomes=outcomes),
+        **groups.table_extras(table_access, outcomes=outcomes),
     }
 
 
@@ -297,7 +297,7 @@ def _table_page(
     token: str,
     *,
     seen: tables.Glance | None = None,
-    found: TableAccess | None = None,
+    table_access: TableAccess | None = None,
     status: int = 200,
     start: StartPlayForm | None = None,
     identity: IdentityForm | None = None,
@@ -309,10 +309,10 @@ def _table_page(
     forms = {"start": start, "identity": identity, "seats": seats}
     key = None
     if all(form is None for form in forms.values()):
-        key = _table_key(token, seen or tables.Glance.of(found or open_table(token)))
+        key = _table_key(token, seen or tables.Glance.of(table_access or open_table(token)))
 
     def draw() -> table_pages.Drawn:
-        opened = found or open_table(token)
+        opened = table_access or open_table(token)
         context = _table_context(opened, **forms)
         html = render_template("_table.html", **context)
         return table_pages.Drawn(html, table_label(opened))
@@ -345,15 +345,15 @@ def _unfinished(table: Table) -> list[Play]:
 
 
 def _confirm_start(
-    found: TableAccess, token: str, form: StartPlayForm, unfinished: list[Play]
+    table_access: TableAccess, token: str, form: StartPlayForm, unfinished: list[Play]
 ) -> Response:
     """Ask before starting a game while others are unfinished (a page of its own, so that
     it works without JavaScript); the answer posts the same form, confirmed."""
     return page_or_fragment(
         "start_confirm.html",
         "_start_confirm.html",
-        found=found,
-        table=found.table,
+        table_access=table_access,
+        table=table_access.table,
         token=token,
         start=form,
         game=GAMES[form.game.data],
@@ -400,18 +400,18 @@ def table_poll(token: str) -> Response:
 @bp.post("/t/<token>/players")
 def seats(token: str) -> Response:
     """Change the roster of the table: add, rename, move or remove a player."""
-    found = open_for_edit(token)
+    table_access = open_for_edit(token)
     form = SeatForm(formdata=request.form)
     if form.validate():
         try:
-            _change_roster(found.table, form)
+            _change_roster(table_access.table, form)
         except tables.RosterRefused as refused:
             form.name.errors = [refused.message]
         else:
             if wants_fragment():
-                return _table_page(token, found=found)
+                return _table_page(token, table_access=table_access)
             return redirect(url_for("pages.table", token=token, _anchor="players"), code=303)
-    return _table_page(token, found=found, status=UNPROCESSABLE, seats=form)
+    return _table_page(token, table_access=table_access, status=UNPROCESSABLE, seats=form)
 
 
 def _change_roster(table: Table, form: SeatForm) -> None:
@@ -431,9 +431,11 @@ def _change_roster(table: Table, form: SeatForm) -> None:
 @bp.post("/t/<token>/rotate-link")
 def rotate_link(token: str) -> Response:
     """Replace the edit link (the old one stops working; the read-only link stays)."""
-    found = open_for_edit(token)
-    fresh = tables.rotate_edit_link(found.table)
-    tables.remember_visit(visitor_of(), tables.Glance.of(TableAccess(found.table, Access.EDIT)))
+    table_access = open_for_edit(token)
+    fresh = tables.rotate_edit_link(table_access.table)
+    tables.remember_visit(
+        visitor_of(), tables.Glance.of(TableAccess(table_access.table, Access.EDIT))
+    )
     flash("New edit link made: the old one no longer works. Share this one with the table.")
     return redirect(url_for("pages.table", token=fresh), code=303)
 
@@ -441,8 +443,8 @@ def rotate_link(token: str) -> Response:
 @bp.post("/t/<token>/rotate-code")
 def rotate_code(token: str) -> Response:
     """Replace the join code (the old one stops working at once)."""
-    found = open_for_edit(token)
-    tables.rotate_join_code(found.table)
+    table_access = open_for_edit(token)
+    tables.rotate_join_code(table_access.table)
     flash("New join code made: the old one no longer works.")
     return redirect(url_for("pages.table", token=token), code=303)
 
@@ -450,53 +452,53 @@ def rotate_code(token: str) -> Response:
 @bp.post("/t/<token>/me")
 def identify(token: str) -> Response:
     """Remember who holds this phone, for the edit history."""
-    found = open_for_edit(token)
-    form = _identity_form(found, formdata=request.form)
+    table_access = open_for_edit(token)
+    form = _identity_form(table_access, formdata=request.form)
     if not form.validate():
-        return _table_page(token, found=found, status=UNPROCESSABLE, identity=form)
-    remember_owner(found, form.name.data or None)
+        return _table_page(token, table_access=table_access, status=UNPROCESSABLE, identity=form)
+    remember_owner(table_access, form.name.data or None)
     return redirect(url_for("pages.table", token=token), code=303)
 
 
 @bp.post("/t/<token>/plays")
 def start_play(token: str) -> Response:
     """Start a game (or a series of games) at the table."""
-    found = open_for_edit(token)
+    table_access = open_for_edit(token)
     form = _start_form(formdata=request.form)
     if form.validate():
         slug = form.game.data
-        unfinished = _unfinished(found.table)
+        unfinished = _unfinished(table_access.table)
         if form.series.data and not GAMES[slug].has_series:
             form.series.errors = [f"{GAMES[slug].name} has no series variant."]
         elif unfinished and not request.form.get(CONFIRM_FIELD):
-            return _confirm_start(found, token, form, unfinished)
+            return _confirm_start(table_access, token, form, unfinished)
         elif PAGES[slug].options_form is not None:
             return redirect(url_for("pages.options", token=token, slug=slug), code=303)
         else:
             try:
                 if form.series.data:
-                    play = plays.start_series(found.table, slug, length=SERIES_LENGTH)
+                    play = plays.start_series(table_access.table, slug, length=SERIES_LENGTH)
                 else:
-                    play = plays.start_play(found.table, slug)
+                    play = plays.start_play(table_access.table, slug)
             except plays.EditRefused as refused:
                 form.game.errors = [p.message for p in refused.problems]
             else:
-                return redirect_to_play(found, play)
-    return _table_page(token, found=found, status=UNPROCESSABLE, start=form)
+                return redirect_to_play(table_access, play)
+    return _table_page(token, table_access=table_access, status=UNPROCESSABLE, start=form)
 
 
 @bp.route("/t/<token>/plays/new/<slug>", methods=["GET", "POST"])
 def options(token: str, slug: str) -> Response:
     """A game's options (mode, variants, target...) before it starts."""
-    found = open_for_edit(token)
+    table_access = open_for_edit(token)
     pages = PAGES.get(slug)
     if pages is None or pages.options_form is None:
         abort(404)
     formdata = None if request.method == "GET" else request.form
-    form = pages.options_form(formdata=formdata, table=found.table)
+    form = pages.options_form(formdata=formdata, table=table_access.table)
     context: dict[str, Any] = {
-        "found": found,
-        "table": found.table,
+        "table_access": table_access,
+        "table": table_access.table,
         "token": token,
         "form": form,
         "game": GAMES[slug],
@@ -509,7 +511,7 @@ def options(token: str, slug: str) -> Response:
     if not form.validate():
         return page_or_fragment("options.html", "_options.html", status=UNPROCESSABLE, **context)
     try:
-        play = plays.start_play(found.table, slug, options=form.options())
+        play = plays.start_play(table_access.table, slug, options=form.options())
     except plays.EditRefused as refused:
         context["problems"] = [p.message for p in refused.problems]
         return page_or_fragment("options.html", "_options.html", status=UNPROCESSABLE, **context)
@@ -526,7 +528,7 @@ def play(token: str, play_id: int) -> Response:
     if answer is not None:
         return answer
     opened = load_play(token, play_id)
-    return render_play(opened.found, opened.play)
+    return render_play(opened.table_access, opened.play)
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/poll")
@@ -546,7 +548,7 @@ def poll(token: str, play_id: int) -> Response:
     if answer is not None:
         return answer
     opened = load_play(token, play_id)
-    return render_play(opened.found, opened.play)
+    return render_play(opened.table_access, opened.play)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/edit")
@@ -590,7 +592,7 @@ def finish(token: str, play_id: int) -> Response:
     opened = load_play(token, play_id, edit=True)
     confirmed = bool(request.form.get(CONFIRM_FIELD))
     if not confirmed and not opened.play.finished:
-        context = play_context(opened.found, opened.play, confirm_finish=True)
+        context = play_context(opened.table_access, opened.play, confirm_finish=True)
         if not context["ending"].over:
             return page_or_fragment("finish.html", "_play.html", **context)
     return run(
@@ -630,7 +632,7 @@ def _start_following(token: str, play_id: int, start: Callable[[Play], Play]) ->
         following = start(opened.play)
     except plays.EditRefused as refused:
         return refuse(opened, "action", " ".join(p.message for p in refused.problems))
-    return _go(url_for("pages.play", token=token_of(opened.found), play_id=following.id))
+    return _go(url_for("pages.play", token=token_of(opened.table_access), play_id=following.id))
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/history")
@@ -640,9 +642,9 @@ def history(token: str, play_id: int) -> Response:
     return page_or_fragment(
         "history.html",
         "_history.html",
-        found=opened.found,
-        table=opened.found.table,
-        token=token_of(opened.found),
+        table_access=opened.table_access,
+        table=opened.table_access.table,
+        token=token_of(opened.table_access),
         play=opened.play,
         game=plays.game_of(opened.play),
         lines=plays.history(opened.play),

@@ -37,7 +37,7 @@ from companion.web.live.responses import (
 
 
 def render_play(
-    found: TableAccess,
+    table_access: TableAccess,
     play: Play,
     *,
     status: int = 200,
@@ -49,14 +49,16 @@ def render_play(
     this view of this version was rendered before (for this phone or another), and is
     rendered and kept otherwise (not with errors or anything else shown this once); so is
     the page's frame. This phone's CSRF token and form keys are put in."""
-    glance = tables.PlayGlance.of(found, play)
-    token = token_of(found)
+    glance = tables.PlayGlance.of(table_access, play)
+    token = token_of(table_access)
     keep = not errors and not extra and not shown and status == HTTPStatus.OK
     made = panels.panel(
         _panel_key(glance, token) if keep else None,
         lambda rendering: render_template(
             PLAY_FRAGMENT,
-            **play_context(found, play, errors=errors, extra=extra, live=rendering, **shown),
+            **play_context(
+                table_access, play, errors=errors, extra=extra, live=rendering, **shown
+            ),
         ),
     )
     if wants_fragment():
@@ -66,7 +68,7 @@ def render_play(
         lambda panel: render_template(
             PLAY_PAGE,
             panel=panel,
-            found=found,
+            table_access=table_access,
             token=token,
             game=GAMES[play.game],
             game_css=game_css(play.game),
@@ -132,12 +134,14 @@ def play_response(
     A fragment smaller than the play also refreshes the play's buttons (Undo, history
     count) out of band.
     """
-    found, play = opened.found, opened.play
+    table_access, play = opened.table_access, opened.play
     db.session.rollback()
     db.session.refresh(play)
     if status == 200 and not always_render and not wants_fragment():
-        return redirect_to_play(found, play)
+        return redirect_to_play(table_access, play)
     if fragment == PLAY_FRAGMENT or not wants_fragment():
-        return render_play(found, play, status=status, errors=errors, extra=extra, **shown)
-    context = play_context(found, play, errors=errors, extra=extra, oob_actions=True, **shown)
+        return render_play(table_access, play, status=status, errors=errors, extra=extra, **shown)
+    context = play_context(
+        table_access, play, errors=errors, extra=extra, oob_actions=True, **shown
+    )
     return page_or_fragment(PLAY_PAGE, fragment, status=status, **context)

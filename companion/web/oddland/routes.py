@@ -392,5 +392,5 @@ def undo_turn(token: str, play_id: int) -> Response:
 def facts(token: str, play_id: int) -> Response:
     """The facts of every token on their own page (for a second phone or the TV)."""
     opened = load_play(token, play_id, game=SLUG)
-    context = play_context(opened.found, opened.play)
+    context = play_context(opened.table_access, opened.play)
     return page_or_fragment("games/oddland/facts.html", "games/oddland/_facts.html", **context)

@@ -28,7 +28,7 @@ def private_player(page: PlayPage) -> str | None:
     whatever seat it asks for.
     """
     players = page.play.state["players"]
-    if not page.found.can_edit or not isinstance(page.seat, int):
+    if not page.table_access.can_edit or not isinstance(page.seat, int):
         return None
     return str(players[page.seat]) if 0 <= page.seat < len(players) else None
 
