@@ -112,6 +112,7 @@ def taps(folder: Path) -> None:
     print(f"tap, whole request: {_medians(whole)}")
     print(f"tap, its write (plays.set_value): {_medians(write)}")
     if "--profile" in sys.argv:
+        tap = _tapper(client)  # a new play: a play keeps at most 500 changes
         profile = cProfile.Profile()
         profile.runcall(lambda: [tap() for _ in range(TAPS)])
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)

@@ -113,13 +113,14 @@ def player_count_problems_for(game: Game, count: int) -> list[Problem]:
     """Whether this game can be played by that many people."""
     if game.min_players <= count <= game.max_players:
         return []
-    return [
-        Problem(
-            "game",
-            f"{game.name} is for {game.min_players} to {game.max_players} players; "
-            f"this table has {count}.",
-        )
-    ]
+    message = (
+        f"{game.name} is for {game.min_players} to {game.max_players} players; "
+        f"this table has {count}."
+    )
+    # A count the rulebook does not give is ours: the refusal says so where it is met.
+    if game.player_count_reading:
+        message = f"{message} {game.player_count_reading}"
+    return [Problem("game", message)]
 
 
 @unit_of_work

@@ -283,7 +283,10 @@ def test_game_checks_its_player_count(client: FlaskClient) -> None:
         f"/t/{solo.edit}/plays", data={"csrf_token": token, "game": "odd-world"}
     )
     assert response.status_code == 422
-    assert "Odd World is for 2 to 5 players; this table has 1." in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert "Odd World is for 2 to 5 players; this table has 1." in page
+    # The rulebook gives no player count: the refusal says the count is the app's reading.
+    assert "2 to 5 is the app&#39;s reading" in page
     unknown = client.post(f"/t/{solo.edit}/plays", data={"csrf_token": token, "game": "chess"})
     assert unknown.status_code == 422
 
