@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Update, bindparam, select, update
+from sqlalchemy import Update, bindparam, inspect, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -598,6 +598,18 @@ def _play_update(columns: frozenset[str]) -> Update:
         .values({name: bindparam(name) for name in sorted(columns)})
         .execution_options(synchronize_session=False)
     )
+
+
+def as_stored(play: Play) -> None:
+    """Make ``play`` what is stored, for the answer drawn after a change. Whatever a change
+    left unsaved is dropped; a play a failed or committed change expired is read again. A
+    plain edit this request committed left the play exactly as written (see
+    :func:`_commit`): it is not read back."""
+    session = db.session()
+    if session.new or session.dirty or session.deleted:
+        session.rollback()
+    if inspect(play).expired_attributes:
+        session.refresh(play)
 
 
 def _commit_keeping_loaded() -> None:

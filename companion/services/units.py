@@ -32,3 +32,9 @@ def unit_of_work(service: Callable[Params, Returned]) -> Callable[Params, Return
         return returned
 
     return one_unit
+
+
+def discard() -> None:
+    """Drop whatever a failed request left in the session, before its error is answered (a
+    busy database, a submission that lost a race): the answer reads only what is stored."""
+    db.session.rollback()

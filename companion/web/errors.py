@@ -8,7 +8,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from companion.database import is_contention
-from companion.extensions import db
+from companion.services import units
 from companion.web.api import error_response
 
 API_PREFIX = "/api/"
@@ -43,7 +43,7 @@ def register(app: Flask) -> None:
         # Any other database failure stays a server error (logged, the friendly page).
         if not is_contention(error):
             raise error
-        db.session.rollback()
+        units.discard()
         busy = ServiceUnavailable(BUSY_MESSAGE, retry_after=BUSY_RETRY_SECONDS)
         return http_error(busy)
 

@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import db
 from companion.models import Table
-from companion.services import groups, submissions, tables
+from companion.services import groups, submissions, tables, units
 from companion.services.tables import Access, TableAccess
 from companion.web.lean import after_pages, before_pages
 from companion.web.live.personal import KEY_FIELD, csrf_input, key_input, new_key
@@ -150,7 +150,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(IntegrityError)
     def collided(error: IntegrityError) -> Response:
         """Two copies of one submission raced: the loser is answered as a repeat."""
-        db.session.rollback()
+        units.discard()
         key = g.pop("submission_key", None)
         done = submissions.find(key) if key else None
         if done is None:

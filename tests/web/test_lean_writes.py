@@ -15,7 +15,7 @@ from sqlalchemy import event
 from companion.extensions import db
 from companion.models import Play, Table, utcnow
 from companion.services import plays, tables
-from support.client import create_table, edit, start_play
+from support.client import create_table, csrf, edit, start_play
 
 HOOPOE = "players[0].display.hoopoe"
 AUTHOR = plays.Author("test", "Ann")
@@ -69,6 +69,20 @@ def test_a_tap_is_one_update_and_one_insert_and_reads_nothing_back(
         stored = db.session.get(Play, play_id)
         assert stored is not None
         assert (stored.version, stored.state["players"][0]["display"]["hoopoe"]) == (1, 2)
+
+
+def test_the_answer_to_a_tap_reads_the_play_once(app: Flask, client: FlaskClient) -> None:
+    """The whole tap request: the play is loaded once, written, and the answer is drawn
+    from it as written (``plays.as_stored``), not read back after the commit."""
+    links = create_table(client, ["Ann", "Ben", "Cy", "Dee"])
+    play_id = start_play(client, links.edit)
+    csrf(client, f"/t/{links.edit}")  # the token is fetched before counting
+    with app.app_context(), statements_run() as statements:
+        answer = edit(client, links.edit, play_id, path=HOOPOE, value="2", base="0")
+    assert answer.status_code == 200
+    assert 'value="2"' in answer.get_data(as_text=True)
+    reads_of_plays = [s for s in statements if s.startswith("SELECT") and " FROM plays" in s]
+    assert len(reads_of_plays) == 1, reads_of_plays
 
 
 def test_a_stale_play_is_read_again_and_the_edit_applied_to_the_fresh_state(

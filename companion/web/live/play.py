@@ -10,10 +10,9 @@ from typing import Any
 from flask import render_template, request, session
 from werkzeug.wrappers import Response
 
-from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Play
-from companion.services import tables
+from companion.services import plays, tables
 from companion.services.tables import TableAccess
 from companion.web.context import (
     FLASHES_KEY,
@@ -130,13 +129,13 @@ def play_response(
     """The answer to any change of a play: htmx gets the fresh ``fragment``; a plain form
     post is redirected back to the play page, or shown again with its errors.
 
-    Whatever the change left in the session is dropped first, so the play is read fresh.
+    The play is made what is stored first (``plays.as_stored``): a refused change leaves
+    nothing behind, a change this request wrote is not read back.
     A fragment smaller than the play also refreshes the play's buttons (Undo, history
     count) out of band.
     """
     table_access, play = opened.table_access, opened.play
-    db.session.rollback()
-    db.session.refresh(play)
+    plays.as_stored(play)
     if status == 200 and not always_render and not wants_fragment():
         return redirect_to_play(table_access, play)
     if fragment == PLAY_FRAGMENT or not wants_fragment():
