@@ -70,6 +70,9 @@ def new_table(page: Page, base: str, names: tuple[str, ...]) -> None:
             page.get_by_role("button", name="Add a player").click()
         field = page.get_by_label(f"Player {seat}", exact=True)
         expect(field).to_be_visible()
+        # The roster's answer is swapped in, then settled: type once it is all done, as
+        # a person does (a name typed within those milliseconds went missing in CI).
+        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
         field.fill(name)
         expect(field).to_have_value(name)
     page.get_by_role("button", name="Start the table").click()
