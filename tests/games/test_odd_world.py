@@ -277,7 +277,12 @@ def states(draw: st.DrawFn) -> dict[str, Any]:
                 display[BIRDS_ORDER[0]] = 0
         # Each player was dealt 3 cards: top a short hand up from the birds left.
         while sum(display.values()) + (entry["face_down"] is not None) < 3:
-            bird = next(b for b in BIRDS_ORDER[1:] if left[b] > 0)
+            bird = next((b for b in BIRDS_ORDER[1:] if left[b] > 0), None)
+            if bird is None:  # those birds are all out: the largest display gives one up
+                richest = max(players, key=lambda p: sum(p["display"].values()))
+                bird = next(b for b in BIRDS_ORDER[1:] if richest["display"][b] > 0)
+                richest["display"][bird] -= 1
+                left[bird] += 1
             display[bird] += 1
             left[bird] -= 1
     return {"players": players}
