@@ -48,7 +48,10 @@ def test_the_oddville_city_by_keyboard(phone: Phone, live_server: str) -> None:
     page.get_by_role("button", name="Start OddVille").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("OddVille")
     cards = page.locator("button.ov-card")
-    before = cards.count()
+    # A new city holds only its Main Square; wait for it, as the panel may still be
+    # settling when the heading shows (a count taken at once read 0 in CI).
+    before = 1
+    expect(cards).to_have_count(before)
     place = page.get_by_role("button", name=re.compile(r"^Empty place, .*: tap to add a card$"))
     tab_to(page, place.first)
     page.keyboard.press("Enter")
