@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from tests.e2e.conftest import PHONE
+from tests.e2e.tables import open_new_table
 from tests.e2e.test_oddland_phones import lay_setup_cards
 
 pytestmark = pytest.mark.e2e
@@ -45,7 +46,13 @@ def phone(browser: Browser) -> Phone:
 
 
 def new_table(page: Page, base: str, names: list[str]) -> None:
-    """Create a table of these players (seating order) from the home page."""
+    """A table of these players (seating order), open on this phone (one request: see
+    tests/e2e/tables.py; ``type_new_table`` types the roster as a person does)."""
+    open_new_table(page, base, names)
+
+
+def type_new_table(page: Page, base: str, names: list[str]) -> None:
+    """Create a table of these players (seating order) by typing them on the home page."""
     page.goto(base)
     page.get_by_label("Player 1", exact=True).fill(names[0])
     for number, name in enumerate(names[1:], 2):
@@ -116,7 +123,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
         "console",
         lambda message: problems.append(message.text) if message.type == "error" else None,
     )
-    new_table(ann, live_server, FIVE)
+    type_new_table(ann, live_server, FIVE)  # the roster's taps, checked for errors too
     start_game(ann, "odd-world")
     expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
     expect(ann).to_have_url(re.compile(r"/plays/\d+"))
