@@ -14,7 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -46,6 +46,15 @@ def start_gunicorn(
     port: int, env: Mapping[str, str], log: Path, app_spec: str = "companion:create_app()"
 ) -> subprocess.Popen[bytes]:
     """gunicorn (project settings, 2 workers) on 127.0.0.1:port, once it answers."""
+    process = launch_gunicorn(port, env, log, app_spec)
+    wait_until_serving(process, port, log)
+    return process
+
+
+def launch_gunicorn(
+    port: int, env: Mapping[str, str], log: Path, app_spec: str = "companion:create_app()"
+) -> subprocess.Popen[bytes]:
+    """Start gunicorn (project settings, 2 workers) on 127.0.0.1:port; do not wait."""
     command = [
         sys.executable,
         "-m",
@@ -59,13 +68,19 @@ def start_gunicorn(
         app_spec,
     ]
     with log.open("ab") as out:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             command, cwd=ROOT, env=dict(env), stdout=out, stderr=out, start_new_session=True
         )
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    """Return once the server answers on ``port``; stop it and fail if it does not."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if answers(f"http://127.0.0.1:{port}/healthz"):
-            return process
+            return
+        if process.poll() is not None:
+            break
         time.sleep(0.2)
     stop(process)
     raise RuntimeError(f"gunicorn did not start:\n{log.read_text()[-2000:]}")
@@ -94,6 +109,22 @@ def gunicorn(
         stop(process)
 
 
+@contextmanager
+def gunicorns(
+    ports: Sequence[int], env: Mapping[str, str], folder: Path
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Several gunicorns (logs ``folder/gunicorn-<port>.log``), started side by side and
+    stopped side by side: each start or stop takes seconds, mostly waiting."""
+    logs = [folder / f"gunicorn-{port}.log" for port in ports]
+    processes = [launch_gunicorn(port, env, log) for port, log in zip(ports, logs, strict=True)]
+    try:
+        for process, port, log in zip(processes, ports, logs, strict=True):
+            wait_until_serving(process, port, log)
+        yield processes
+    finally:
+        stop_all(processes)
+
+
 def crash(process: subprocess.Popen[bytes]) -> None:
     """kill -9 the server: its master and every worker at once."""
     os.killpg(process.pid, signal.SIGKILL)
@@ -102,11 +133,17 @@ def crash(process: subprocess.Popen[bytes]) -> None:
 
 def stop(process: subprocess.Popen[bytes]) -> None:
     """Stop the server (politely, then not)."""
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=STOP_SECONDS)
+    stop_all([process])
+
+
+def stop_all(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    """Stop the servers (politely, all at once, then not)."""
+    running = [process for process in processes if process.poll() is None]
+    for process in running:
+        os.killpg(process.pid, signal.SIGTERM)
+    for process in running:
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=STOP_SECONDS)

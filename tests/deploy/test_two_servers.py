@@ -27,7 +27,7 @@ from companion import create_app
 from companion.extensions import db
 from support.client import create_table, start_play
 from support.postgres import PostgresCluster
-from support.servers import app_env, free_port, gunicorn
+from support.servers import app_env, free_port, gunicorns
 
 SECRET = "two-servers"
 TIMEOUT = 5.0
@@ -126,10 +126,7 @@ def servers(database: str, redis_url: str) -> Iterator[tuple[str, str, tuple[str
     made = _play(database, folder)
     env = app_env(database, SECRET, RATELIMIT_STORAGE_URI=redis_url)
     first, second = free_port(), free_port()
-    with (
-        gunicorn(first, env, folder / "first.log"),
-        gunicorn(second, env, folder / "second.log"),
-    ):
+    with gunicorns([first, second], env, folder):
         yield f"http://127.0.0.1:{first}", f"http://127.0.0.1:{second}", made
     shutil.rmtree(folder, ignore_errors=True)
 

@@ -17,6 +17,8 @@ from support.app import make_app
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
+#: How often the test server looks for its shutdown (it answers requests meanwhile).
+SHUTDOWN_POLL_SECONDS = 0.02
 #: The closed network here refuses Chromium's own background connections; keep it quiet.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -70,7 +72,11 @@ def live_server(tmp_path: Path, sqlite_template: Path) -> Iterator[str]:
         {"INSTANCE_PATH": tmp_path, "SECRET_KEY": "e2e", "AUTO_MIGRATE": False, "POLL_SECONDS": 1}
     )
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # serve_forever checks for shutdown() every poll_interval (0.5 s by default): half a
+    # second's wait at the end of each of 90 browser tests.
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL_SECONDS}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"

@@ -5,6 +5,8 @@ news every ``POLL_SECONDS`` and, at once, on a ``poll-now`` event. A test that w
 a live update uses this module:
 
 - ``poll_now(page)`` asks once (e.g. before checking that nothing changed);
+- ``polls_answered(page)`` asks twice, each time until the answer has landed: what a test
+  checking that live updates leave something alone used to wait two poll timers for;
 - ``expect_live(locator)`` is Playwright's ``expect(locator)`` whose assertions ask the
   poll, check briefly, and ask again until they hold or ``LIVE_TIMEOUT_MS`` has passed.
   An ask can be dropped (a request of that element still open, or the phone typing in
@@ -33,6 +35,27 @@ _ASK = """() => {
   }
   if (document.body) document.body.dispatchEvent(new Event('poll-now'));
 }"""
+
+
+#: No poll of the page is on its way, and no answer is being swapped in or settling.
+_POLLS_QUIET = """() => !document.querySelector(
+  '[data-poll].htmx-request, .htmx-swapping, .htmx-settling')"""
+#: How many answered polls stand for "live updates came meanwhile": the first may find a
+#: change, the second then finds the page as that change left it.
+POLLS_TO_SETTLE = 2
+
+
+def polls_answered(page: Page, *, times: int = POLLS_TO_SETTLE) -> None:
+    """Ask the page's poll ``times`` times, each once the last has been answered, swapped
+    in and settled; instead of waiting ``times`` poll timers for live updates to come.
+
+    A poll the page does not send (a field of its region in use, another page loading)
+    is not sent now either, as on its timer.
+    """
+    for _ in range(times):
+        page.wait_for_function(_POLLS_QUIET)
+        poll_now(page)
+        page.wait_for_function(_POLLS_QUIET)
 
 
 def poll_now(*pages: Page) -> None:

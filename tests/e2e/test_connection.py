@@ -13,6 +13,7 @@ from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE, CSRF_MESSAGE
 from support.client import write_lock_held
 from tests.e2e.axe import assert_accessible
+from tests.e2e.polls import expect_live, polls_answered
 from tests.e2e.test_live_table import Phone, new_table, phone, start_game
 
 pytestmark = pytest.mark.e2e
@@ -37,10 +38,10 @@ def test_a_tap_made_offline_says_it_was_not_saved(phone: Phone, live_server: str
     alert = ann.locator("#connection[role=alert]")
     expect(alert).to_have_text(re.compile("Not saved: no connection"))
     expect(count).to_have_value("0")
-    expect(ann.locator("#connection")).to_have_text(re.compile("Offline"), timeout=6000)
+    expect_live(ann.locator("#connection")).to_have_text(re.compile("Offline"))
 
     ann.context.set_offline(False)
-    expect(ann.locator("#connection")).to_be_hidden(timeout=6000)
+    expect_live(ann.locator("#connection")).to_be_hidden()
     plus.click()
     expect(count).to_have_value("1")
     ann.reload()
@@ -113,7 +114,7 @@ def test_any_change_the_busy_server_refused_is_not_dropped_silently(
         alert = ann.locator("#connection[role=alert]")
         expect(alert).to_have_text(BUSY_MESSAGE, timeout=BUSY_ANSWER_MS)
     expect(names).to_have_text("Ann, Ben")
-    ann.wait_for_timeout(2500)  # the table's live polls answer meanwhile (every second)
+    polls_answered(ann)  # the table's live polls answer meanwhile
     expect(alert).to_have_text(BUSY_MESSAGE)
 
     ann.get_by_label("New player", exact=True).fill("Cy")

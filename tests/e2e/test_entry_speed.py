@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.axe import assert_accessible
+from tests.e2e.tables import open_new_table
 
 pytestmark = pytest.mark.e2e
 
@@ -63,20 +64,9 @@ def size(target: Locator) -> tuple[float, float]:
 
 
 def new_table(page: Page, base: str, names: tuple[str, ...]) -> None:
-    """Create a table of ``names`` (taps before the game are not entry, not counted)."""
-    page.goto(base)
-    for seat, name in enumerate(names, start=1):
-        if seat > 1:
-            page.get_by_role("button", name="Add a player").click()
-        field = page.get_by_label(f"Player {seat}", exact=True)
-        expect(field).to_be_visible()
-        # The roster's answer is swapped in, then settled: type once it is all done, as
-        # a person does (a name typed within those milliseconds went missing in CI).
-        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
-        field.fill(name)
-        expect(field).to_have_value(name)
-    page.get_by_role("button", name="Start the table").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Table")
+    """A table of ``names``, open on this phone (taps before the game are not entry, and
+    the roster's own are tested elsewhere: tests/e2e/tables.py)."""
+    open_new_table(page, base, names)
 
 
 def start(page: Page, base: str, game: str, button: str) -> None:

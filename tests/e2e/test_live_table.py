@@ -13,15 +13,14 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from tests.e2e.conftest import PHONE
+from tests.e2e.polls import expect_live, polls_answered
+from tests.e2e.tables import open_new_table
 from tests.e2e.test_oddland_phones import lay_setup_cards
 
 pytestmark = pytest.mark.e2e
 
-LIVE_TIMEOUT_MS = 6000
 #: How far (CSS px) a tapped control may move on screen.
 STILL_PX = 2
-#: More than two poll intervals of the e2e server (POLL_SECONDS = 1) and of a phone (2 s).
-SETTLE_MS = 3000
 FIVE = ["Ann", "Ben", "Cy", "Dee", "Eve"]
 
 
@@ -45,7 +44,13 @@ def phone(browser: Browser) -> Phone:
 
 
 def new_table(page: Page, base: str, names: list[str]) -> None:
-    """Create a table of these players (seating order) from the home page."""
+    """A table of these players (seating order), open on this phone (one request: see
+    tests/e2e/tables.py; ``type_new_table`` types the roster as a person does)."""
+    open_new_table(page, base, names)
+
+
+def type_new_table(page: Page, base: str, names: list[str]) -> None:
+    """Create a table of these players (seating order) by typing them on the home page."""
     page.goto(base)
     page.get_by_label("Player 1", exact=True).fill(names[0])
     for number, name in enumerate(names[1:], 2):
@@ -116,7 +121,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
         "console",
         lambda message: problems.append(message.text) if message.type == "error" else None,
     )
-    new_table(ann, live_server, FIVE)
+    type_new_table(ann, live_server, FIVE)  # the roster's taps, checked for errors too
     start_game(ann, "odd-world")
     expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
     expect(ann).to_have_url(re.compile(r"/plays/\d+"))
@@ -138,9 +143,7 @@ def test_odd_world_tap_and_live_update_keep_the_button_in_place(
     # Another phone's edits above and below, seen through the poll.
     ben.get_by_role("button", name="One more Shoebill for Ann").click()
     ben.get_by_role("button", name="One more Hornbill for Eve").click()
-    expect(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_value(
-        "1", timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ann.get_by_label("Eve's Hornbill", exact=True)).to_have_value("1")
     expect(ann.get_by_label("Ann's Shoebill", exact=True)).to_have_value("1")
     ann.wait_for_timeout(300)
     assert_still(plus, before, "the + after a live update")
@@ -222,7 +225,7 @@ def test_a_live_update_while_a_page_loads_leaves_it_its_own_address(
     ben.get_by_label("New player", exact=True).fill("Cy")
     ben.get_by_role("button", name="Add a player").click()
     expect(ben.locator(".lead").first).to_have_text("Ann, Ben, Cy")
-    ann.wait_for_timeout(SETTLE_MS)  # polls come due while the post is held
+    polls_answered(ann)  # polls come due while the post is held
     held[0].continue_()
 
     expect(ann.get_by_role("heading", level=1)).to_have_text("Odd World")
@@ -262,19 +265,15 @@ def test_oddland_typed_scoreboard_and_species_survive_another_phones_paint(
 
     ben.locator(".ol-tool", has_text="Water").click()
     ben.get_by_role("button", name=re.compile("^Row 1, col 1: ")).click()
-    expect(ann.get_by_role("button", name="Row 1, col 1: water", exact=True)).to_be_visible(
-        timeout=LIVE_TIMEOUT_MS
-    )
-    ann.wait_for_timeout(SETTLE_MS)
+    expect_live(ann.get_by_role("button", name="Row 1, col 1: water", exact=True)).to_be_visible()
+    polls_answered(ann)
     expect(cell).to_have_value("7")
     expect(another).to_have_value("Flora")
     expect(points).to_have_value("3")
 
     # Saved: the scoreboard takes the server's answer, the other typed fields stay.
     ann.get_by_role("button", name="Save the scoreboard").click()
-    expect(ben.get_by_label(re.compile("^Ben's Owloose points"))).to_have_value(
-        "7", timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben.get_by_label(re.compile("^Ben's Owloose points"))).to_have_value("7")
     expect(cell).to_have_value("7")
     expect(another).to_have_value("Flora")
 
@@ -283,7 +282,7 @@ def test_oddland_typed_scoreboard_and_species_survive_another_phones_paint(
     leave_field(ann)
     ben.get_by_label(re.compile("^Ben's Owloose points")).fill("4")
     ben.get_by_role("button", name="Save the scoreboard").click()
-    expect(cell).to_have_value("4", timeout=LIVE_TIMEOUT_MS)
+    expect_live(cell).to_have_value("4")
 
 
 def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server: str) -> None:
@@ -308,10 +307,8 @@ def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server
 
     ben.get_by_label(re.compile("^Ann's Owloose points")).fill("2")
     ben.get_by_role("button", name="Save the scoreboard").click()
-    expect(ann.get_by_label(re.compile("^Ann's Owloose points"))).to_have_value(
-        "2", timeout=LIVE_TIMEOUT_MS
-    )
-    ann.wait_for_timeout(SETTLE_MS)
+    expect_live(ann.get_by_label(re.compile("^Ann's Owloose points"))).to_have_value("2")
+    polls_answered(ann)
     for label, terrain in chosen.items():
         expect(
             ann.get_by_role("button", name=f"{label}: {terrain}", exact=True)
@@ -321,7 +318,7 @@ def test_oddland_play_along_card_survives_live_updates(phone: Phone, live_server
     # Laid: the next card starts from what the server offers.
     ann.get_by_role("button", name="Lay card and token").click()
     expect(ann.get_by_role("heading", name="Card 4")).to_be_visible()
-    expect(ben.get_by_role("heading", name="Card 4")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    expect_live(ben.get_by_role("heading", name="Card 4")).to_be_visible()
 
 
 def test_owl_about_typed_hand_and_trophies_survive_live_updates(
@@ -340,8 +337,8 @@ def test_owl_about_typed_hand_and_trophies_survive_live_updates(
     ann.get_by_label("Cy", exact=True).fill("4")
     leave_field(ann)
     ben.get_by_role("button", name="Ben leads").click()
-    expect(ann.locator(".owl-next")).to_have_text("Ben", timeout=LIVE_TIMEOUT_MS)
-    ann.wait_for_timeout(SETTLE_MS)
+    expect_live(ann.locator(".owl-next")).to_have_text("Ben")
+    polls_answered(ann)
     expect(ann.get_by_label("Ann", exact=True)).to_have_value("5")
     expect(ann.get_by_label("Ben", exact=True)).to_have_value("0")
     expect(ann.get_by_label("Cy", exact=True)).to_have_value("4")
@@ -352,10 +349,9 @@ def test_owl_about_typed_hand_and_trophies_survive_live_updates(
     hand.fill("2 5 N6")
     leave_field(ann)
     ben.get_by_role("button", name="a penalty VP for Cy").click()
-    expect(ann.get_by_role("button", name="a penalty VP for Cy")).to_contain_text(
-        "1 this round", timeout=LIVE_TIMEOUT_MS
-    )
-    ann.wait_for_timeout(SETTLE_MS)
+    penalty = ann.get_by_role("button", name="a penalty VP for Cy")
+    expect_live(penalty).to_contain_text("1 this round")
+    polls_answered(ann)
     expect(hand).to_have_value("2 5 N6")
 
 
