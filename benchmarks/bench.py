@@ -75,11 +75,17 @@ def main() -> None:
 
     page = client.get(f"/t/{links.edit}/plays/{play}").data
     total = len(gzip.compress(page))
+    parts = [f"page {total / 1024:.1f}"]
     for asset in re.findall(rb'(?:href|src)="(/static/[^"]+)"', page):
         response = client.get(asset.decode())
-        total += len(gzip.compress(response.data))
+        size = len(gzip.compress(response.data))
+        total += size
+        parts.append(f"{asset.decode().split('?')[0].rsplit('/', 1)[-1]} {size / 1024:.1f}")
         response.close()
     print(f"first load of a 5-player play page, gzip: {total / 1024:.1f} KB")
+    # Every /static/ link is counted, the apple-touch-icon too (a browser may leave it
+    # until the page is added to a home screen): each part is listed.
+    print(f"  of which (KB): {', '.join(parts)}")
     taps(folder / "taps")
 
 

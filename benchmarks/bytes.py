@@ -5,8 +5,9 @@ of a round, and a 10 x 12 Oddland map late in a play-along game. For each: the a
 a tap (phone A, which sends the digests of the pieces it holds, as its script does), the
 live update another phone (B) gets at its next poll, and the full page; raw, gzip and
 brotli bytes as Flask-Compress sends them. Also the milliseconds to render the full
-Odd World page (GET, in process). ``--whole`` leaves out the digests: the answers are the
-whole panel, as before "only what changed".
+Odd World page (GET, in process), and the forms and hidden inputs its panel holds.
+``--whole`` leaves out the digests: the answers are the whole panel, as before "only
+what changed".
 
 Run: .venv/bin/python benchmarks/bytes.py [--whole]
 """
@@ -118,6 +119,9 @@ def render_ms(app: Flask, token: str, play_id: int) -> None:
     runs = timeit.repeat(lambda: client.get(url), number=50, repeat=5)
     ms = statistics.median(runs) / 50 * 1000
     print(f"Odd World 4-player play page GET, test client: {ms:.2f} ms")
+    panel = client.get(url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    forms, hidden = panel.count("<form"), panel.count('type="hidden"')
+    print(f"Odd World 4-player panel: {forms} forms, {hidden} hidden inputs")
 
 
 def main() -> None:

@@ -152,9 +152,12 @@
     return keys;
   }
 
-  function noteSent(form) {
+  /** Note the typed fields of ``form`` that its request carries (``data``, what htmx
+   *  sends): a form whose buttons carry their change sends no box it does not hold, and a
+   *  box left out must stay this phone's to keep. */
+  function noteSent(form, data) {
     Array.prototype.forEach.call(form.elements, function (field) {
-      if (isTyped(field)) {
+      if (isTyped(field) && (!data || !data.has || data.has(field.name))) {
         sent.set(field, JSON.stringify(snapshot(field)));
       }
     });
@@ -256,7 +259,7 @@
     }
     var form = formOf(detail);
     if (form) {
-      noteSent(form);
+      noteSent(form, detail.requestConfig && detail.requestConfig.formData);
     }
   });
 

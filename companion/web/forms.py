@@ -112,12 +112,56 @@ class StartPlayForm(TextForm):
     series = BooleanField("Three games in a row (the total decides)")
 
 
-class EditForm(TextForm):
-    """One field of a play set to a value; ``base`` is the value the phone showed."""
+#: A tap's one field: ``"<path> <value> <base>"``. The path may hold spaces (a player's
+#: name in it), the value and the base may not; either may be empty.
+TAP_PARTS = 3
+TAP_MESSAGE = "Say which field to change, its new value and the value shown."
 
-    path = HiddenField(validators=[DataRequired("Say which field to change.")])
+
+class EditForm(TextForm):
+    """One field of a play set to a value; ``base`` is the value the phone showed.
+
+    Sent either as three fields (``path``, ``value``, ``base``: a typed number, a picked
+    card, any game's small form) or as one, ``tap`` (``"<path> <value> <base>"``): the
+    button of a form that holds many, which carries what it changes. After
+    :meth:`validate`, ``path``, ``value`` and ``base`` hold what was asked either way.
+    """
+
+    tap = StringField()
+    path = HiddenField()
     value = StringField("Value")
     base = HiddenField()
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' checks, then the tap (when sent) read into path, value and base."""
+        if not super().validate(extra_validators=extra_validators):
+            return False
+        if self.tap.raw_data:
+            return self._read_tap(self.tap.data or "")
+        if not self.path.data:
+            self.path.errors = ["Say which field to change."]
+            return False
+        return True
+
+    def _read_tap(self, tap: str) -> bool:
+        parts = tap.rsplit(" ", TAP_PARTS - 1)
+        if len(parts) != TAP_PARTS or not parts[0].strip():
+            self.path.data = parts[0] if len(parts) == TAP_PARTS else ""
+            self.tap.errors = [TAP_MESSAGE]
+            return False
+        self.path.data, self.value.data, self.base.data = parts
+        self.base.raw_data = [parts[2]]
+        return True
+
+    @property
+    def shown(self) -> str | None:
+        """The value the phone showed (``None`` when it did not say: not checked)."""
+        return self.base.data if self.base.raw_data else None
+
+    @property
+    def problems(self) -> str:
+        """What is wrong with the request, in one sentence for next to the field."""
+        return " ".join([*self.tap.errors, *self.path.errors]) or "Invalid edit."
 
 
 ROSTER_CHANGES = ("add", "rename", "up", "down", "remove")

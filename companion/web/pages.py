@@ -553,19 +553,20 @@ def poll(token: str, play_id: int) -> Response:
 
 @bp.post("/t/<token>/plays/<int:play_id>/edit")
 def edit(token: str, play_id: int) -> Response:
-    """Set one field of the play (a stepper tap, a picked card)."""
+    """Set one field of the play (a stepper tap, a picked card): as ``path``, ``value``
+    and ``base``, or as one ``tap`` field (see :class:`EditForm`)."""
     opened = load_play(token, play_id, edit=True)
     form = EditForm()
-    path = form.path.data or ""
     if not form.validate():
-        return refuse(opened, path, " ".join(form.path.errors) or "Invalid edit.")
+        return refuse(opened, form.path.data or "", form.problems)
+    path = form.path.data or ""
     return run(
         opened,
         lambda: plays.set_value(
             opened.play,
             path=path,
             raw=form.value.data or "",
-            base=form.base.data if form.base.raw_data else None,
+            base=form.shown,
             author=opened.author,
         ),
         key=path,

@@ -101,7 +101,7 @@ def test_a_typed_number_is_saved_on_change(phone: Phone, live_server: str) -> No
     field.press("Tab")
     expect(ann.locator(".decision")).to_have_text(re.compile("Ben leads with"))
     expect(ann.get_by_role("button", name="One more Shoebill for Ben")).to_have_attribute(
-        "value", "6"
+        "value", "players[1].display.shoebill 6 5"
     )
     # Refused like a tap: the message next to the field, nothing stored.
     field.fill("12")

@@ -136,15 +136,18 @@ def tap(page: Page, control: Locator) -> None:
 
 
 def identity(page: Page, x: float, y: float) -> str:
-    """Which control is at a point: a stepper by its label (its value is the next count),
-    any other by its field's name and value (a place's row and column, a card's code)."""
+    """Which control is at a point: a stepper by its label (its value, or its tap, holds
+    the next count), any other by its field's name and value (a place's row and column, a
+    card's code)."""
     return str(
         page.evaluate(
             """([x, y]) => {
               const el = document.elementFromPoint(x, y);
               const b = el && el.closest('button, input, select, a, label');
               if (!b) return '';
-              if (b.name === 'value') return 'stepper ' + b.getAttribute('aria-label');
+              if (b.name === 'value' || b.name === 'tap') {
+                return 'stepper ' + b.getAttribute('aria-label');
+              }
               const at = (b.getAttribute('value') || '').split(',').slice(0, 2).join(',');
               return b.tagName + ' ' + (b.name || b.textContent.trim()) + '=' + at;
             }""",

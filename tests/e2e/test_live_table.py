@@ -384,6 +384,45 @@ def test_a_name_typed_while_a_roster_answer_is_on_its_way_stays(
     expect(first).to_have_value("Ann")
 
 
+def test_a_number_typed_in_a_box_survives_taps_on_other_buttons(
+    phone: Phone, live_server: str
+) -> None:
+    """A display is one form for its buttons: a tap sends only what the tapped button
+    carries, and a count typed (not yet saved) in a box of the same display or of another
+    player's stays on this phone until it is saved."""
+    ann = phone()
+    new_table(ann, live_server, ["Ann", "Ben"])
+    start_game(ann, "odd-world")
+    expect(ann).to_have_url(re.compile(r"/plays/\d+"))
+    ann.goto(re.sub(r"\?.*$", "", ann.url) + "?seat=all")
+    # The whole panel comes back (as when the server cannot be sure what changed): the
+    # typed box's row too, with the stored count in it.
+    ann.route(
+        re.compile(r"/edit\b"),
+        lambda route: route.continue_(
+            headers={k: v for k, v in route.request.headers.items() if k != "x-play-pieces"}
+        ),
+    )
+    typed = ann.get_by_label("Ann's Shoebill", exact=True)
+    typed.evaluate(TYPE, "4")
+    for player, count in (("Ann", "1"), ("Ben", "1")):
+        with ann.expect_request(re.compile(r"/edit\b")) as tap:
+            ann.get_by_role("button", name=f"One more Hoopoe for {player}").click()
+        sent = tap.value.post_data or ""
+        assert "tap=players" in sent
+        assert "shoebill" not in sent  # the typed box's form is not the tapped one's
+        expect(ann.get_by_label(f"{player}'s Hoopoe", exact=True)).to_have_value(count)
+        ann.wait_for_function("() => !document.querySelector('.htmx-request')")
+        expect(typed).to_have_value("4")
+    # Not saved until the box is left: another phone still sees none.
+    ben = second_phone(phone, ann)
+    expect(ben.get_by_label("Ann's Shoebill", exact=True)).to_have_value("0")
+    typed.press("Enter")
+    expect(ben.get_by_label("Ann's Shoebill", exact=True)).to_have_value(
+        "4", timeout=LIVE_TIMEOUT_MS
+    )
+
+
 # --- 13. History in the phone's own time zone --------------------------------------------
 
 

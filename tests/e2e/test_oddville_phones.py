@@ -77,3 +77,25 @@ def test_two_phones_build_a_city(browser: Browser, live_server: str) -> None:
     ).to_be_visible()
     assert_accessible(ann)
     assert_accessible(ben)
+
+
+def test_the_worker_steppers_share_one_form(browser: Browser, live_server: str) -> None:
+    """Each worker button carries its own change (one form for all of them): taps on two
+    players' steppers each change only their own count."""
+    ann = browser.new_context().new_page()
+    new_table(ann, live_server)
+    ann.get_by_label("Game", exact=True).select_option("oddville")
+    ann.get_by_role("button", name="Start").click()
+    ann.get_by_label("Ben", exact=True).select_option("red")
+    ann.get_by_role("button", name="Start OddVille").click()
+    board = "workers on the Resources Board"
+    ann_count = ann.get_by_label(f"Ann's {board}", exact=True)
+    ben_count = ann.get_by_label(f"Ben's {board}", exact=True)
+    for expected in ("1", "2"):
+        ann.get_by_role("button", name="One more worker on the Resources Board for Ben").click()
+        expect(ben_count).to_have_text(expected)
+    ann.get_by_role("button", name="One more worker on the Resources Board for Ann").click()
+    expect(ann_count).to_have_text("1")
+    ann.get_by_role("button", name="One fewer worker on the Resources Board for Ben").click()
+    expect(ben_count).to_have_text("1")
+    expect(ann_count).to_have_text("1")

@@ -18,6 +18,9 @@ KEYS = st.sampled_from(
         "path",
         "value",
         "base",
+        "tap",
+        "field",
+        "player",
         "seat",
         "action",
         "game",
@@ -33,6 +36,10 @@ KEYS = st.sampled_from(
 VALUES = st.text(max_size=30) | st.sampled_from(
     [
         "players[0].display.hoopoe",
+        "players[0].display.hoopoe 1 0",
+        "players[0].display.hoopoe  ",
+        "machines.tiny-tin 1 0",
+        "lucky 9 x",
         "players[1].face_down",
         "players[99].display.x",
         "-1",

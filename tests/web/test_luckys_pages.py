@@ -197,6 +197,64 @@ def test_a_stale_count_is_a_conflict_with_the_fresh_value(
     assert "it is now 1" in text(response)
 
 
+def tap(client: FlaskClient, token: str, play_id: int, seat: int, tapped: str) -> TestResponse:
+    """A stepper's button as a deck's one form sends it: the player and one ``tap``."""
+    return post(client, token, play_id, "count", {"player": seat, "tap": tapped})
+
+
+def test_a_deck_is_one_form_whose_buttons_carry_their_tap(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = client.get(url(links.edit, play_id) + "?seat=all").get_data(as_text=True)
+    form = re.search(r'<form id="lm-d-1"[^>]*>(.*?)</form>', page, re.S)
+    assert form
+    assert "seat=all&amp;anchor=player-1#player-1" in form.group(0)
+    assert 'name="player" value="1"' in form.group(1)
+    plus = re.search(r'<button form="lm-d-1"[^>]*aria-label="One more Tiny Tin for Carol"', page)
+    assert plus
+    assert 'name="tap" value="machines.tiny-tin 1 0"' in plus.group(0)
+    # Two decks: a form per deck and per typed count, not one per button.
+    assert page.count('<form class="typed"') == page.count('name="tap"') // 2
+    assert page.count("<form") < 70
+    response = tap(client, links.edit, play_id, 1, "machines.tiny-tin 1 0")
+    assert response.status_code == 200
+    assert "Carol leads with 17 points" in text(response)
+    decks = stored(client, play_id)["decks"]
+    assert isinstance(decks, dict)
+    assert decks["Carol"]["machines"]["tiny-tin"] == 1
+
+
+@pytest.mark.parametrize(
+    ("tapped", "message"),
+    [
+        ("", "Say which count to change, its new value and the value shown."),
+        ("machines.tiny-tin 1", "Say which count to change, its new value and the value shown."),
+        ("machines.tiny-tin 1 0 0", "Say which count to change"),
+        (" 1 0", "Say which count to change"),
+        ("hirelings.dragon 1 0", "This cannot be changed here."),
+        ("machines.tiny-tin 9 0", "Enter 0 to 4 cards."),
+        ("machines.tiny-tin x 0", "Enter"),
+    ],
+)
+def test_a_malformed_tap_is_refused_and_stores_nothing(
+    client: FlaskClient, links: TableLinks, play_id: int, tapped: str, message: str
+) -> None:
+    response = tap(client, links.edit, play_id, 1, tapped)
+    assert response.status_code == 422
+    assert message in text(response)
+    history = text(client.get(url(links.edit, play_id) + "/history"))
+    assert "Tiny Tin" not in history
+
+
+def test_a_tap_from_a_stale_page_is_a_conflict(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert tap(client, links.edit, play_id, 0, "hirelings.clockmakers 1 0").status_code == 200
+    response = tap(client, links.edit, play_id, 0, "hirelings.clockmakers 1 0")
+    assert response.status_code == 409
+    assert "it is now 1" in text(response)
+
+
 def test_junk_rows_by_printed_vp(client: FlaskClient, links: TableLinks, play_id: int) -> None:
     assert (
         post(
@@ -307,6 +365,27 @@ def test_without_javascript_a_tap_lands_back_where_it_was(
     )
     assert response.status_code == 303
     assert response.headers["Location"].endswith("seat=1#player-1")
+
+
+def test_without_javascript_a_tap_from_a_decks_form_lands_back_at_the_deck(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = client.get(url(links.edit, play_id) + "?seat=1").get_data(as_text=True)
+    action = re.search(r'<form id="lm-d-1"[^>]*action="([^"#]+)#player-1"', page)
+    assert action
+    response = client.post(
+        html_lib.unescape(action.group(1)),
+        data={
+            "csrf_token": csrf(client, url(links.edit, play_id)),
+            "player": "1",
+            "tap": "hirelings.white-rabbit 1 0",
+        },
+    )
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("seat=1#player-1")
+    decks = stored(client, play_id)["decks"]
+    assert isinstance(decks, dict)
+    assert decks["Carol"]["hirelings"]["white-rabbit"] == 1
 
 
 def test_the_referee_tools_without_a_table(client: FlaskClient) -> None:

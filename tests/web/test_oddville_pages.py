@@ -295,3 +295,30 @@ def test_main_square_owners_show_on_the_square(client: FlaskClient) -> None:
         html = response.get_data(as_text=True)
         label = ", ".join(owners) or "no workers"
         assert f"Main Square, row 1, col 1: {label}; 4 to each owner" in html
+
+
+def test_the_worker_steppers_are_one_form_whose_buttons_carry_their_tap(
+    client: FlaskClient,
+) -> None:
+    links = create_table(client, ["Ann", "Mary Jo"])
+    play_id = start_oddville(client, links.edit)
+    page = client.get(f"/t/{links.edit}/plays/{play_id}?seat=all").get_data(as_text=True)
+    form = re.search(r'<form id="ov-workers"[^>]*action="([^"#]+)#ov-players-title"', page)
+    assert form
+    assert page.count('name="tap" value="resource_workers.') == 4
+    assert 'name="path" value="resource_workers.' not in page
+    plus = 'value="resource_workers.Mary Jo 1 0" aria-label="One more worker'
+    assert plus in page
+    token = csrf(client, f"/t/{links.edit}")
+    action = form.group(1).replace("&amp;", "&")
+    tapped = {"csrf_token": token, "tap": "resource_workers.Mary Jo 1 0"}
+    # Without JavaScript: stored, and back at the workers.
+    plain = client.post(action, data=tapped)
+    assert plain.status_code == 303
+    assert plain.headers["Location"].endswith("#ov-players-title")
+    assert state_of(client, play_id)["resource_workers"]["Mary Jo"] == 1
+    # The same tap again was made on a stale page: today's conflict answer.
+    assert client.post(action, data=tapped, headers=HTMX).status_code == 409
+    too_many = {"csrf_token": token, "tap": "resource_workers.Mary Jo 12 1"}
+    assert client.post(action, data=too_many, headers=HTMX).status_code == 422
+    assert state_of(client, play_id)["resource_workers"]["Mary Jo"] == 1

@@ -23,12 +23,43 @@ class PlayerForm(TextForm):
     player = IntegerField("Player", validators=[InputRequired("Pick a player."), PLAYER_RANGE])
 
 
-class CountForm(PlayerForm):
-    """One count of a deck: the field, the typed or tapped value, the value shown."""
+#: A tap's one field: ``"<field> <value> <base>"`` (see ``CountForm``).
+TAP_PARTS = 3
+TAP_MESSAGE = "Say which count to change, its new value and the value shown."
 
+
+class CountForm(PlayerForm):
+    """One count of a deck: the field, the typed or tapped value, the value shown.
+
+    A stepper's button sends the three as one field, ``tap`` (``"<field> <value>
+    <base>"``: the button of a deck's one form, which carries what it changes); a typed
+    count sends them apart. :meth:`read_tap` puts a tap's parts in the three fields.
+    """
+
+    tap = StringField()
     field = HiddenField(validators=[InputRequired("Say which count to change.")])
     value = StringField("Count")
     base = HiddenField()
+
+    def read_tap(self) -> None:
+        """Fill ``field``, ``value`` and ``base`` from ``tap``, when one was sent (a
+        malformed one is refused by :meth:`validate_tap`)."""
+        parts = (self.tap.data or "").split(" ")
+        if self.tap.raw_data and len(parts) == TAP_PARTS and parts[0]:
+            for field, part in zip((self.field, self.value, self.base), parts, strict=True):
+                field.data, field.raw_data = part, [part]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The tap read first, so that its parts are checked like the fields they fill."""
+        self.read_tap()
+        valid: bool = super().validate(extra_validators=extra_validators)
+        return valid
+
+    def validate_tap(self, tap: Any) -> None:
+        """A tap, when sent, is three parts and names its count."""
+        parts = (tap.data or "").split(" ")
+        if tap.raw_data and (len(parts) != TAP_PARTS or not parts[0]):
+            raise ValidationError(TAP_MESSAGE)
 
     def validate_field(self, field: Any) -> None:
         """A count the tally has: Lucky, a Hireling, a Machine or a Junk row."""

@@ -50,9 +50,11 @@ def _seat_key(prefix: str) -> str:
 
 @bp.post("/count")
 def count(token: str, play_id: int) -> Response:
-    """A stepper tap or typed number: one count of one player's deck."""
+    """A stepper tap or typed number: one count of one player's deck (``field``,
+    ``value`` and ``base``, or one ``tap``: see :class:`CountForm`)."""
     form = CountForm()
-    key = f"count-{request.form.get('player', '')}-{request.form.get('field', '')}"
+    form.read_tap()
+    key = f"count-{request.form.get('player', '')}-{form.field.data or ''}"
     return _act(
         token,
         play_id,
