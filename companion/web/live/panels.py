@@ -42,9 +42,9 @@ from companion.web.live import personal
 from companion.web.live.pieces import Rendering
 
 #: The panels kept per process, and their total size (characters of markup, counted
-#: twice: each piece keeps its own copy).
+#: three times: each piece keeps its own copy, and the answers made from it another).
 MAX_PANELS = 256
-MAX_CHARACTERS = 16_000_000
+MAX_CHARACTERS = 24_000_000
 #: The page frames kept per process (one per table state, link and game: a few KB each).
 MAX_FRAMES = 256
 PANELS_KEY = "companion.live.panels"
@@ -63,8 +63,9 @@ class Panel:
     csrf_token: str
 
     def cost(self) -> int:
-        """What it costs the cache: its markup, and the pieces' copies of it."""
-        return 2 * len(self.html)
+        """What it costs the cache: its markup, the pieces' copies of it, and the answers
+        made from it (``Rendering.answer_for``: at most as large as the panel)."""
+        return 3 * len(self.html)
 
     def for_phone(self, html: str) -> str:
         """``html`` (the panel, or pieces of it) as this request's phone gets it."""

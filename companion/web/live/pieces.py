@@ -41,6 +41,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from companion.web.cache import Cache
 from companion.web.live import personal
 
 #: The template variable that holds the :class:`Rendering` of a panel.
@@ -70,6 +71,14 @@ BOUND = frozenset(
 #: The attribute of a stub: "keep your own copy of this element".
 KEEP = "data-keep"
 _SAFE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+#: The answers kept per panel (:meth:`Rendering.answer_for`): phones that missed one
+#: change or several hold different digests. Together they hold at most as many
+#: characters as the panel (an answer holds each of its pieces at most once).
+MAX_ANSWERS = 16
+
+
+def _answer_size(answer: tuple[str | None]) -> int:
+    return len(answer[0] or "") + 64
 
 
 @dataclass
@@ -98,6 +107,24 @@ class Rendering:
     panel: Piece | None = None
     #: This phone's CSRF input, left out of digests (looked up on the first form).
     csrf_input: str | None = None
+    #: The answers made from this panel, by the digests a phone sent (see
+    #: :meth:`answer_for`); made on first use.
+    answers: Cache[tuple[str | None]] | None = field(default=None, repr=False, compare=False)
+
+    def answer_for(self, raw: str) -> str | None:
+        """:func:`changed_only` for the phone that sent ``raw`` as its ``X-Play-Pieces``
+        header, kept: every phone of a table holds the same pieces after a change, so
+        the first one's answer serves the others. Keyed by the header itself (the
+        digests the phone holds) on this panel (one version), so it cannot go stale."""
+        answers = self.answers
+        if answers is None:
+            size = len(self.panel.markup) if self.panel is not None else 0
+            answers = self.answers = Cache(MAX_ANSWERS, size + 64 * MAX_ANSWERS, _answer_size)
+        found = answers.get(raw)
+        if found is None:
+            found = (changed_only(self, held_in(raw)),)
+            answers.put(raw, found)
+        return found[0]
 
     def digest(self, markup: str) -> str:
         """A short digest of markup, blind to the values that change at each rendering."""
@@ -204,7 +231,11 @@ class Held:
 
 def held_by_phone() -> Held | None:
     """The digests this request says the phone holds, when it sent sensible ones."""
-    raw = request.headers.get(HEADER, "")
+    return held_in(request.headers.get(HEADER, ""))
+
+
+def held_in(raw: str) -> Held | None:
+    """The digests a ``X-Play-Pieces`` header says the phone holds, if sensible ones."""
     if not raw or len(raw) > MAX_HEADER:
         return None
     words = raw.split()

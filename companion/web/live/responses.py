@@ -7,16 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, make_response, render_template
+from flask import Response, make_response, render_template, request
 
 from companion.extensions import htmx
-from companion.web.live.pieces import (
-    CONTEXT_NAME,
-    HEADER,
-    Rendering,
-    changed_only,
-    held_by_phone,
-)
+from companion.web.live.pieces import CONTEXT_NAME, HEADER, Rendering
 
 
 def wants_fragment() -> bool:
@@ -53,7 +47,8 @@ def fragment_response(
     """A fragment, or only the pieces of the panel ``rendering`` made that the phone does
     not hold; ``fill`` puts this phone's own values into what is sent (a shared rendering:
     see ``personal.py``)."""
-    changed = changed_only(rendering, held_by_phone())
+    raw = request.headers.get(HEADER, "")
+    changed = None if rendering is None or not raw else rendering.answer_for(raw)
     body = html if changed is None else changed
     response = make_response(body if fill is None else fill(body), status)
     if changed is not None:
