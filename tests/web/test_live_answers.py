@@ -2,7 +2,8 @@
 (``pieces.Rendering.answer_for``): the phones of a table hold the same pieces, so the
 first one's poll after a change makes the answer the others get. It is kept on the
 panel of one version, so a phone can never get an answer made for another version, and
-each phone still gets its own CSRF token and fresh form keys."""
+each phone still gets its own CSRF token and fresh form keys. A phone's token is signed
+once per process, not once per request."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ import re
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, session
 from flask.testing import FlaskClient
+from flask_wtf.csrf import generate_csrf, validate_csrf
+from itsdangerous import URLSafeTimedSerializer
 
 from companion.games.odd_world import BIRDS
-from companion.web.live import pieces
+from companion.web.live import personal, pieces
 from support import oob
 from support.client import create_table, start_play
 from support.oob import Phone, text_of
@@ -103,3 +106,50 @@ def test_an_answer_kept_for_one_version_never_reaches_the_next(
     later.take(answer)
     assert panel_of(later) == fresh_panel(app, later)
     assert panel_of(later) != panel_of(late)
+
+
+def signatures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What is signed from now on (a CSRF token is signed with ``dumps``)."""
+    signed: list[Any] = []
+    dumps = URLSafeTimedSerializer.dumps
+
+    def counted(self: URLSafeTimedSerializer, obj: Any, salt: Any = None) -> Any:
+        signed.append(obj)
+        return dumps(self, obj, salt)
+
+    monkeypatch.setattr(URLSafeTimedSerializer, "dumps", counted)
+    return signed
+
+
+def test_a_phones_token_is_signed_once_and_still_valid(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app.test_request_context():
+        first = personal.csrf_token()  # a new session: Flask-WTF makes and signs it
+        raw = session["csrf_token"]
+    signed = signatures(monkeypatch)
+    tokens = []
+    for _ in range(3):
+        with app.test_request_context():
+            session["csrf_token"] = raw
+            tokens.append(personal.csrf_token())
+            assert generate_csrf() == tokens[-1]  # the rest of the request agrees
+            validate_csrf(tokens[-1])
+    assert len(set(tokens)) == 1
+    assert len(signed) <= 1
+    assert tokens[0].split(".")[0] == first.split(".")[0]
+
+
+def test_with_a_time_limit_each_request_signs_its_token(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(app.config, "WTF_CSRF_TIME_LIMIT", 3600)
+    with app.test_request_context():
+        personal.csrf_token()
+        raw = session["csrf_token"]
+    signed = signatures(monkeypatch)
+    for _ in range(3):
+        with app.test_request_context():
+            session["csrf_token"] = raw
+            validate_csrf(personal.csrf_token())
+    assert len(signed) == 3

@@ -33,7 +33,6 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from flask import Flask, current_app
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from companion.services.tables import PlayGlance
@@ -136,7 +135,7 @@ def panel(key: Hashable | None, render: Callable[[Rendering], str]) -> Panel:
         return found
     rendering = Rendering()
     html = render(rendering)
-    made = Panel(html, rendering, generate_csrf())
+    made = Panel(html, rendering, personal.csrf_token())
     cache = _panels()
     if key is not None and cache is not None:
         cache.put(key, made)
@@ -156,7 +155,7 @@ def frame(key: Hashable | None, draw: Callable[[Markup], str]) -> Frame:
     if found is not None:
         return found
     before, after = draw(Markup(PANEL_SLOT)).split(PANEL_SLOT)
-    made = Frame(before, after, generate_csrf())
+    made = Frame(before, after, personal.csrf_token())
     frames = _frames()
     if key is not None and frames is not None:
         frames.put(key, made)
