@@ -3,13 +3,14 @@
 first one's poll after a change makes the answer the others get. It is kept on the
 panel of one version, so a phone can never get an answer made for another version, and
 each phone still gets its own CSRF token and fresh form keys. A phone's token is signed
-once per process, not once per request."""
+once per process, not once per request. A live answer is compressed for speed."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+import brotli
 import pytest
 from flask import Flask, session
 from flask.testing import FlaskClient
@@ -17,7 +18,7 @@ from flask_wtf.csrf import generate_csrf, validate_csrf
 from itsdangerous import URLSafeTimedSerializer
 
 from companion.games.odd_world import BIRDS
-from companion.web.live import personal, pieces
+from companion.web.live import personal, pieces, responses
 from support import oob
 from support.client import create_table, start_play
 from support.oob import Phone, text_of
@@ -153,3 +154,29 @@ def test_with_a_time_limit_each_request_signs_its_token(
             session["csrf_token"] = raw
             validate_csrf(personal.csrf_token())
     assert len(signed) == 3
+
+
+@pytest.mark.parametrize(
+    ("accepts", "encoding"),
+    [("gzip, deflate, br", "br"), ("gzip", "gzip"), ("identity", None), ("br;q=0, gzip", "gzip")],
+)
+def test_a_live_answer_goes_in_the_encoding_the_phone_takes(
+    app: Flask, phones: list[Phone], accepts: str, encoding: str | None
+) -> None:
+    tapper, other, *_ = phones
+    tap(tapper, BIRD, "1")
+    answer = other.poll({"Accept-Encoding": accepts})
+    assert answer.headers.get("Content-Encoding") == encoding
+    assert "Accept-Encoding" in answer.headers["Vary"]
+    assert int(answer.headers["Content-Length"]) == len(answer.data)
+    other.take(answer)  # decoded as a browser would
+    assert panel_of(other) == fresh_panel(app, other)
+
+
+def test_a_small_live_answer_is_compressed_for_speed(phones: list[Phone]) -> None:
+    tapper, other, *_ = phones
+    tap(tapper, BIRD, "1")
+    answer = other.poll({"Accept-Encoding": "br"})
+    raw = text_of(answer).encode()
+    assert len(raw) <= responses.SMALL_FRAGMENT
+    assert answer.data == brotli.compress(raw, **responses.SMALL_FRAGMENT_BROTLI)
