@@ -180,3 +180,18 @@ def test_a_small_live_answer_is_compressed_for_speed(phones: list[Phone]) -> Non
     raw = text_of(answer).encode()
     assert len(raw) <= responses.SMALL_FRAGMENT
     assert answer.data == brotli.compress(raw, **responses.SMALL_FRAGMENT_BROTLI)
+
+
+def test_a_digest_is_blind_to_tokens_and_keys_only(app: Flask) -> None:
+    def form(token: str, key: str, label: str) -> str:
+        return (
+            f'<form><input type="hidden" name="csrf_token" value="{token}">'
+            f'<input type="hidden" name="submission" value="{key}">{label}</form>'
+        )
+
+    with app.test_request_context():
+        digest = pieces.Rendering().digest
+        same = digest(form("t1", "k1", "+"))
+        assert digest(form("t2", "k2", "+")) == same
+        assert digest(form("t1", "k1", "-")) != same
+        assert digest('name="submission" value="k1') != digest('name="submission" value="k2')
