@@ -104,8 +104,9 @@ class Rendering:
     open: list[Piece] = field(default_factory=list)
     #: The play panel, once rendered (its pieces inside it).
     panel: Piece | None = None
-    #: This phone's CSRF input, left out of digests (looked up on the first form).
-    csrf_input: str | None = None
+    #: Where the values a digest is blind to start (see ``_VOLATILE_STARTS``), the CSRF
+    #: field's name as configured (looked up on the first digest).
+    volatile_starts: tuple[str, ...] = ()
     #: The answers made from this panel, by the digests a phone sent (see
     #: :meth:`answer_for`); made on first use.
     answers: Cache[tuple[str | None]] | None = field(default=None, repr=False, compare=False)
@@ -127,11 +128,10 @@ class Rendering:
 
     def digest(self, markup: str) -> str:
         """A short digest of markup, blind to the values that change at each rendering."""
-        if "csrf_token" in markup:
-            if self.csrf_input is None:
-                self.csrf_input = str(personal.csrf_input())
-            markup = markup.replace(self.csrf_input, "")
-        for start in _VOLATILE_STARTS:
+        if not self.volatile_starts:
+            csrf = f'name="{personal.csrf_field()}" value="'
+            self.volatile_starts = tuple(dict.fromkeys((csrf, *_VOLATILE_STARTS)))
+        for start in self.volatile_starts:
             if start in markup:
                 markup = _blanked(markup, start)
         # SHA-256 rather than BLAKE2: several times faster where the CPU computes it (the
