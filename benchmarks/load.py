@@ -18,13 +18,24 @@ Run::
 error and nothing lost: it doubles the tables from ``--tables`` until a run fails, then
 halves the gap between the last good and the first failed count down to ``--step``.
 
+``--cpu`` also prints the CPU seconds each process of the run used (gunicorn's workers,
+locust: read from ``/proc``, so Linux only): on a machine the load generator shares, it
+says how the cores were split. ``--spy FILE`` records the busiest gunicorn worker with
+py-spy (``pip install py-spy``; it must be allowed to trace the process) for 10 s from
+10 s after locust started, as folded stacks (``-f raw``) for a flame graph.
+
 The run itself is ``support/load.py``, which ``tests/deploy/test_load.py`` also uses.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -66,6 +77,89 @@ def report(tables: int, outcome: Outcome, *, postgres: bool, crashed: bool) -> N
         print("  " + line, flush=True)
 
 
+#: How long after locust starts the py-spy recording begins (the phones join first), and
+#: how long it lasts.
+SPY_AFTER_SECONDS = 10
+SPY_SECONDS = 10
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    return [d for child in _children(pid) for d in (child, *_descendants(child))]
+
+
+def _cpu_seconds(pid: int) -> tuple[float, str] | None:
+    """CPU seconds (user + system) the process used so far, and its command line."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        command = Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ").strip()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), command
+
+
+class Watch:
+    """Follows the CPU time of this run's processes; may start py-spy on a worker."""
+
+    def __init__(self, spy_to: str | None) -> None:
+        self.used: dict[int, tuple[float, str]] = {}
+        self.spy_to = spy_to
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._follow, daemon=True)
+        self.thread.start()
+
+    def _follow(self) -> None:
+        started: float | None = None  # when locust's phones started
+        spying = self.spy_to is None
+        while not self.done.wait(0.5):
+            for pid in _descendants(os.getpid()):
+                found = _cpu_seconds(pid)
+                if found is not None:
+                    # A process that has ended (a zombie) has no command line left.
+                    known = self.used.get(pid, (0.0, ""))[1]
+                    self.used[pid] = (found[0], found[1] or known)
+            if started is None and any("locust" in c for _, c in self.used.values()):
+                started = time.monotonic()
+            if not spying and started and time.monotonic() - started > SPY_AFTER_SECONDS:
+                spying = self._spy()
+
+    def _spy(self) -> bool:
+        workers = [
+            pid
+            for pid, (_, command) in self.used.items()
+            if "gunicorn" in command and not _children(pid)
+        ]
+        tool = shutil.which("py-spy")
+        if not workers or tool is None or self.spy_to is None:
+            return tool is None
+        busiest = max(workers, key=lambda pid: self.used[pid][0])
+        command = [tool, "record", "-p", str(busiest), "-d", str(SPY_SECONDS)]
+        command += ["-r", "200", "-f", "raw", "--nonblocking", "-o", self.spy_to]
+        subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return True
+
+    def report(self) -> None:
+        """Stop, and print each process's CPU seconds (the busiest first)."""
+        self.done.set()
+        self.thread.join()
+        print("CPU seconds by process:")
+        for seconds, command in sorted(self.used.values(), reverse=True):
+            if seconds >= 0.1:
+                print(f"  {seconds:7.1f}  {command[:100]}")
+
+
 def main() -> None:
     """Run once (or search for the largest passing run) and print what happened."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -75,7 +169,10 @@ def main() -> None:
     parser.add_argument("--crash", action="store_true")
     parser.add_argument("--largest", action="store_true")
     parser.add_argument("--step", type=int, default=10)
+    parser.add_argument("--cpu", action="store_true", help="print each process's CPU time")
+    parser.add_argument("--spy", metavar="FILE", help="py-spy a worker into FILE")
     options = parser.parse_args()
+    watch = Watch(options.spy) if options.cpu or options.spy else None
     if options.largest:
         found = largest(options.tables, options.step, options.seconds, postgres=options.postgres)
         print(f"largest passing run: {found} tables ({found * PHONES_PER_TABLE} phones)")
@@ -84,6 +181,8 @@ def main() -> None:
         options.tables, options.seconds, postgres=options.postgres, crash_halfway=options.crash
     )
     report(options.tables, outcome, postgres=options.postgres, crashed=options.crash)
+    if watch is not None:
+        watch.report()
 
 
 if __name__ == "__main__":

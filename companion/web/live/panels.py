@@ -33,7 +33,6 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from flask import Flask, current_app
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from companion.services.tables import PlayGlance
@@ -42,9 +41,9 @@ from companion.web.live import personal
 from companion.web.live.pieces import Rendering
 
 #: The panels kept per process, and their total size (characters of markup, counted
-#: twice: each piece keeps its own copy).
+#: three times: each piece keeps its own copy, and the answers made from it another).
 MAX_PANELS = 256
-MAX_CHARACTERS = 16_000_000
+MAX_CHARACTERS = 24_000_000
 #: The page frames kept per process (one per table state, link and game: a few KB each).
 MAX_FRAMES = 256
 PANELS_KEY = "companion.live.panels"
@@ -63,8 +62,9 @@ class Panel:
     csrf_token: str
 
     def cost(self) -> int:
-        """What it costs the cache: its markup, and the pieces' copies of it."""
-        return 2 * len(self.html)
+        """What it costs the cache: its markup, the pieces' copies of it, and the answers
+        made from it (``Rendering.answer_for``: at most as large as the panel)."""
+        return 3 * len(self.html)
 
     def for_phone(self, html: str) -> str:
         """``html`` (the panel, or pieces of it) as this request's phone gets it."""
@@ -135,7 +135,7 @@ def panel(key: Hashable | None, render: Callable[[Rendering], str]) -> Panel:
         return found
     rendering = Rendering()
     html = render(rendering)
-    made = Panel(html, rendering, generate_csrf())
+    made = Panel(html, rendering, personal.csrf_token())
     cache = _panels()
     if key is not None and cache is not None:
         cache.put(key, made)
@@ -155,7 +155,7 @@ def frame(key: Hashable | None, draw: Callable[[Markup], str]) -> Frame:
     if found is not None:
         return found
     before, after = draw(Markup(PANEL_SLOT)).split(PANEL_SLOT)
-    made = Frame(before, after, generate_csrf())
+    made = Frame(before, after, personal.csrf_token())
     frames = _frames()
     if key is not None and frames is not None:
         frames.put(key, made)

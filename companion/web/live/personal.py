@@ -14,8 +14,9 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 
-from flask import current_app
+from flask import current_app, g, session
 from flask_wtf.csrf import generate_csrf
+from itsdangerous import URLSafeTimedSerializer
 from markupsafe import Markup
 
 #: The form field of a form's one-time key (``web/idempotency.py``).
@@ -40,10 +41,34 @@ def csrf_field() -> str:
     return str(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
 
 
+def csrf_token() -> str:
+    """This phone's signed CSRF token, as Flask-WTF's ``generate_csrf`` gives it (and
+    then gives it for the rest of the request), but signed once per session's token and
+    process rather than once per request: a live update's answer is otherwise ready, and
+    the signature was a tenth of it. Tokens never expire here (``WTF_CSRF_TIME_LIMIT``
+    is None), so an earlier signature of the same token is as good as a fresh one; with
+    a time limit set, each request signs anew."""
+    field = csrf_field()
+    config = current_app.config
+    if field not in g and config.get("WTF_CSRF_TIME_LIMIT") is None:
+        raw = session.get(field)
+        if isinstance(raw, str) and raw:
+            secret = config.get("WTF_CSRF_SECRET_KEY", current_app.secret_key)
+            if isinstance(secret, str | bytes):
+                setattr(g, field, _signed(secret, raw))
+    return str(generate_csrf())
+
+
+@lru_cache(maxsize=4096)
+def _signed(secret: str | bytes, raw: str) -> str:
+    """``raw`` signed as Flask-WTF signs a CSRF token (its salt, its serializer)."""
+    return str(URLSafeTimedSerializer(secret, salt="wtf-csrf-token").dumps(raw))
+
+
 def csrf_input() -> Markup:
     """This phone's CSRF token as a hidden input (a play page holds a hundred small
     forms: the input is made once per token, not once per form)."""
-    return _csrf_input(csrf_field(), generate_csrf())
+    return _csrf_input(csrf_field(), csrf_token())
 
 
 @lru_cache(maxsize=256)
@@ -55,7 +80,7 @@ def for_phone(html: str, rendered_with: str | None) -> str:
     """``html``, rendered for the phone whose CSRF token is ``rendered_with``, as this
     request's phone gets it: its own token, and a fresh key in every key input."""
     if rendered_with is not None:
-        html = html.replace(rendered_with, generate_csrf())
+        html = html.replace(rendered_with, csrf_token())
     if KEY_INPUT_START not in html:
         return html
     parts = html.split(KEY_INPUT_START)

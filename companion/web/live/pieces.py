@@ -41,6 +41,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from companion.web.cache import Cache
 from companion.web.live import personal
 
 #: The template variable that holds the :class:`Rendering` of a panel.
@@ -55,11 +56,10 @@ DIGEST_BYTES = 8
 
 _OPENING = re.compile(r"\s*<([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>")
 _ID = re.compile(r'\sid="([^"]+)"')
-#: Values that change at every rendering without the page changing: the CSRF token and
-#: the one-time key of a guarded form (see ``personal.py``).
-_VOLATILE = re.compile(
-    r'(name="(?:csrf_token|' + re.escape(personal.KEY_FIELD) + r')" value=")[^"]*"'
-)
+#: Where values that change at every rendering without the page changing start: the
+#: CSRF token and the one-time key of a guarded form (see ``personal.py``); each runs to
+#: the next quote.
+_VOLATILE_STARTS = ('name="csrf_token" value="', f'name="{personal.KEY_FIELD}" value="')
 _MARKER = "<!--piece:{}-->"
 #: Elements that are only parsed right inside their parent (a table row, an SVG shape):
 #: a change in one goes with its parent piece rather than alone.
@@ -70,6 +70,14 @@ BOUND = frozenset(
 #: The attribute of a stub: "keep your own copy of this element".
 KEEP = "data-keep"
 _SAFE_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+#: The answers kept per panel (:meth:`Rendering.answer_for`): phones that missed one
+#: change or several hold different digests. Together they hold at most as many
+#: characters as the panel (an answer holds each of its pieces at most once).
+MAX_ANSWERS = 16
+
+
+def _answer_size(answer: tuple[str | None]) -> int:
+    return len(answer[0] or "") + 64
 
 
 @dataclass
@@ -96,18 +104,39 @@ class Rendering:
     open: list[Piece] = field(default_factory=list)
     #: The play panel, once rendered (its pieces inside it).
     panel: Piece | None = None
-    #: This phone's CSRF input, left out of digests (looked up on the first form).
-    csrf_input: str | None = None
+    #: Where the values a digest is blind to start (see ``_VOLATILE_STARTS``), the CSRF
+    #: field's name as configured (looked up on the first digest).
+    volatile_starts: tuple[str, ...] = ()
+    #: The answers made from this panel, by the digests a phone sent (see
+    #: :meth:`answer_for`); made on first use.
+    answers: Cache[tuple[str | None]] | None = field(default=None, repr=False, compare=False)
+
+    def answer_for(self, raw: str) -> str | None:
+        """:func:`changed_only` for the phone that sent ``raw`` as its ``X-Play-Pieces``
+        header, kept: every phone of a table holds the same pieces after a change, so
+        the first one's answer serves the others. Keyed by the header itself (the
+        digests the phone holds) on this panel (one version), so it cannot go stale."""
+        answers = self.answers
+        if answers is None:
+            size = len(self.panel.markup) if self.panel is not None else 0
+            answers = self.answers = Cache(MAX_ANSWERS, size + 64 * MAX_ANSWERS, _answer_size)
+        found = answers.get(raw)
+        if found is None:
+            found = (changed_only(self, held_in(raw)),)
+            answers.put(raw, found)
+        return found[0]
 
     def digest(self, markup: str) -> str:
         """A short digest of markup, blind to the values that change at each rendering."""
-        if "csrf_token" in markup:
-            if self.csrf_input is None:
-                self.csrf_input = str(personal.csrf_input())
-            markup = markup.replace(self.csrf_input, "")
-        if personal.KEY_FIELD in markup or "csrf_token" in markup:
-            markup = _VOLATILE.sub(r'\1"', markup)
-        raw = hashlib.blake2b(markup.encode(), digest_size=DIGEST_BYTES).digest()
+        if not self.volatile_starts:
+            csrf = f'name="{personal.csrf_field()}" value="'
+            self.volatile_starts = tuple(dict.fromkeys((csrf, *_VOLATILE_STARTS)))
+        for start in self.volatile_starts:
+            if start in markup:
+                markup = _blanked(markup, start)
+        # SHA-256 rather than BLAKE2: several times faster where the CPU computes it (the
+        # digests were a sixth of a panel's rendering), cut to DIGEST_BYTES all the same.
+        raw = hashlib.sha256(markup.encode()).digest()[:DIGEST_BYTES]
         # URL-safe base64 rather than hex: the phone sends every digest with each poll.
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
@@ -160,6 +189,17 @@ class Rendering:
         return Piece(stamped[1], value, stamped[0], inner, opening.group(1))
 
 
+def _blanked(markup: str, start: str) -> str:
+    """``markup`` with each value that follows ``start`` (up to its closing quote) left
+    out; a cut at every ``start`` is cheaper than a regular expression over the panel."""
+    parts = markup.split(start)
+    out = [parts[0]]
+    for part in parts[1:]:
+        end = part.find('"')
+        out += (start, part if end < 0 else part[end:])
+    return "".join(out)
+
+
 def _stamp(markup: str, name: str, value: str) -> tuple[str, str] | None:
     """``markup`` with ``name="value"`` added to its first element, and that element's id
     (None when the markup does not open with an element that has a plain id)."""
@@ -204,7 +244,11 @@ class Held:
 
 def held_by_phone() -> Held | None:
     """The digests this request says the phone holds, when it sent sensible ones."""
-    raw = request.headers.get(HEADER, "")
+    return held_in(request.headers.get(HEADER, ""))
+
+
+def held_in(raw: str) -> Held | None:
+    """The digests a ``X-Play-Pieces`` header says the phone holds, if sensible ones."""
     if not raw or len(raw) > MAX_HEADER:
         return None
     words = raw.split()
