@@ -637,8 +637,10 @@ def _start_following(token: str, play_id: int, start: Callable[[Play], Play]) ->
 
 @bp.get("/t/<token>/plays/<int:play_id>/history")
 def history(token: str, play_id: int) -> Response:
-    """Every edit of the play: who (which phone), when, what."""
+    """The play's edits, a page at a time (``?before=N``: older ones): who, when, what."""
     opened = load_play(token, play_id)
+    before = request.args.get("before", type=int)
+    page = plays.history(opened.play, before=before)
     return page_or_fragment(
         "history.html",
         "_history.html",
@@ -647,5 +649,6 @@ def history(token: str, play_id: int) -> Response:
         token=token_of(opened.table_access),
         play=opened.play,
         game=plays.game_of(opened.play),
-        lines=plays.history(opened.play),
+        lines=page.lines,
+        history_page=page,
     )
