@@ -629,18 +629,24 @@ def _cache_result(play: Play, game: Game) -> None:
     play.engine_version = game.engine_version
 
 
-def table_outcomes(table: Table) -> list[tables.Outcome]:
+def table_outcomes(
+    table: Table,
+    *,
+    results: Mapping[int, dict[str, Any] | None] | None = None,
+    series_results: Mapping[int, dict[str, Any] | None] | None = None,
+) -> list[tables.Outcome]:
     """What the table's running totals count, from the same current results the pages
     show: each finished single game, and each series once all its games are finished
-    (as one result with its summed score)."""
+    (as one result with its summed score). ``results`` and ``series_results``: each
+    finished play's and each series' result by id, when the caller has them already."""
     outcomes = []
     for play in table.plays:
-        if play.series is None and play.finished:
-            result = current_result(play)
+        if play.series_id is None and play.finished:
+            result = current_result(play) if results is None else results[play.id]
             if result is not None:
                 outcomes.append(tables.Outcome(play.game, result, play.player_ids))
     for series in table.series:
-        summed = series_result(series)
+        summed = series_result(series) if series_results is None else series_results[series.id]
         if summed is not None and summed["over"]:
             first = series.plays[0].player_ids if series.plays else None
             outcomes.append(tables.Outcome(series.game, summed, first))

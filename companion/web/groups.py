@@ -21,6 +21,7 @@ from companion.services import (
     evening,
     groups,
     stats,
+    table_results,
     tables,
     transfer,
     transfer_stream,
@@ -434,6 +435,7 @@ def table_extras(
     if table.group is not None and table_access.can_edit:
         group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
     shown = finished[-KEEP_LINKS:]
+    table_results.load_results(shown)  # one query for the BG Stats links, not one a game
     return {
         "evening": evening.summary(table, outcomes=outcomes),
         "finished_plays": [(p, bgstats.push_link(p)) for p in shown],

@@ -19,7 +19,7 @@ kept markup gets the asking phone's CSRF token and fresh one-time form keys
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from flask import Flask, current_app
 from flask_wtf.csrf import generate_csrf
@@ -31,6 +31,10 @@ from companion.web.live import personal
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
 CACHE_KEY = "companion.live.table_pages"
+#: Kept results per worker (each a play's or a series'; a few kilobytes at most): the
+#: finished games of a few dozen tables at their caps.
+MAX_RESULTS = 8192
+RESULTS_KEY = "companion.live.table_results"
 
 
 class Drawn(NamedTuple):
@@ -47,8 +51,16 @@ class _Kept(NamedTuple):
 
 
 def register(app: Flask) -> None:
-    """Give the app its own cache (tests run many apps in one process)."""
+    """Give the app its own caches (tests run many apps in one process)."""
     app.extensions[CACHE_KEY] = Cache(MAX_KEPT)
+    app.extensions[RESULTS_KEY] = Cache(MAX_RESULTS)
+
+
+def kept_results() -> Cache[Any] | None:
+    """Where the results the table pages count are kept between drawings
+    (``services/table_results.py``): a redrawn page reads and scores only what changed."""
+    kept: Cache[Any] | None = current_app.extensions.get(RESULTS_KEY)
+    return kept
 
 
 def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
