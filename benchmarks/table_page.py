@@ -8,11 +8,16 @@ werkzeug's ``EnvironBuilder`` and answered by calling the WSGI app directly, so 
 figure is the app's own work and nothing else. Prints the best of several runs (the
 least disturbed by other processes) and the SQL statements one request runs.
 
-With ``--draw`` every request draws the page anew (nothing kept: what the first request
-after a change costs); ``--profile`` profiles instead of timing, ``--sql`` lists the
-statements.
+With ``--draw`` every request draws the page anew (no markup kept: what the first
+request after a change costs; the games' results stay kept, as they are after a change
+of one game); ``--cold`` keeps no result either (a worker's first drawing).
+``--capped`` measures the largest table the caps allow instead (``support/heavy.py``:
+200 games, the last with 500 changes), ``--series`` with its games played as 66
+three-game series; ``--history`` measures the history page of its longest game.
+``--profile`` profiles instead of timing, ``--sql`` lists the statements.
 
-Run: .venv/bin/python benchmarks/table_page.py [--draw] [--profile] [--sql]
+Run: .venv/bin/python benchmarks/table_page.py [--capped [--series] [--history]]
+     [--draw] [--cold] [--profile] [--sql]
 """
 
 from __future__ import annotations
@@ -32,14 +37,16 @@ sys.path.insert(0, str(ROOT))
 
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
-from sqlalchemy import event  # noqa: E402
+from sqlalchemy import event, select, update  # noqa: E402
 from werkzeug.test import EnvironBuilder  # noqa: E402
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.services import groups  # noqa: E402
+from companion.models import Play, Series  # noqa: E402
+from companion.services import groups, tables  # noqa: E402
 from companion.web.cache import Cache  # noqa: E402
 from companion.web.live import table_pages  # noqa: E402
+from support import heavy  # noqa: E402
 from support.client import HTMX, csrf, edit, start_play  # noqa: E402
 from support.every_game import STARTERS  # noqa: E402
 from support.groups import create_group, start_group_table  # noqa: E402
@@ -48,6 +55,8 @@ PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 HOST = "bench.test"
 REPEATS = 7
 CALLS = 200
+#: Requests per run at the capped table (each is many times the evening's).
+CAPPED_CALLS = 20
 
 
 def finish(client: FlaskClient, token: str, play_id: int) -> None:
@@ -125,31 +134,71 @@ def counted_statements(app: Flask) -> Iterator[list[str]]:
         event.remove(engine, "before_cursor_execute", note)
 
 
-def best_ms(call: Callable[[], bytes]) -> float:
+def best_ms(call: Callable[[], bytes], calls: int = CALLS) -> float:
     """Milliseconds per request: the best of several runs of many requests."""
     runs = []
     for _ in range(REPEATS):
         started = time.perf_counter()
-        for _ in range(CALLS):
+        for _ in range(calls):
             call()
-        runs.append((time.perf_counter() - started) / CALLS * 1000)
+        runs.append((time.perf_counter() - started) / calls * 1000)
     return min(runs)
 
 
+def capped_table(app: Flask, client: FlaskClient) -> tuple[str, int]:
+    """The largest table the caps allow (its games in series with ``--series``); its edit
+    token, and its longest game's id."""
+    with app.app_context(), app.test_request_context():
+        table = heavy.capped_table()
+        if "--series" in sys.argv:
+            in_series(table.edit)
+    client.get(f"/t/{table.edit}")  # the phone's session
+    return table.edit, table.longest_play
+
+
+def in_series(token: str) -> None:
+    """Link the table's games, three by three, into Odd World series (inside an app
+    context)."""
+    found = tables.find(token)
+    assert found is not None
+    ids = db.session.scalars(
+        select(Play.id).where(Play.table_id == found.table.id).order_by(Play.id)
+    ).all()
+    length = 3
+    for start in range(0, len(ids) - len(ids) % length, length):
+        series = Series(table_id=found.table.id, game="odd-world", length=length)
+        db.session.add(series)
+        db.session.flush()
+        db.session.execute(
+            update(Play)
+            .where(Play.id.in_(ids[start : start + length]))
+            .values(series_id=series.id, series_index=Play.id - ids[start])
+        )
+    db.session.commit()
+
+
 def main() -> None:
-    """Print the table page's and a bare 404's cost, and the statements it runs."""
+    """Print the page's cost, and the statements it runs."""
     folder = Path(tempfile.mkdtemp(prefix="table-page-"))
     settings = {"INSTANCE_PATH": str(folder), "SECRET_KEY": "bench", "SERVER_NAME": HOST}
     app = create_app({**settings, "RATELIMIT_ENABLED": False})
     client = app.test_client()
-    token = busy_table(app, client)
-    if "--draw" in sys.argv:
+    if "--capped" in sys.argv:
+        token, longest = capped_table(app, client)
+    else:
+        token, longest = busy_table(app, client), 0
+    if "--draw" in sys.argv or "--cold" in sys.argv:
         app.extensions[table_pages.CACHE_KEY] = Cache(1, max_size=0)  # keeps nothing
-    page = caller(app, phone_environ(client, f"/t/{token}"))
+    if "--cold" in sys.argv:
+        app.extensions[table_pages.RESULTS_KEY] = Cache(1, max_size=0)
+    history = "--history" in sys.argv and longest
+    name = "history page" if history else "table page"
+    path = f"/t/{token}/plays/{longest}/history" if history else f"/t/{token}"
+    page = caller(app, phone_environ(client, path))
     body = page()
     with counted_statements(app) as statements:
         page()
-    print(f"table page: {len(body)} bytes, {len(statements)} SQL statements", flush=True)
+    print(f"{name}: {len(body)} bytes, {len(statements)} SQL statements", flush=True)
     if "--profile" in sys.argv:
         profile = cProfile.Profile()
         profile.runcall(lambda: [page() for _ in range(CALLS)])
@@ -157,8 +206,11 @@ def main() -> None:
         return
     if "--sql" in sys.argv:
         print("\n".join(statements))
-    kept = "drawn every time" if "--draw" in sys.argv else "kept markup"
-    print(f"table page ({kept}), in process: {best_ms(page):.3f} ms", flush=True)
+    kept = "kept markup"
+    if "--draw" in sys.argv or "--cold" in sys.argv:
+        kept = "drawn every time" + (", nothing kept" if "--cold" in sys.argv else "")
+    calls = CAPPED_CALLS if "--capped" in sys.argv else CALLS
+    print(f"{name} ({kept}), in process: {best_ms(page, calls):.3f} ms", flush=True)
 
 
 if __name__ == "__main__":
