@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import inspect, select
 from sqlalchemy.orm import load_only
@@ -26,7 +26,7 @@ from sqlalchemy.orm import load_only
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Play, Series, Table
-from companion.services import plays, tables
+from companion.services import bgstats, plays, tables
 from companion.services.results import game_of
 
 Result = dict[str, Any] | None
@@ -84,14 +84,32 @@ def _series_key(table: Table, series: Series) -> Hashable:
     return ("series", table.uid, series.id, series.length, engine, games)
 
 
+def push_links(
+    table: Table, shown: Sequence[Play], counted: TableResults, store: Store | None = None
+) -> dict[int, str | None]:
+    """The BG Stats link of each of these finished plays (by id), kept like their results:
+    under the play's version and the group members its players are (a merge of two
+    members changes the links)."""
+    members = (table.group_id, tuple((p.id, p.group_player_id) for p in table.players))
+    by_id = {play.id: play for play in shown}
+    return _kept_or_computed(
+        store,
+        {play.id: ("bgstats", _play_key(table, play), members) for play in shown},
+        lambda missing: {i: bgstats.push_link_with(by_id[i], counted.plays[i]) for i in missing},
+    )
+
+
+Value = TypeVar("Value")
+
+
 def _kept_or_computed(
     store: Store | None,
     keys: Mapping[int, Hashable],
-    compute: Callable[[list[int]], dict[int, Result]],
-) -> dict[int, Result]:
+    compute: Callable[[list[int]], dict[int, Value]],
+) -> dict[int, Value]:
     """Each id's value: kept in ``store`` under its key, else from ``compute`` (given the
     ids not kept, all at once) and kept. Values are kept wrapped, as ``None`` is one."""
-    found: dict[int, Result] = {}
+    found: dict[int, Value] = {}
     for item_id, key in keys.items():
         kept = store.get(key) if store is not None else None
         if kept is not None:

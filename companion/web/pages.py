@@ -269,7 +269,7 @@ def _table_context(
         "also_unfinished": _unfinished(table)[1:],
         "ask_whose_phone": table_access.can_edit and not has_answered_whose_phone(table_access),
         # The evening's summary, exports, BG Stats links and the group (web/groups.py).
-        **groups.table_extras(table_access, outcomes=counted.outcomes),
+        **groups.table_extras(table_access, counted),
     }
 
 
