@@ -14,10 +14,11 @@ request after a change costs; the games' results stay kept, as they are after a 
 of one game); ``--cold`` keeps no result either (a worker's first drawing).
 ``--capped`` measures the largest table the caps allow instead (``support/heavy.py``:
 200 games, the last with 500 changes), ``--series`` with its games played as 66
-three-game series; ``--history`` measures the history page of its longest game.
+three-game series; ``--history`` measures the history page of its longest game, ``--tap``
+a tap in another of its unfinished games (the budget's "tap at the capped table").
 ``--profile`` profiles instead of timing, ``--sql`` lists the statements.
 
-Run: .venv/bin/python benchmarks/table_page.py [--capped [--series] [--history]]
+Run: .venv/bin/python benchmarks/table_page.py [--capped [--series] [--history|--tap]]
      [--draw] [--cold] [--profile] [--sql]
 """
 
@@ -56,6 +57,8 @@ PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 HOST = "bench.test"
 REPEATS = 7
 CALLS = 200
+#: The field ``--tap`` taps (Ann's hoopoes, in an unfinished Odd World game).
+TAPPED = "players[0].display.hoopoe"
 #: Requests per run at the capped table (each is many times the evening's).
 CAPPED_CALLS = 20
 
@@ -95,12 +98,38 @@ def busy_table(app: Flask, client: FlaskClient) -> str:
     return token
 
 
-def phone_environ(client: FlaskClient, path: str) -> dict[str, Any]:
-    """The WSGI environ of the phone's request: htmx's header and its session cookie."""
+def phone_environ(
+    client: FlaskClient, path: str, form: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The WSGI environ of the phone's request (a post when ``form`` is given): htmx's
+    header and its session cookie."""
     cookie = client.get_cookie("session", domain=HOST)
     assert cookie is not None
     headers = {**HTMX, "Cookie": f"session={cookie.value}"}
-    return EnvironBuilder(path=path, base_url=f"http://{HOST}", headers=headers).get_environ()
+    built = EnvironBuilder(
+        path=path,
+        base_url=f"http://{HOST}",
+        headers=headers,
+        method="GET" if form is None else "POST",
+        data=form,
+    )
+    return built.get_environ()
+
+
+def tapper(app: Flask, client: FlaskClient, path: str) -> Callable[[], bytes]:
+    """A stepper tap posted as the phone does it (its CSRF token and session cookie), each
+    to another value so that each one changes the play."""
+    token = csrf(client, path.split("/plays/")[0])
+    taps = iter(range(1, 10**9))
+
+    def environ() -> dict[str, Any]:
+        form = {"csrf_token": token, "path": TAPPED, "value": str(next(taps) % 8 + 1)}
+        return phone_environ(client, path, form)
+
+    def call() -> bytes:
+        return caller(app, environ())()
+
+    return call
 
 
 def caller(app: Flask, environ: dict[str, Any]) -> Callable[[], bytes]:
@@ -149,15 +178,14 @@ def best_ms(call: Callable[[], bytes], calls: int = CALLS) -> tuple[float, float
     return min(cpu), min(clock)
 
 
-def capped_table(app: Flask, client: FlaskClient) -> tuple[str, int]:
-    """The largest table the caps allow (its games in series with ``--series``); its edit
-    token, and its longest game's id."""
+def capped_table(app: Flask, client: FlaskClient) -> heavy.HeavyTable:
+    """The largest table the caps allow (its games in series with ``--series``)."""
     with app.app_context(), app.test_request_context():
         table = heavy.capped_table()
         if "--series" in sys.argv:
             in_series(table.edit)
     client.get(f"/t/{table.edit}")  # the phone's session
-    return table.edit, table.longest_play
+    return table
 
 
 def in_series(token: str) -> None:
@@ -187,18 +215,18 @@ def main() -> None:
     settings = {"INSTANCE_PATH": str(folder), "SECRET_KEY": "bench", "SERVER_NAME": HOST}
     app = create_app({**settings, "RATELIMIT_ENABLED": False})
     client = app.test_client()
-    if "--capped" in sys.argv:
-        token, longest = capped_table(app, client)
-    else:
-        token, longest = busy_table(app, client), 0
+    capped = capped_table(app, client) if "--capped" in sys.argv else None
+    token = capped.edit if capped else busy_table(app, client)
     if "--draw" in sys.argv or "--cold" in sys.argv:
         app.extensions[table_pages.CACHE_KEY] = Cache(1, max_size=0)  # keeps nothing
     if "--cold" in sys.argv:
         app.extensions[table_pages.RESULTS_KEY] = Cache(1, max_size=0)
-    history = "--history" in sys.argv and longest
-    name = "history page" if history else "table page"
-    path = f"/t/{token}/plays/{longest}/history" if history else f"/t/{token}"
+    name, path = "table page", f"/t/{token}"
+    if capped and "--history" in sys.argv:
+        name, path = "history page", f"/t/{token}/plays/{capped.longest_play}/history"
     page = caller(app, phone_environ(client, path))
+    if capped and "--tap" in sys.argv:
+        name, page = "tap", tapper(app, client, f"/t/{token}/plays/{capped.short_play}/edit")
     body = page()
     with counted_statements(app) as statements:
         page()
