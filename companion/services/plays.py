@@ -796,7 +796,7 @@ def _phone_names(play: Play, devices: set[str]) -> dict[str, str]:
         return {}
     statement = (
         select(Edit.device, Edit.author, func.max(Edit.number))
-        .where(Edit.play_id == play.id, Edit.author.is_not(None), Edit.device.in_(devices))
+        .where(Edit.play_id == play.id, Edit.author.is_not(None), Edit.device.in_(sorted(devices)))
         .group_by(Edit.device, Edit.author)
         .order_by(func.max(Edit.number))
     )
