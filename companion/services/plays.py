@@ -736,8 +736,8 @@ class HistoryLine:
 
 
 #: Changes read for one page of the history: a play's log may hold ``caps.MAX_EDITS_PER_PLAY``
-#: of them, and describing all 500 was 40-80 ms of work on a loaded 2-core machine; a page
-#: of 50 is a tenth of that. Older ones are a link away.
+#: of them, and describing all 500 was 26-28 ms of CPU time (40-80 ms by the clock on a
+#: loaded 2-core machine); a page of 50 is 5-6 ms. Older ones are a link away.
 HISTORY_PAGE_EDITS = 50
 
 
@@ -758,8 +758,8 @@ def history(play: Play, *, before: int | None = None) -> HistoryPage:
 
     A page shows at most :data:`HISTORY_PAGE_EDITS` edits. A run of quick taps that goes on
     before them is left to the older page, whole, unless it is all the page would show (a
-    run longer than a page is then told in parts). A phone is named by the
-    player it said it is, from any of its edits in this play, else by its short device id.
+    run longer than a page is then told in parts). A phone is named by the player it said
+    it is, from any of its edits in this play, else by its short device id.
     """
     newest = play.version if before is None else min(before - 1, play.version)
     # One edit more than a page: whether there are older ones, and whether the oldest run

@@ -11,7 +11,8 @@ each is kept, in a store the caller gives (the web layer's bounded cache per wor
 ids of a table's plays are never another table's, even if a database gives ids again).
 
 The table comes loaded without its plays' states and results
-(:func:`tables.with_everything_shown`); what is not kept is read in one query.
+(:func:`tables.with_everything_shown`); what is not kept is read in one query. What is
+kept is shared by the requests that find it: read it, never change it.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def _kept_or_computed(
 
 
 def _results_of(finished: Sequence[Play]) -> dict[int, Result]:
-    load_results(finished)
+    _load_results(finished)
     return {play.id: plays.current_result(play) for play in finished}
 
 
@@ -134,7 +135,7 @@ def _series_results_of(every_series: Sequence[Series]) -> dict[int, Result]:
     return {s.id: plays.series_result(s) for s in every_series}
 
 
-def load_results(loaded: Iterable[Play]) -> None:
+def _load_results(loaded: Iterable[Play]) -> None:
     """Read the stored results of plays loaded without them (and the states of those
     whose engine changed since, which are scored again), one query each at most."""
     missing = [p for p in loaded if "result" in inspect(p).unloaded]
