@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
@@ -39,7 +40,11 @@ def _opaque(*parts: object) -> str:
 def play_data(play: Play) -> dict[str, Any] | None:
     """The createPlay payload of a finished play, or ``None`` (not finished, or its
     result cannot be computed)."""
-    result = current_result(play)
+    return play_data_with(play, current_result(play))
+
+
+def play_data_with(play: Play, result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """:func:`play_data` from the play's current result, read already."""
     if not play.finished or result is None or play.finished_at is None:
         return None
     game = GAMES[play.game]
@@ -85,7 +90,12 @@ def play_data(play: Play) -> dict[str, Any] | None:
 
 def push_link(play: Play) -> str | None:
     """The link that opens BG Stats with this play filled in, or ``None``."""
-    data = play_data(play)
+    return push_link_with(play, current_result(play))
+
+
+def push_link_with(play: Play, result: Mapping[str, Any] | None) -> str | None:
+    """:func:`push_link` from the play's current result, read already."""
+    data = play_data_with(play, result)
     if data is None:
         return None
     encoded = quote(json.dumps(data, separators=(",", ":"), ensure_ascii=False), safe="")

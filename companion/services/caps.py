@@ -8,8 +8,8 @@ from __future__ import annotations
 
 #: Plays at one table (a long evening is a dozen, so a table serves many evenings; a
 #: group, which starts a table each evening, keeps the years). The table page lists them
-#: all: at 500 its drawing after a change was 200-700 ms of work, at 200 35-85 ms (a
-#: 2-core machine under a load of 5).
+#: all, with their results kept per game version (``services/table_results.py``): at 200
+#: its drawing after a change is about 20 ms of work (docs/security.md, "The budget").
 MAX_PLAYS_PER_TABLE = 200
 #: Members of a group's roster, removed ones included (a large club).
 MAX_GROUP_MEMBERS = 200
@@ -17,8 +17,8 @@ MAX_GROUP_MEMBERS = 200
 MAX_GROUP_TABLES = 1000
 #: Changes logged for one play (taps, typed values, undos): a full Odd World game of five
 #: is about 100 taps (72 cards), a long Oddland or OddVille game a few hundred. A play's
-#: history page, its undo and its export read all of them: the history page of a play
-#: at the cap is 40-80 ms of work on a loaded 2-core machine (at 2,000, 120-450 ms).
+#: undo and its export read all of them; its history page reads a page of them
+#: (``plays.HISTORY_PAGE_EDITS``), older pages a link away.
 MAX_EDITS_PER_PLAY = 500
 #: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
 #: few times: its results still count.

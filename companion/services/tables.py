@@ -25,12 +25,13 @@ from flask import current_app
 from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import contains_eager, joinedload, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from companion.extensions import db
 from companion.games.names import name_problems
-from companion.models import Play, Player, Series, Table, Visit, utcnow
+from companion.models import Play, Player, Table, Visit, utcnow
 from companion.services.units import unit_of_work
 
 TOKEN_BYTES = 16
@@ -365,21 +366,56 @@ def series_versions(series_id: int) -> list[tuple[int, int]]:
     return [(int(i), int(v)) for i, v in _rows(_SERIES_VERSIONS, {"series_id": series_id})]
 
 
+#: What the table page reads of every play: not its state, options or result (decoding
+#: those of 200 plays was a third of the page's work; ``services/table_results.py`` reads
+#: the results it does not keep).
+SHOWN_PLAY_COLUMNS = (
+    Play.id,
+    Play.table_id,
+    Play.series_id,
+    Play.series_index,
+    Play.game,
+    Play.player_ids,
+    Play.version,
+    Play.status,
+    Play.engine_version,
+    Play.created_at,
+    Play.finished_at,
+)
+
+
 def with_everything_shown(table: Table) -> Table:
-    """The table with its players, plays, series (with their plays) and group loaded in a
-    fixed number of queries, however many games it has seen (the table page reads them
-    all; lazy loading took a query per series)."""
+    """The table with its players, plays (:data:`SHOWN_PLAY_COLUMNS`), series (with their
+    plays) and group loaded in a fixed number of queries, however many games it has seen
+    (the table page reads them all; lazy loading took a query per series)."""
     statement = (
         select(Table)
         .where(Table.id == table.id)
         .options(
             selectinload(Table.players),
-            selectinload(Table.plays),
-            selectinload(Table.series).selectinload(Series.plays),
+            selectinload(Table.plays).load_only(*SHOWN_PLAY_COLUMNS),
+            selectinload(Table.series),
             selectinload(Table.group),
         )
     )
-    return db.session.scalars(statement).one()
+    loaded: Table = db.session.scalars(statement).one()
+    _link_series(loaded)
+    return loaded
+
+
+def _link_series(table: Table) -> None:
+    """Give each series its plays and each play its series from the plays just loaded:
+    loading them again per series, and looking each play's series up by its key, were a
+    fifth of the page's work at a table of 66 series."""
+    series = {s.id: s for s in table.series}
+    games: dict[int, list[Play]] = {series_id: [] for series_id in series}
+    for play in table.plays:
+        set_committed_value(play, "series", series.get(play.series_id or 0))
+        if play.series_id in games:
+            games[play.series_id].append(play)
+    for series_id, plays in games.items():
+        plays.sort(key=lambda p: p.series_index or 0)
+        set_committed_value(series[series_id], "plays", plays)
 
 
 def _first_row(statement: ClauseElement, values: dict[str, Any]) -> tuple[Any, ...] | None:

@@ -4,7 +4,6 @@ head-to-head, history, and exports (of a group, a table or a play)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import partial
 from http import HTTPStatus
 from typing import Any
@@ -17,10 +16,10 @@ from companion.extensions import limiter
 from companion.games import GAMES
 from companion.models import Play
 from companion.services import (
-    bgstats,
     evening,
     groups,
     stats,
+    table_results,
     tables,
     transfer,
     transfer_stream,
@@ -39,6 +38,7 @@ from companion.web.group_forms import (
     VersusForm,
 )
 from companion.web.idempotency import note_table
+from companion.web.live import table_pages
 from companion.web.live.responses import page_or_fragment
 
 bp = Blueprint("groups", __name__)
@@ -420,23 +420,22 @@ def export_play_csv(token: str, play_id: int) -> Response:
     return _play_export(token, play_id, "csv")
 
 
-def table_extras(
-    table_access: TableAccess, *, outcomes: Sequence[tables.Outcome] | None = None
-) -> dict[str, Any]:
+def table_extras(table_access: TableAccess, counted: table_results.TableResults) -> dict[str, Any]:
     """What a table's page shows of the evening and the group: the summary, the latest
     finished plays' exports and BG Stats links (``KEEP_LINKS`` of them: a capped table's
     500 made its page a second of work; the older ones are in the table's export), and
-    (for editors) the group's read-only link.
-    ``outcomes``: the table's counted results, when the caller has them already."""
+    (for editors) the group's read-only link. ``counted``: the table's results
+    (``services/table_results.py``); the links are kept with them."""
     table = table_access.table
     finished: list[Play] = [p for p in table.plays if p.finished]
     group_link = None
     if table.group is not None and table_access.can_edit:
         group_link = url_for("groups.group", token=groups.token_for(table.group, Access.VIEW))
     shown = finished[-KEEP_LINKS:]
+    links = table_results.push_links(table, shown, counted, table_pages.kept_results())
     return {
-        "evening": evening.summary(table, outcomes=outcomes),
-        "finished_plays": [(p, bgstats.push_link(p)) for p in shown],
+        "evening": evening.summary(table, outcomes=counted.outcomes),
+        "finished_plays": [(p, links[p.id]) for p in shown],
         "older_finished": len(finished) - len(shown),
         "group_link": group_link,
     }

@@ -16,8 +16,8 @@ from werkzeug.wrappers import Response
 from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.names import MAX_NAME_LENGTH
-from companion.models import Play, Series, Table
-from companion.services import explain, plays, tables
+from companion.models import Play, Table
+from companion.services import explain, plays, table_results, tables
 from companion.services import groups as group_service
 from companion.services.tables import Access, TableAccess
 from companion.web import groups, limits, security
@@ -244,7 +244,7 @@ def _table_context(
 ) -> dict[str, Any]:
     table = tables.with_everything_shown(table_access.table)
     links = _links(table_access)
-    outcomes = plays.table_outcomes(table)
+    counted = table_results.table_results(table, table_pages.kept_results())
     start = start or _start_form()
     identity = identity or _identity_form(table_access)
     return {
@@ -259,15 +259,17 @@ def _table_context(
         "series_games": [slug for slug, _ in start.game.choices if GAMES[slug].has_series],
         "identity": identity,
         "games": GAMES,
-        "results": {play.id: plays.current_result(play) for play in table.plays},
-        "series_results": {s.id: _series_words(s) for s in table.series},
+        "results": counted.plays,
+        # The games' links: a play's address is this and its id (one url_for, not 200).
+        "play_path": url_for("pages.play", token=token_of(table_access), play_id=0)[:-1],
+        "series_results": {s.id: _series_words(counted.series[s.id]) for s in table.series},
         "tools": tools(),
         "seats": seats or SeatForm(formdata=None),
         "now_playing": _now_playing(table),
         "also_unfinished": _unfinished(table)[1:],
         "ask_whose_phone": table_access.can_edit and not has_answered_whose_phone(table_access),
         # The evening's summary, exports, BG Stats links and the group (web/groups.py).
-        **groups.table_extras(table_access, outcomes=outcomes),
+        **groups.table_extras(table_access, counted),
     }
 
 
@@ -362,9 +364,8 @@ def _confirm_start(
     )
 
 
-def _series_words(series: Series) -> tuple[dict[str, Any], str] | None:
+def _series_words(result: dict[str, Any] | None) -> tuple[dict[str, Any], str] | None:
     """A series' standings so far and, in words, who leads or won it."""
-    result = plays.series_result(series)
     if result is None:
         return None
     return result, explain.decision(result, over=result["over"])
@@ -638,8 +639,10 @@ def _start_following(token: str, play_id: int, start: Callable[[Play], Play]) ->
 
 @bp.get("/t/<token>/plays/<int:play_id>/history")
 def history(token: str, play_id: int) -> Response:
-    """Every edit of the play: who (which phone), when, what."""
+    """The play's edits, a page at a time (``?before=N``: older ones): who, when, what."""
     opened = load_play(token, play_id)
+    before = request.args.get("before", type=int)
+    page = plays.history(opened.play, before=before)
     return page_or_fragment(
         "history.html",
         "_history.html",
@@ -648,5 +651,6 @@ def history(token: str, play_id: int) -> Response:
         token=token_of(opened.table_access),
         play=opened.play,
         game=plays.game_of(opened.play),
-        lines=plays.history(opened.play),
+        lines=page.lines,
+        history_page=page,
     )

@@ -1,20 +1,21 @@
 """The history page: quick taps on one field are one line (the log keeps every tap, so
-Undo takes back one), phones are named by the player they said they are, and times are
-sent as ISO 8601 UTC for the phone to show in its own time zone."""
+Undo takes back one), phones are named by the player they said they are, times are
+sent as ISO 8601 UTC for the phone to show in its own time zone, and a long log is shown
+a page at a time, older pages a link away (without JavaScript)."""
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from companion.extensions import db
-from companion.models import Edit
-from companion.services.plays import TAP_RUN_SECONDS
+from companion.models import Edit, Play
+from companion.services.plays import HISTORY_PAGE_EDITS, TAP_RUN_SECONDS
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 
 HOOPOE_ANN = "players[0].display.hoopoe"
@@ -123,3 +124,101 @@ def test_times_are_sent_as_iso_utc_and_shown_as_utc_without_javascript(
     [(_, iso, when, _, _)] = lines(client, links, play_id)
     assert iso == stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert when == stamp.strftime("%H:%M:%S UTC")
+
+
+# --- pages: a play at the changes cap reads a page of its log, not all of it ----------
+
+PAGE = HISTORY_PAGE_EDITS
+OLDER = re.compile(r'<a href="([^"]+\?before=(\d+))">Older changes</a>')
+AT = datetime(2025, 1, 1, 19)
+
+
+def log_edits(app: Flask, play_id: int, count: int, *, run: range = range(0)) -> None:
+    """Write ``count`` edits into the play's log, a minute apart, each on another field,
+    except those numbered in ``run``: quick taps on Ann's Hoopoe by one phone."""
+    rows = []
+    for number in range(1, count + 1):
+        tapped = number in run
+        rows.append(
+            {
+                "play_id": play_id,
+                "number": number,
+                "kind": "set",
+                "path": HOOPOE_ANN if tapped else f"players[{number % 2}].display.shoebill",
+                "value": number,
+                "previous": number - 1,
+                "device": "phone123",
+                "author": None,
+                "created_at": AT + timedelta(seconds=number if tapped else 60 * number),
+            }
+        )
+    with app.app_context():
+        db.session.execute(insert(Edit), rows)
+        db.session.execute(update(Play).where(Play.id == play_id).values(version=count))
+        db.session.commit()
+
+
+def pages(client: FlaskClient, links: TableLinks, play_id: int) -> list[list[tuple[str, ...]]]:
+    """Every page of the history, newest first, following its "Older changes" links."""
+    found, path = [], f"/t/{links.edit}/plays/{play_id}/history"
+    while path:
+        html = client.get(path).get_data(as_text=True).replace("&#39;", "'")
+        found.append([m.groups() for m in LINE.finditer(html)])
+        older = OLDER.search(html)
+        path = older.group(1).replace("&amp;", "&") if older else ""
+        if len(found) > 20:
+            raise AssertionError("the older links go round in circles")
+    return found
+
+
+def test_the_history_shows_the_newest_page_and_links_to_older_ones(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    log_edits(app, play_id, 2 * PAGE + 20)
+    shown = pages(client, links, play_id)
+    numbers = [[int(line[0]) for line in page] for page in shown]
+    total = 2 * PAGE + 20
+    assert numbers == [
+        list(range(total, PAGE + 20, -1)),
+        list(range(PAGE + 20, 20, -1)),
+        list(range(20, 0, -1)),
+    ]
+    newest = client.get(f"/t/{links.view}/plays/{play_id}/history").get_data(as_text=True)
+    assert "Newest changes" not in newest
+    assert f"?before={PAGE + 21}" in newest  # the read-only link pages too
+    older = client.get(f"/t/{links.edit}/plays/{play_id}/history?before=21").get_data(as_text=True)
+    assert f'href="/t/{links.edit}/plays/{play_id}/history">Newest changes</a>' in older
+    assert "Older changes" not in older
+
+
+def test_a_run_of_taps_at_a_page_edge_is_shown_whole_on_the_older_page(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    total = PAGE + 50
+    log_edits(app, play_id, total, run=range(total - PAGE - 10, total - PAGE + 11))
+    newest, older, *_ = pages(client, links, play_id)
+    assert int(newest[-1][0]) == total - PAGE + 11
+    assert (str(total - PAGE + 10), "Ann's Hoopoe: 39 → 60 (21 taps).") in [
+        (number, what) for number, *_, what in older
+    ]
+
+
+def test_a_run_longer_than_a_page_is_told_in_parts(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    log_edits(app, play_id, 2 * PAGE + 1, run=range(1, 2 * PAGE + 2))
+    shown = pages(client, links, play_id)
+    assert [[what for *_, what in page] for page in shown] == [
+        [f"Ann's Hoopoe: {PAGE + 1} → {2 * PAGE + 1} ({PAGE} taps)."],
+        [f"Ann's Hoopoe: 1 → {PAGE + 1} ({PAGE} taps)."],
+        ["Ann's Hoopoe: 0 → 1."],
+    ]
+
+
+@pytest.mark.parametrize("before", ["abc", "-5", "0", "99999999999999999999999999"])
+def test_any_before_is_a_page(
+    app: Flask, client: FlaskClient, links: TableLinks, play_id: int, before: str
+) -> None:
+    log_edits(app, play_id, 3)
+    response = client.get(f"/t/{links.edit}/plays/{play_id}/history?before={before}")
+    assert response.status_code == 200

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from companion.services import groups as group_service
 from companion.web import pages
+from companion.web.live import table_pages
 from support.client import HTMX, create_table, csrf, edit, start_play
 from support.every_game import STARTERS
 from support.groups import create_group, start_group_table
@@ -27,7 +28,9 @@ def _finish(client: FlaskClient, token: str, play_id: int) -> None:
 
 
 def _statements_to_draw(app: Flask, client: FlaskClient, token: str) -> int:
-    """How many SQL statements the table page runs when it is drawn (not kept)."""
+    """How many SQL statements the table page runs when it is drawn (not kept), with no
+    result kept either (a worker's first drawing of it reads every kind of thing)."""
+    table_pages.register(app)
     with counted_queries(app) as statements:
         answer = client.get(f"/t/{token}", headers=HTMX)
     assert answer.status_code == 200
@@ -173,3 +176,53 @@ def test_merging_a_member_changes_the_table_pages_bg_stats_links(
     after = bg_stats.findall(client.get(f"/t/{token}").get_data(as_text=True))
     assert before
     assert after != before
+
+
+# --- results kept per game version (services/table_results.py) ------------------------
+
+WINS = re.compile(r"(\w+) wins\s*</li>|: (\w+) won</li>")
+
+
+def _winners_shown(client: FlaskClient, token: str) -> list[str]:
+    """Who the page says won each game, in the games list and the evening, in order."""
+    page = client.get(f"/t/{token}").get_data(as_text=True)
+    return [a or b for a, b in WINS.findall(page)]
+
+
+def test_a_kept_result_is_dropped_when_its_game_changes(client: FlaskClient) -> None:
+    links = create_table(client, PLAYERS)
+    play = start_play(client, links.edit)
+    edit(client, links.edit, play, path="players[0].display.hoopoe", value="3")
+    _finish(client, links.edit, play)
+    assert _winners_shown(client, links.edit) == ["Ann", "Ann"]
+    reopened = client.post(
+        f"/t/{links.edit}/plays/{play}/reopen", data={"csrf_token": csrf(client)}
+    )
+    assert reopened.status_code == 303
+    edit(client, links.edit, play, path="players[1].display.hoopoe", value="5")
+    _finish(client, links.edit, play)
+    assert _winners_shown(client, links.edit) == ["Ben", "Ben"]
+    evening = client.get(f"/t/{links.edit}").get_data(as_text=True).split('id="evening"')[1]
+    assert re.search(
+        r'<strong class="ev-name">Ben</strong> <span class="ev-record">1 win', evening
+    )
+
+
+def test_a_redrawn_page_scores_and_reads_again_only_what_changed(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_table(client, PLAYERS)
+    _finish(client, links.edit, start_play(client, links.edit))
+    _series_of_three(client, links.edit)
+    start_play(client, links.edit)
+    table_pages.register(app)  # nothing kept: as a worker's first drawing
+    with counted_queries(app) as first:
+        client.get(f"/t/{links.edit}")
+    assert any("plays.state" in statement for statement in first)  # the series is scored
+    start_play(client, links.edit)  # the page changes, its finished games and series do not
+    with counted_queries(app) as again:
+        page = client.get(f"/t/{links.edit}").get_data(as_text=True)
+    assert page.count("Odd World, 3 of 3 games") == 1
+    assert page.count("in progress") == 2
+    assert not any("plays.state" in statement for statement in again), again
+    assert len(again) <= len(first)

@@ -18,8 +18,9 @@ kept markup gets the asking phone's CSRF token and fresh one-time form keys
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from flask import Flask, current_app
 from flask_wtf.csrf import generate_csrf
@@ -31,6 +32,12 @@ from companion.web.live import personal
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
 CACHE_KEY = "companion.live.table_pages"
+#: Kept results per worker (each a play's or a series' result, or a BG Stats link): the
+#: finished games of a few dozen tables at their caps, and at most so many characters of
+#: them as JSON (a result is a few kilobytes; the dicts take several times that).
+MAX_RESULTS = 8192
+MAX_RESULT_CHARACTERS = 4_000_000
+RESULTS_KEY = "companion.live.table_results"
 
 
 class Drawn(NamedTuple):
@@ -47,8 +54,21 @@ class _Kept(NamedTuple):
 
 
 def register(app: Flask) -> None:
-    """Give the app its own cache (tests run many apps in one process)."""
+    """Give the app its own caches (tests run many apps in one process)."""
     app.extensions[CACHE_KEY] = Cache(MAX_KEPT)
+    app.extensions[RESULTS_KEY] = Cache(MAX_RESULTS, MAX_RESULT_CHARACTERS, _characters)
+
+
+def _characters(value: Any) -> int:
+    """A kept result's size: its JSON's length (counted once, when it is kept)."""
+    return len(json.dumps(value, separators=(",", ":"), default=str))
+
+
+def kept_results() -> Cache[Any] | None:
+    """Where the results the table pages count are kept between drawings
+    (``services/table_results.py``): a redrawn page reads and scores only what changed."""
+    kept: Cache[Any] | None = current_app.extensions.get(RESULTS_KEY)
+    return kept
 
 
 def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
