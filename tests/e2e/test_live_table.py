@@ -418,9 +418,7 @@ def test_a_number_typed_in_a_box_survives_taps_on_other_buttons(
     ben = second_phone(phone, ann)
     expect(ben.get_by_label("Ann's Shoebill", exact=True)).to_have_value("0")
     typed.press("Enter")
-    expect(ben.get_by_label("Ann's Shoebill", exact=True)).to_have_value(
-        "4", timeout=LIVE_TIMEOUT_MS
-    )
+    expect_live(ben.get_by_label("Ann's Shoebill", exact=True)).to_have_value("4")
 
 
 # --- 13. History in the phone's own time zone --------------------------------------------
