@@ -10,6 +10,7 @@
  *    that value is what its form just sent (then the server's answer has it);
  *  - the play panel's digests go with each request, and pieces come back as stubs to
  *    fill with this phone's own copy (see companion/web/live/pieces.py);
+ *  - an answer's autofocus takes the cursor as it lands, never once the phone typed on;
  *  - panels (<details>) opened here stay open through live updates;
  *  - options that do not apply to what is chosen in a form are hidden (data-show-if).
  * One listener per event, each doing its parts in the order written. Loaded as a file
@@ -307,11 +308,26 @@
     });
   });
 
+  /** Put the cursor in the answer's autofocus field now, and only now. htmx would do it
+   *  when the answer settles, a moment later, when the phone may already be typing in
+   *  another field: the rest of that name went into the new row. */
+  function focusNow() {
+    var wanted = document.querySelector("[autofocus]");
+    if (!wanted) {
+      return;
+    }
+    document.querySelectorAll("[autofocus]").forEach(function (field) {
+      field.removeAttribute("autofocus");
+    });
+    wanted.focus();
+  }
+
   // In the same task as the swap, before the browser paints: no flicker. A kept choice
   // then decides which options are shown.
   document.addEventListener("htmx:afterSwap", function () {
     giveBack();
     showWhatApplies(document);
+    focusNow();
   });
 
   // A form's one-time key is spent once the server answered it; when only some pieces

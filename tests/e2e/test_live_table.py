@@ -384,6 +384,29 @@ def test_a_name_typed_while_a_roster_answer_is_on_its_way_stays(
     expect(first).to_have_value("Ann")
 
 
+def test_typing_elsewhere_keeps_the_keys_when_the_new_row_arrives(
+    phone: Phone, live_server: str
+) -> None:
+    """"Add a player" puts the cursor in the new row as its answer lands; a name typed
+    into another row once the roster is back stays there, though the answer has not
+    settled yet (found by a CI run, where the rest of a name went into the new row)."""
+    page = phone()
+    page.goto(live_server)
+    # The answer settles a second after it lands (20 ms otherwise): time to type.
+    page.evaluate("() => { htmx.config.defaultSettleDelay = 1000; }")
+    page.get_by_role("button", name="Add a player").click()
+    new_row = page.get_by_label("Player 3", exact=True)
+    expect(new_row).to_be_focused()
+    first = page.get_by_label("Player 1", exact=True)
+    first.click()
+    page.keyboard.type("An")
+    page.wait_for_function("() => !document.querySelector('.htmx-settling')")
+    expect(first).to_be_focused()
+    page.keyboard.type("n")
+    expect(first).to_have_value("Ann")
+    expect(new_row).to_have_value("")
+
+
 def test_a_number_typed_in_a_box_survives_taps_on_other_buttons(
     phone: Phone, live_server: str
 ) -> None:
