@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 
 from companion import create_app
 from companion.extensions import db
@@ -167,6 +167,7 @@ def check_database(database_url: str, folder: Path) -> tuple[int, list[str], lis
         if db.engine.dialect.name == "sqlite":
             verdict = db.session.execute(text("PRAGMA integrity_check")).scalar()
             assert verdict == "ok", verdict
+        wait_until_no_play_changes()
         stored = Counter(
             (play_id, path, str(value))
             for play_id, path, value in db.session.execute(
@@ -187,6 +188,36 @@ def check_database(database_url: str, folder: Path) -> tuple[int, list[str], lis
         db.session.remove()
         db.engine.dispose()
     return len(acks), missing, problems
+
+
+#: How often, and at most how long, to look for plays still changing before checking.
+QUIET_EVERY_S = 0.25
+QUIET_AT_MOST_S = 30.0
+
+
+def wait_until_no_play_changes() -> None:
+    """Return once no play's version moved between two looks (or after 30 s).
+
+    Stopping the phones does not stop the server: a loaded gunicorn still answers the
+    taps it had already read, for seconds. A play read while one of those commits can
+    pair an older state with a newer log, a log problem that is not one.
+    """
+
+    def versions() -> tuple[int, int]:
+        count, total = db.session.execute(
+            select(func.count(Play.id), func.coalesce(func.sum(Play.version), 0))
+        ).one()
+        db.session.rollback()  # end the read, so the next look sees new commits
+        return int(count), int(total)
+
+    deadline = time.monotonic() + QUIET_AT_MOST_S
+    last = versions()
+    while time.monotonic() < deadline:
+        time.sleep(QUIET_EVERY_S)
+        now = versions()
+        if now == last:
+            return
+        last = now
 
 
 @dataclass
