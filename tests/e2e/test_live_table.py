@@ -387,7 +387,7 @@ def test_a_name_typed_while_a_roster_answer_is_on_its_way_stays(
 def test_typing_elsewhere_keeps_the_keys_when_the_new_row_arrives(
     phone: Phone, live_server: str
 ) -> None:
-    """The "Add a player" answer puts the cursor in the new row as its answer lands; a name typed
+    """The "Add a player" answer puts the cursor in the new row as it lands; a name typed
     into another row once the roster is back stays there, though the answer has not
     settled yet (found by a CI run, where the rest of a name went into the new row)."""
     page = phone()
