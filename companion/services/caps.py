@@ -18,7 +18,7 @@ MAX_GROUP_TABLES = 1000
 #: Changes logged for one play (taps, typed values, undos): a full Odd World game of five
 #: is about 100 taps (72 cards), a long Oddland or OddVille game a few hundred. A play's
 #: undo and its export read all of them; its history page reads a page of them
-#: (``plays.HISTORY_PAGE_EDITS``), older pages a link away.
+#: (``play_history.HISTORY_PAGE_EDITS``), older pages a link away.
 MAX_EDITS_PER_PLAY = 500
 #: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
 #: few times: its results still count.

@@ -17,7 +17,7 @@ from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.names import MAX_NAME_LENGTH
 from companion.models import Play, Table
-from companion.services import explain, plays, table_results, tables
+from companion.services import explain, play_history, plays, table_results, tables
 from companion.services import groups as group_service
 from companion.services.tables import Access, TableAccess
 from companion.web import groups, limits, security
@@ -642,7 +642,7 @@ def history(token: str, play_id: int) -> Response:
     """The play's edits, a page at a time (``?before=N``: older ones): who, when, what."""
     opened = load_play(token, play_id)
     before = request.args.get("before", type=int)
-    page = plays.history(opened.play, before=before)
+    page = play_history.history(opened.play, before=before)
     return page_or_fragment(
         "history.html",
         "_history.html",

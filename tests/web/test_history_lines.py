@@ -15,7 +15,7 @@ from sqlalchemy import insert, select, update
 
 from companion.extensions import db
 from companion.models import Edit, Play
-from companion.services.plays import HISTORY_PAGE_EDITS, TAP_RUN_SECONDS
+from companion.services.play_history import HISTORY_PAGE_EDITS, TAP_RUN_SECONDS
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 
 HOOPOE_ANN = "players[0].display.hoopoe"
