@@ -33,6 +33,16 @@ poll p95 to 7 s), beside the gate it would share the interpreter with the gated 
 interpreter back only at such a switch). They are rate-limited per network and kept once
 built (``web/groups.py``).
 
+Live updates go first: a poll (``GET .../poll``) waits only for the turn being served and
+for polls ahead of it, never for the line of page loads, forms, exports' turns and taps
+in front of it. A poll is the cheapest request there is (about a millisecond; most answer
+"nothing new"), and the most frequent: every phone of every table asks every two
+seconds. Served in arrival order, it waited behind each expensive request queued ahead of
+it (the budget, ``support/budget.py``, two clients looping the costliest requests beside
+20 live tables: poll p95 75-85 ms in arrival order, 38-50 ms ahead; taps under load wait
+a little longer, see docs/deploy.md). A poll cannot starve the others: a phone asks once
+every two seconds, and the turn a poll takes is short.
+
 ``REQUESTS_AT_ONCE`` 0 turns the gate off; more than 1 lets a process overlap a request's
 waits for a distant database with another's work.
 """
@@ -49,6 +59,8 @@ from typing import Any
 SETTING = "REQUESTS_AT_ONCE"
 #: Paths whose requests never wait for a turn (see above).
 AROUND = ("/api/",)
+#: Requests that go ahead of the others waiting: live updates (see above).
+AHEAD_SUFFIX = "/poll"
 #: Where a request finds the gate, to take further turns for work it does while its
 #: answer is sent (see above).
 TURN = "companion.turn"
@@ -58,37 +70,51 @@ CHUNK = 64 * 1024
 
 
 class Turns:
-    """At most ``at_once`` holders, the others served in the order they came.
+    """At most ``at_once`` holders, the others served in the order they came, those that
+    asked to go ahead (live updates) before the rest.
 
     A plain lock goes to whichever thread takes it first once it is free: usually one that
     never waited (a request that just arrived, or an export starting its next turn), so a
     poll that has waited may wait again, turn after turn, while the process is busy. Here
-    a turn that ends is handed to the thread that has waited longest, so a request waits
-    only for the turns of those ahead of it. Each waiter blocks on a lock of its own
-    (taken and handed on in C); the queue itself is guarded for a few microseconds.
+    a turn that ends is handed to the thread that has waited longest (in the line ahead,
+    if anyone is in it), so a request waits only for the turns of those ahead of it. Each
+    waiter blocks on a lock of its own (taken and handed on in C); the lines themselves
+    are guarded for a few microseconds. Used as a context manager, a turn waits in the
+    ordinary line.
     """
 
     def __init__(self, at_once: int = 1) -> None:
         self._free = at_once
         self._guard = threading.Lock()
+        self._ahead: deque[threading.Lock] = deque()
         self._waiting: deque[threading.Lock] = deque()
 
-    def __enter__(self) -> None:
+    def take(self, *, ahead: bool = False) -> None:
+        """Wait for a turn (``ahead``: in the line served first)."""
         with self._guard:
-            if self._free > 0 and not self._waiting:
+            if self._free > 0 and not self._ahead and not self._waiting:
                 self._free -= 1
                 return
             mine = threading.Lock()
             mine.acquire()
-            self._waiting.append(mine)
+            (self._ahead if ahead else self._waiting).append(mine)
         mine.acquire()  # released by the holder whose turn ends: the turn is now this one's
 
-    def __exit__(self, *_exc: object) -> None:
+    def give_back(self) -> None:
+        """End a turn: hand it to the next in line, ahead first."""
         with self._guard:
-            if self._waiting:
+            if self._ahead:
+                self._ahead.popleft().release()
+            elif self._waiting:
                 self._waiting.popleft().release()
             else:
                 self._free += 1
+
+    def __enter__(self) -> None:
+        self.take()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.give_back()
 
     def locked(self) -> bool:
         """Whether no turn is free."""
@@ -96,9 +122,9 @@ class Turns:
             return self._free == 0
 
     def waiting(self) -> int:
-        """How many wait for a turn."""
+        """How many wait for a turn, in either line."""
         with self._guard:
-            return len(self._waiting)
+            return len(self._ahead) + len(self._waiting)
 
 
 class Gate:
@@ -115,8 +141,18 @@ class Gate:
         if path.startswith(AROUND):
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
         environ[TURN] = self.turns
-        with self.turns:
+        self.turns.take(ahead=goes_ahead(environ))
+        try:
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
+        finally:
+            self.turns.give_back()
+
+
+def goes_ahead(environ: dict[str, Any]) -> bool:
+    """Whether the request is a live update, served before the others waiting."""
+    return environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO", "").endswith(
+        AHEAD_SUFFIX
+    )
 
 
 def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:

@@ -168,3 +168,90 @@ def test_a_turn_goes_to_the_request_that_waited_longest() -> None:
     waiting.join(5)
     assert order == ["poll", "export"]
     assert not turns.locked()
+
+
+def _queue(turns: gate.Turns, name: str, order: list[str], *, ahead: bool) -> threading.Thread:
+    """A thread that waits for a turn (in the line ahead or not) and notes when it gets it;
+    returned once it is in line."""
+
+    def wait_for_a_turn() -> None:
+        turns.take(ahead=ahead)
+        order.append(name)
+        turns.give_back()
+
+    before = turns.waiting()
+    thread = threading.Thread(target=wait_for_a_turn)
+    thread.start()
+    deadline = time.monotonic() + 5
+    while turns.waiting() == before and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert turns.waiting() == before + 1
+    return thread
+
+
+def test_live_updates_go_ahead_of_the_requests_waiting() -> None:
+    """Polls queued behind a table page and a tap get the turn first, in the order they
+    came; the others then in theirs."""
+    turns = gate.Turns(1)
+    order: list[str] = []
+    turns.take()  # an export's turn
+    threads = [
+        _queue(turns, "table page", order, ahead=False),
+        _queue(turns, "poll 1", order, ahead=True),
+        _queue(turns, "tap", order, ahead=False),
+        _queue(turns, "poll 2", order, ahead=True),
+    ]
+    turns.give_back()
+    for thread in threads:
+        thread.join(5)
+    assert order == ["poll 1", "poll 2", "table page", "tap"]
+    assert not turns.locked()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "ahead"),
+    [
+        ("GET", "/t/abc/plays/3/poll", True),
+        ("GET", "/t/abc/poll", True),
+        ("POST", "/t/abc/plays/3/poll", False),
+        ("GET", "/t/abc/plays/3", False),
+        ("POST", "/t/abc/plays/3/edit", False),
+        ("GET", "/t/abc/export.json", False),
+    ],
+)
+def test_only_polls_go_ahead(method: str, path: str, ahead: bool) -> None:
+    assert gate.goes_ahead({"REQUEST_METHOD": method, "PATH_INFO": path}) is ahead
+
+
+def test_the_gate_puts_a_poll_in_the_line_ahead() -> None:
+    """Through the middleware: a poll that arrives while a page waits is served first."""
+    order: list[str] = []
+    release = threading.Event()
+
+    def app(environ: dict[str, Any], _start_response: Any) -> Iterable[bytes]:
+        if environ["PATH_INFO"] == "/slow":
+            release.wait(5)
+        order.append(environ["PATH_INFO"])
+        return [b"ok"]
+
+    gated = gate.wrap(app, at_once=1, max_body=MOST)
+
+    def send(path: str) -> threading.Thread:
+        environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "wsgi.input": io.BytesIO()}
+        thread = threading.Thread(target=gated, args=(environ, lambda *_: None))
+        thread.start()
+        return thread
+
+    threads = [send("/slow")]
+    deadline = time.monotonic() + 5
+    while not gated.turns.locked() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    for path in ("/t/x/plays/1", "/t/x/plays/1/poll"):
+        before = gated.turns.waiting()
+        threads.append(send(path))
+        while gated.turns.waiting() == before and time.monotonic() < deadline:
+            time.sleep(0.001)
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert order == ["/slow", "/t/x/plays/1/poll", "/t/x/plays/1"]
