@@ -1,14 +1,17 @@
-"""Only what changed, in Chromium: a tap on one phone reaches the other as a few pieces,
-and the other phone's panel is then what a fresh load shows (see web/live/pieces.py)."""
+"""Bytes in Chromium: a tap on one phone reaches the other as a few pieces, and the other
+phone's panel is then what a fresh load shows (see web/live/pieces.py); a phone's first
+load of a play page stays small."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.e2e.polls import expect_live
+from tests.e2e.tables import open_new_table
+from tests.e2e.test_live_table import start_game
 
 pytestmark = pytest.mark.e2e
 
@@ -63,3 +66,34 @@ def test_a_live_update_leaves_the_panel_as_a_fresh_load_shows_it(
     expect(fresh.get_by_label("Ann's Hoopoe", exact=True)).to_have_value("1")
     assert panel_of(ben) == panel_of(fresh)
     assert panel_of(ann) == panel_of(fresh)
+
+
+#: Issue 28's bound on a phone's first load of a play page, gzip (KB of 1,024 bytes).
+FIRST_LOAD_GZIP_KB = 35
+
+
+def test_a_first_load_of_a_play_page_is_at_most_35_kb_gzip(
+    browser: Browser, live_server: str
+) -> None:
+    """Everything Chromium fetches to show a five-player Odd World game to a new phone
+    (no cache, no service worker yet), as gzip sends it: the page, htmx, the morph, the
+    app's own scripts and styles, the icon. ``benchmarks/bytes.py`` counts the same from
+    the page's links (its apple-touch-icon included, which a browser fetches only to add
+    the app to a home screen)."""
+    host = browser.new_context()
+    page = host.new_page()
+    open_new_table(page, live_server, ["Ann", "Ben", "Cy", "Dee", "Eve"])
+    start_game(page, "odd-world")
+    expect(page).to_have_url(re.compile(r"/plays/\d+"))
+    phone = browser.new_context(
+        service_workers="block", extra_http_headers={"Accept-Encoding": "gzip"}
+    )
+    phone.add_cookies(host.cookies())
+    fresh = phone.new_page()
+    fetched: list[Request] = []
+    fresh.on("requestfinished", lambda request: fetched.append(request))
+    fresh.goto(page.url)
+    fresh.wait_for_load_state("networkidle")
+    sizes = {request.url: request.sizes()["responseBodySize"] for request in fetched}
+    assert any("/static/htmx-" in url for url in sizes), sizes  # the scripts were counted
+    assert sum(sizes.values()) <= FIRST_LOAD_GZIP_KB * 1024, sizes
