@@ -118,6 +118,16 @@ TAP_PARTS = 3
 TAP_MESSAGE = "Say which field to change, its new value and the value shown."
 
 
+def split_tap(tap: str) -> tuple[str, str, str] | None:
+    """A tap's ``"<what> <value> <base>"`` in its three parts (``what`` may hold spaces,
+    the value and the base may not; either may be empty), or None when it is not three
+    parts that name what to change."""
+    parts = tap.rsplit(" ", TAP_PARTS - 1)
+    if len(parts) != TAP_PARTS or not parts[0].strip():
+        return None
+    return parts[0], parts[1], parts[2]
+
+
 class EditForm(TextForm):
     """One field of a play set to a value; ``base`` is the value the phone showed.
 
@@ -144,9 +154,9 @@ class EditForm(TextForm):
         return True
 
     def _read_tap(self, tap: str) -> bool:
-        parts = tap.rsplit(" ", TAP_PARTS - 1)
-        if len(parts) != TAP_PARTS or not parts[0].strip():
-            self.path.data = parts[0] if len(parts) == TAP_PARTS else ""
+        parts = split_tap(tap)
+        if parts is None:
+            self.path.data = ""
             self.tap.errors = [TAP_MESSAGE]
             return False
         self.path.data, self.value.data, self.base.data = parts

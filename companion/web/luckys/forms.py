@@ -11,7 +11,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Valida
 from companion.games.luckys import facts as f
 from companion.games.names import MAX_NAME_LENGTH
 from companion.services.luckys import COUNT_FIELDS
-from companion.web.forms import TextForm
+from companion.web.forms import TextForm, split_tap
 
 PLAYER_RANGE = NumberRange(0, f.MAX_PLAYERS - 1, "Pick one of the players.")
 JUNK_FIELD = re.compile(r"junk\.[0-9]{1,2}")
@@ -23,9 +23,14 @@ class PlayerForm(TextForm):
     player = IntegerField("Player", validators=[InputRequired("Pick a player."), PLAYER_RANGE])
 
 
-#: A tap's one field: ``"<field> <value> <base>"`` (see ``CountForm``).
-TAP_PARTS = 3
+#: A tap's one field: ``"<field> <value> <base>"`` (see ``CountForm``, ``split_tap``).
 TAP_MESSAGE = "Say which count to change, its new value and the value shown."
+
+
+def _tap_parts(tap: str) -> tuple[str, str, str] | None:
+    """A count's tap in its three parts (no count's name holds a space), else None."""
+    parts = split_tap(tap)
+    return None if parts is None or " " in parts[0] else parts
 
 
 class CountForm(PlayerForm):
@@ -44,8 +49,8 @@ class CountForm(PlayerForm):
     def read_tap(self) -> None:
         """Fill ``field``, ``value`` and ``base`` from ``tap``, when one was sent (a
         malformed one is refused by :meth:`validate_tap`)."""
-        parts = (self.tap.data or "").split(" ")
-        if self.tap.raw_data and len(parts) == TAP_PARTS and parts[0]:
+        parts = _tap_parts(self.tap.data or "") if self.tap.raw_data else None
+        if parts is not None:
             for field, part in zip((self.field, self.value, self.base), parts, strict=True):
                 field.data, field.raw_data = part, [part]
 
@@ -57,8 +62,7 @@ class CountForm(PlayerForm):
 
     def validate_tap(self, tap: Any) -> None:
         """A tap, when sent, is three parts and names its count."""
-        parts = (tap.data or "").split(" ")
-        if tap.raw_data and (len(parts) != TAP_PARTS or not parts[0]):
+        if tap.raw_data and _tap_parts(tap.data or "") is None:
             raise ValidationError(TAP_MESSAGE)
 
     def validate_field(self, field: Any) -> None:
