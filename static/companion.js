@@ -11,6 +11,7 @@
  *  - the play panel's digests go with each request, and pieces come back as stubs to
  *    fill with this phone's own copy (see companion/web/live/pieces.py);
  *  - an answer's autofocus takes the cursor as it lands, never once the phone typed on;
+ *  - an answer showing an older version of the play than the page does is not swapped in;
  *  - panels (<details>) opened here stay open through live updates;
  *  - options that do not apply to what is chosen in a form are hidden (data-show-if).
  * One listener per event, each doing its parts in the order written. Loaded as a file
@@ -234,6 +235,27 @@
       .replace(/=+$/, "");
   }
 
+  /** The play's address and version an answer shows, from its poll element (null when
+   *  the answer holds none: the version is then unchanged). */
+  function shownIn(html) {
+    var tag = (html || "").match(/<div id="play-poll"[^>]*>/);
+    var version = tag && tag[0].match(/data-version="(\d+)"/);
+    var address = tag && tag[0].match(/hx-get="([^"?]*)/);
+    return version && address ? { version: Number(version[1]), address: address[1] } : null;
+  }
+
+  /** Whether an answer shows the play this page shows at an older version: a live update
+   *  read before a tap can arrive after the tap's answer (versions only grow). */
+  function isOlder(detail) {
+    var poll = document.getElementById("play-poll");
+    var came = poll && shownIn(detail.serverResponse);
+    if (!came) {
+      return false;
+    }
+    var address = (poll.getAttribute("hx-get") || "").split("?")[0];
+    return came.address === address && came.version < Number(poll.getAttribute("data-version"));
+  }
+
   /** The digests the play panel holds (data-shell, data-h), for the server to answer
    *  with only the pieces that changed. */
   function heldPieces(panel) {
@@ -279,7 +301,7 @@
     var target = detail.target;
     held = [];
     opened = [];
-    if (leaving.length && isPoll(detail)) {
+    if ((leaving.length && isPoll(detail)) || isOlder(detail)) {
       detail.shouldSwap = false;
     }
     if (!target || target === document.body || !detail.shouldSwap) {
