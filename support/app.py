@@ -94,7 +94,8 @@ class ReadingClient(FlaskClient):
 def make_app(settings: dict[str, Any]) -> Flask:
     """``create_app`` for a test, with the process's compiled templates and a client that
     reads its answers to the end."""
-    application = create_app(settings)
+    # Every patched panel of a test is checked against the panel drawn whole.
+    application = create_app({"LIVE_CHECK_PATCHES": True, **settings})
     application.jinja_env.bytecode_cache = TEMPLATES
     application.test_client_class = ReadingClient
     return application

@@ -26,7 +26,7 @@ from companion.web.context import (
     open_table,
 )
 from companion.web.idempotency import note_table
-from companion.web.live.play import play_response
+from companion.web.live.play import Edited, play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
@@ -64,6 +64,7 @@ def run(
     fragment: str = PLAY_FRAGMENT,
     conflict_as: str | None = None,
     extra: Mapping[str, Any] | None = None,
+    sets: Sequence[str] = (),
 ) -> Response:
     """Run a service action and answer with the fresh play (or ``fragment`` of it).
 
@@ -71,7 +72,10 @@ def run(
     problem's own field, a clash at the field that changed). ``conflict_as`` names the
     template variable a clash is also passed as (for a notice of the fresh value);
     ``extra`` goes to the game's view hook (what the action entered, a verdict...).
+    ``sets``: the paths the action sets and nothing else (the answer's panel may then be
+    the last one's, patched there: ``live.play.Edited``).
     """
+    edited = Edited(opened.play.version, tuple(sets)) if sets else None
     conflict: plays.EditConflict | None = None
     errors: dict[str, str]
     try:
@@ -94,7 +98,13 @@ def run(
     # sees it, which the panel cache keeps for the other phones' next poll.
     shown: dict[str, Any] = {conflict_as: conflict} if conflict_as and conflict else {}
     return play_response(
-        opened, status=status, errors=errors, fragment=fragment, extra=extra, **shown
+        opened,
+        status=status,
+        errors=errors,
+        fragment=fragment,
+        extra=extra,
+        edited=edited,
+        **shown,
     )
 
 

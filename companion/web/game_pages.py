@@ -6,7 +6,7 @@ registry imports the game packages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,3 +116,8 @@ class GamePages:
     #: (``web/live/panels.py``). Any JSON-able value, found from the play's glance alone:
     #: a kept panel is looked up before anything is loaded.
     panel_depends_on: Callable[[PlayGlance], object] = nothing_else
+    #: The pieces of the game's entry (``_entry.html``) that an edit of these paths
+    #: changes, drawn to the page's ``live``, when the game is sure of them: the panel of
+    #: the new version then takes the entry kept with the last one, with these in place
+    #: (``web/live/play.py``). False (or no hook): the entry is drawn whole.
+    entry_changes: Callable[[PlayPage, Sequence[str]], bool] | None = None

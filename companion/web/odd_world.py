@@ -3,7 +3,8 @@ steppers and the face-down picker post to the shared edit route)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import url_for
@@ -17,12 +18,10 @@ from companion.web.rule_links import rule_link_html
 
 
 def context(page: PlayPage) -> dict[str, Any]:
-    """Each player's points for the display headings, the birds and the stepper's top,
-    and the rows of a display (see :func:`bird_rows`)."""
-    result = page.view.result
-    points = {s["player"]: s["score"] for s in result["standings"]} if result else {}
+    """The display headings (each player's points), the birds and the stepper's top,
+    and the rows of a display (see :func:`_rows_for`)."""
     return {
-        "points_of": points,
+        "display_heading": _heading_maker(page),
         "birds": engine.BIRDS,
         "most_cards": engine.CARDS_PER_BIRD,
         "bird_rows": _rows_for(page),
@@ -101,39 +100,111 @@ def _display_form(page: PlayPage) -> Callable[[int, str], Markup]:
 def _rows_for(page: PlayPage) -> Callable[..., list[Markup]]:
     """The rows of one player's display, written here rather than in the template: the
     36 rows of a 4-player page were most of its rendering."""
-    errors = page.errors
 
     def bird_rows(
         player: Mapping[str, Any], i: int, anchor: str, shown: list[str]
     ) -> list[Markup]:
-        name = escape(player["name"])
-        display = player.get("display", {})
-        action = _edit_action(page, anchor) if page.editable else ""
-        csrf = csrf_input() if page.editable else Markup("")
+        row = _row_maker(page, player, i, anchor)
         rows = []
-        for pos, (key, label) in enumerate(engine.BIRDS.items(), start=1):
-            path = f"players[{i}].display.{key}"
-            shown.append(path)
-            n = display.get(key, 0)
-            words = escape(label)
-            if page.editable:
-                control = _STEPPER.format(
-                    form=_form_id(i), action=action, anchor=anchor, csrf=csrf, path=path,
-                    less=n - 1, more=n + 1, n=n, i=i, key=key, label=words, name=name,
-                    none="disabled" if n == 0 else "",
-                    full="disabled" if n >= engine.CARDS_PER_BIRD else "",
-                    invalid=' aria-invalid="true"' if errors.get(path) else "",
-                )  # fmt: skip
-            else:
-                control = _COUNT.format(name=name, label=words, n=n)
-            row = _ROW.format(
-                i=i, key=key, has=" has" if n else "", odd=" odd" if n % 2 else "", pos=pos,
-                label=words, control=control, error=_error(errors.get(path)),
-            )  # fmt: skip
-            rows.append(page.live.piece(Markup(row)))
+        for pos, key in enumerate(engine.BIRDS, start=1):
+            shown.append(_count_path(i, key))
+            rows.append(row(pos, key))
         return rows
 
     return bird_rows
+
+
+def _count_path(i: int, key: str) -> str:
+    return f"players[{i}].display.{key}"
+
+
+def _row_maker(
+    page: PlayPage, player: Mapping[str, Any], i: int, anchor: str
+) -> Callable[[int, str], Markup]:
+    """What draws one row of player ``i``'s display (the ``pos``-th bird, ``key``), as a
+    piece of the page's panel."""
+    errors = page.errors
+    name = escape(player["name"])
+    display = player.get("display", {})
+    action = _edit_action(page, anchor) if page.editable else ""
+    csrf = csrf_input() if page.editable else Markup("")
+
+    def row(pos: int, key: str) -> Markup:
+        path = _count_path(i, key)
+        n = display.get(key, 0)
+        words = escape(engine.BIRDS[key])
+        if page.editable:
+            control = _STEPPER.format(
+                form=_form_id(i), action=action, anchor=anchor, csrf=csrf, path=path,
+                less=n - 1, more=n + 1, n=n, i=i, key=key, label=words, name=name,
+                none="disabled" if n == 0 else "",
+                full="disabled" if n >= engine.CARDS_PER_BIRD else "",
+                invalid=' aria-invalid="true"' if errors.get(path) else "",
+            )  # fmt: skip
+        else:
+            control = _COUNT.format(name=name, label=words, n=n)
+        markup = _ROW.format(
+            i=i, key=key, has=" has" if n else "", odd=" odd" if n % 2 else "", pos=pos,
+            label=words, control=control, error=_error(errors.get(path)),
+        )  # fmt: skip
+        return page.live.piece(Markup(markup))
+
+    return row
+
+
+#: A display's heading: whose it is and the points it makes now.
+_HEADING = '<h2 id="display-{i}">{name} <span class="badge">{points} pt</span></h2>'
+
+
+def _points_of(page: PlayPage) -> dict[str, int]:
+    result = page.view.result
+    return {s["player"]: s["score"] for s in result["standings"]} if result else {}
+
+
+def _heading_maker(page: PlayPage) -> Callable[[Mapping[str, Any], int], Markup]:
+    """What draws the heading of player ``i``'s display, as a piece of the panel."""
+    points = _points_of(page)
+
+    def display_heading(player: Mapping[str, Any], i: int) -> Markup:
+        name = player["name"]
+        heading = _HEADING.format(i=i, name=escape(name), points=points.get(name, 0))
+        return page.live.piece(Markup(heading))
+
+    return display_heading
+
+
+#: An edit of one count of a display (``players[1].display.owl``).
+_COUNT_PATH = re.compile(r"players\[(\d+)\]\.display\.([a-z-]+)")
+
+
+def entry_changes(page: PlayPage, paths: Sequence[str]) -> bool:
+    """The pieces of the entry that an edit of display counts changes, drawn to the
+    page's ``live``: each count's row, and the heading of every display shown (a count
+    moves the points of other players too). False for any other edit (the face-down
+    card, whose form is no piece of its own): the entry is then drawn whole."""
+    players = page.play.state.get("players", [])
+    wanted = []
+    for path in paths:
+        found = _COUNT_PATH.fullmatch(path)
+        if found is None or found.group(2) not in engine.BIRDS:
+            return False
+        i = int(found.group(1))
+        if i >= len(players) or page.seat not in ("all", i):
+            return False
+        wanted.append((i, found.group(2)))
+    birds = list(engine.BIRDS)
+    for i, key in wanted:
+        _row_maker(page, players[i], i, _anchor(i))(birds.index(key) + 1, key)
+    heading = _heading_maker(page)
+    for i, player in enumerate(players):
+        if page.seat in ("all", i):
+            heading(player, i)
+    return True
+
+
+def _anchor(i: int) -> str:
+    """Where a plain post of player ``i``'s display lands (its section's id)."""
+    return f"player-{i}"
 
 
 def _error(message: str | None) -> Markup:
@@ -146,4 +217,4 @@ def _error(message: str | None) -> Markup:
 
 
 #: What the pages add for Odd World (registered in ``companion.web.games.PAGES``).
-GAME_PAGES = GamePages(context=context)
+GAME_PAGES = GamePages(context=context, entry_changes=entry_changes)

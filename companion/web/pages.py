@@ -573,6 +573,7 @@ def edit(token: str, play_id: int) -> Response:
         key=path,
         at_problem_paths=True,
         conflict_as="conflict",
+        sets=(path,),
     )
 
 

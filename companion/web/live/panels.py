@@ -41,9 +41,10 @@ from companion.web.live import personal
 from companion.web.live.pieces import Rendering
 
 #: The panels kept per process, and their total size (characters of markup, counted
-#: three times: each piece keeps its own copy, and the answers made from it another).
+#: four times: each piece keeps its own copy, the game's entry another, and the answers
+#: made from it another).
 MAX_PANELS = 256
-MAX_CHARACTERS = 24_000_000
+MAX_CHARACTERS = 32_000_000
 #: The page frames kept per process (one per table state, link and game: a few KB each).
 MAX_FRAMES = 256
 PANELS_KEY = "companion.live.panels"
@@ -62,9 +63,10 @@ class Panel:
     csrf_token: str
 
     def cost(self) -> int:
-        """What it costs the cache: its markup, the pieces' copies of it, and the answers
-        made from it (``Rendering.answer_for``: at most as large as the panel)."""
-        return 3 * len(self.html)
+        """What it costs the cache: its markup, the pieces' copies of it, the game's entry
+        kept for the next version (``Rendering.part``), and the answers made from it
+        (``Rendering.answer_for``: at most as large as the panel)."""
+        return 4 * len(self.html)
 
     def for_phone(self, html: str) -> str:
         """``html`` (the panel, or pieces of it) as this request's phone gets it."""

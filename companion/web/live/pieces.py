@@ -110,6 +110,11 @@ class Rendering:
     #: The answers made from this panel, by the digests a phone sent (see
     #: :meth:`answer_for`); made on first use.
     answers: Cache[tuple[str | None]] | None = field(default=None, repr=False, compare=False)
+    #: The game's entry as rendered in this panel (see :meth:`entry`), for the next
+    #: version's panel to patch rather than render anew.
+    part: Part | None = None
+    #: Whether the entry is one kept from the last version's panel, patched.
+    reused: bool = False
 
     def answer_for(self, raw: str) -> str | None:
         """:func:`changed_only` for the phone that sent ``raw`` as its ``X-Play-Pieces``
@@ -155,13 +160,25 @@ class Rendering:
         self.panel = made
         return Markup(markup if made is None else made.markup)
 
-    def _gather(self, text: str, name: str) -> Piece | None:
-        """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
-        the rest of it (each piece inside stands there as a marker), so that a change
-        inside a piece inside it changes only that piece's digest."""
-        opening = _OPENING.match(text)
-        if opening is None:
-            return None
+    def entry(self, markup: str) -> Markup:
+        """Mark the game's entry, the stretch of the panel a game renders itself: it is
+        kept with its pieces (:class:`Part`), so that the panel of the next version can
+        take it patched where an edit changed it (see ``play.py``)."""
+        text = str(markup)
+        start, _ = self._inner(text)
+        self.part = Part(text, tuple(self.open[start:]))
+        return Markup(text)
+
+    def reuse(self, part: Part) -> Markup:
+        """Put a kept entry (patched: :meth:`Part.patched`) where the template would
+        render it: its pieces join the panel's as if rendered here."""
+        self.open.extend(part.pieces)
+        self.part, self.reused = part, True
+        return Markup(part.markup)
+
+    def _inner(self, text: str) -> tuple[int, list[int]]:
+        """Where the open pieces that ``text`` holds start in the open list, and where
+        each of them is in ``text`` (last first)."""
         # The pieces inside were rendered last: they end the open list, in page order.
         # Each is looked for from the end backwards, before the one found after it, so the
         # text is scanned about once whatever the number of pieces inside (a search of the
@@ -175,6 +192,17 @@ class Rendering:
                 break
             start, end = start - 1, where
             places.append(where)
+        return start, places
+
+    def _gather(self, text: str, name: str) -> Piece | None:
+        """Make ``text`` a piece: it takes the open pieces it holds, and its digest covers
+        the rest of it (each piece inside stands there as a marker), so that a change
+        inside a piece inside it changes only that piece's digest."""
+        opening = _OPENING.match(text)
+        if opening is None:
+            return None
+        found = self.open
+        start, places = self._inner(text)
         inner = found[start:]
         parts: list[str] = []
         at = 0
@@ -187,6 +215,73 @@ class Rendering:
             return None
         del found[start:]
         return Piece(stamped[1], value, stamped[0], inner, opening.group(1))
+
+
+@dataclass(frozen=True)
+class Part:
+    """A stretch of a panel kept with the pieces in it (top level, in page order): the
+    game's entry (:meth:`Rendering.entry`)."""
+
+    markup: str
+    pieces: tuple[Piece, ...]
+
+    def patched(self, fresh: list[Piece]) -> Part | None:
+        """This stretch with each piece of ``fresh`` in place of the kept piece of its id
+        (at any depth), or None when one of them is not found (then the caller renders
+        the whole panel: a patch is only ever made of pieces known to be there). The
+        pieces around keep their digests: a digest leaves out the pieces inside."""
+        waiting = {piece.ident: piece for piece in fresh}
+        if len(waiting) != len(fresh):
+            return None
+        markup, pieces = _spliced(self.markup, self.pieces, waiting)
+        return None if waiting else Part(markup, pieces)
+
+    def retokened(self, old: str, new: str) -> Part:
+        """This stretch rendered with the CSRF token ``new`` rather than ``old`` (digests
+        are blind to it): a patch joins markup rendered for two phones."""
+        if old == new or old not in self.markup:
+            return self
+        return Part(
+            self.markup.replace(old, new), tuple(_retokened(p, old, new) for p in self.pieces)
+        )
+
+
+def _spliced(
+    markup: str, pieces: tuple[Piece, ...] | list[Piece], waiting: dict[str, Piece]
+) -> tuple[str, tuple[Piece, ...]]:
+    """``markup`` and its ``pieces`` with those ``waiting`` put in (each taken out of
+    ``waiting`` once placed); the pieces inside a piece are looked at when the piece
+    itself is not replaced."""
+    out: list[str] = []
+    made: list[Piece] = []
+    at = 0
+    for piece in pieces:
+        new = waiting.pop(piece.ident, None)
+        if new is None and piece.inner:
+            inner_markup, inner = _spliced(piece.markup, piece.inner, waiting)
+            if inner_markup is not piece.markup:
+                new = Piece(piece.ident, piece.digest, inner_markup, list(inner), piece.tag)
+        if new is None:
+            made.append(piece)
+            continue
+        where = markup.find(piece.markup, at)
+        if where < 0:  # cannot happen for a piece gathered from this markup
+            waiting[piece.ident] = new
+            continue
+        out += (markup[at:where], new.markup)
+        at = where + len(piece.markup)
+        made.append(new)
+    if not out:
+        return markup, tuple(made)
+    out.append(markup[at:])
+    return "".join(out), tuple(made)
+
+
+def _retokened(piece: Piece, old: str, new: str) -> Piece:
+    if old not in piece.markup:
+        return piece
+    inner = [_retokened(p, old, new) for p in piece.inner]
+    return Piece(piece.ident, piece.digest, piece.markup.replace(old, new), inner, piece.tag)
 
 
 def _blanked(markup: str, start: str) -> str:
@@ -232,6 +327,14 @@ def shell_filter(context: Context, markup: str) -> Markup:
     :meth:`Rendering.shell`); without one, the markup as it is."""
     rendering = _rendering_of(context)
     return Markup(markup) if rendering is None else rendering.shell(markup)
+
+
+@pass_context
+def entry_filter(context: Context, markup: str) -> Markup:
+    """Jinja filter ``entry``: the game's entry, kept by the template's ``live`` (see
+    :meth:`Rendering.entry`); without one, the markup as it is."""
+    rendering = _rendering_of(context)
+    return Markup(markup) if rendering is None else rendering.entry(markup)
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,14 @@ play as it stands (see the package's docstring for the whole path)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import dataclasses
+import re
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from flask import render_template, request, session
+from flask import current_app, render_template, request, session
 from werkzeug.wrappers import Response
 
 from companion.games import GAMES
@@ -26,13 +29,23 @@ from companion.web.context import (
     seat_among,
     token_of,
 )
-from companion.web.live import panels
+from companion.web.live import panels, personal
+from companion.web.live.pieces import Part, Piece, Rendering
 from companion.web.live.responses import (
     fragment_response,
     page_or_fragment,
     page_response,
     wants_fragment,
 )
+
+
+@dataclass(frozen=True)
+class Edited:
+    """One edit a request made: the play's version it was made on, and the paths it
+    set. The panel of the new version can then be the last one's, patched."""
+
+    since: int
+    paths: tuple[str, ...]
 
 
 def render_play(
@@ -42,24 +55,37 @@ def render_play(
     status: int = 200,
     errors: Mapping[str, str] | None = None,
     extra: Mapping[str, Any] | None = None,
+    edited: Edited | None = None,
     **shown: Any,
 ) -> Response:
     """The play's page, or its panel for htmx. The panel comes from the panel cache when
     this view of this version was rendered before (for this phone or another), and is
     rendered and kept otherwise (not with errors or anything else shown this once); so is
-    the page's frame. This phone's CSRF token and form keys are put in."""
+    the page's frame. This phone's CSRF token and form keys are put in.
+
+    After an ``edited`` play, the game's entry in the new panel is the one kept with the
+    last version's panel, patched where the game says the edit changed it (see
+    :func:`_entry_before`); everything else in the panel is drawn anew."""
     glance = tables.PlayGlance.of(table_access, play)
     token = token_of(table_access)
     keep = not errors and not extra and not shown and status == HTTPStatus.OK
-    made = panels.panel(
-        _panel_key(glance, token) if keep else None,
-        lambda rendering: render_template(
-            PLAY_FRAGMENT,
-            **play_context(
-                table_access, play, errors=errors, extra=extra, live=rendering, **shown
-            ),
-        ),
-    )
+    key = _panel_key(glance, token) if keep else None
+
+    def draw(rendering: Rendering, entry_from: Part | None = None) -> str:
+        context = play_context(
+            table_access, play, errors=errors, extra=extra, live=rendering,
+            entry_from=entry_from, edited=edited.paths if edited else (), **shown,
+        )  # fmt: skip
+        return render_template(PLAY_FRAGMENT, **context)
+
+    def render(rendering: Rendering) -> str:
+        entry_from = _entry_before(glance, token, edited) if keep else None
+        html = draw(rendering, entry_from)
+        if rendering.reused and current_app.config.get("LIVE_CHECK_PATCHES"):
+            _check_patch(rendering, html, draw)
+        return html
+
+    made = panels.panel(key, render)
     if wants_fragment():
         return fragment_response(made.html, status, rendering=made.rendering, fill=made.for_phone)
     frame = panels.frame(
@@ -96,12 +122,67 @@ def kept_play(token: str, play_id: int) -> Response | None:
     return page_response(frame.around(made.for_phone(made.html)))
 
 
-def _panel_key(glance: tables.PlayGlance, token: str) -> Hashable:
+def _entry_before(glance: tables.PlayGlance, token: str, edited: Edited | None) -> Part | None:
+    """The game's entry as the panel of the version before ``edited`` showed it, in this
+    same view (link, seat, table, series, whatever else the game's panel shows), with
+    this phone's CSRF token: None unless the edit is the only change since and that
+    panel is kept here. The patch is only as sure as the game's ``entry_changes``; with
+    ``LIVE_CHECK_PATCHES`` (the tests) each patched panel is checked against a whole
+    rendering."""
+    if edited is None or glance.version != edited.since + 1:
+        return None
+    before = panels.kept_panel(_panel_key(glance, token, as_of=edited.since))
+    if before is None or before.rendering.part is None:
+        return None
+    return before.rendering.part.retokened(before.csrf_token, personal.csrf_token())
+
+
+def _check_patch(rendering: Rendering, html: str, draw: Callable[[Rendering], str]) -> None:
+    """Raise when a panel whose entry was patched differs from the panel drawn whole
+    (its markup, its pieces and their digests)."""
+    whole = Rendering()
+    expected = draw(whole)
+    if _sameable(html) != _sameable(expected) or _digests(rendering) != _digests(whole):
+        raise AssertionError(
+            f"a patched panel differs from the whole one:\n{html}\n---\n{expected}"
+        )
+
+
+def _sameable(html: str) -> str:
+    """``html`` without its one-time form keys, which differ at every rendering."""
+    return _KEYS.sub("", html)
+
+
+_KEYS = re.compile(re.escape(personal.KEY_INPUT_START) + r'[^"]*"')
+
+
+def _digests(rendering: Rendering) -> list[tuple[str, str, int]]:
+    """Every piece of a rendered panel: its id, digest and depth."""
+    found: list[tuple[str, str, int]] = []
+
+    def walk(piece: Piece, depth: int) -> None:
+        found.append((piece.ident, piece.digest, depth))
+        for inner in piece.inner:
+            walk(inner, depth + 1)
+
+    if rendering.panel is not None:
+        walk(rendering.panel, 0)
+    return found
+
+
+def _panel_key(glance: tables.PlayGlance, token: str, *, as_of: int | None = None) -> Hashable:
+    """The panel cache's key of this view of the play ``glance`` describes; ``as_of``:
+    of the same view of the play's version ``as_of`` (an edit since is its only change)."""
     pages = game_pages(glance.game)
+    # The series' totals count each of its games as it stands (one may be reopened).
+    series = None if glance.series_id is None else tables.series_versions(glance.series_id)
+    if as_of is not None:
+        glance = dataclasses.replace(glance, version=as_of)
+        if series is not None:
+            series = [(i, as_of if i == glance.id else v) for i, v in series]
     depends_on = {
         "game": pages.panel_depends_on(glance) if pages is not None else None,
-        # The series' totals count each of its games as it stands (one may be reopened).
-        "series": None if glance.series_id is None else tables.series_versions(glance.series_id),
+        "series": series,
     }
     seat = seat_among(glance.player_ids, glance.table_id)
     return panels.key_for(glance, token=token, seat=seat, depends_on=depends_on)
@@ -124,6 +205,7 @@ def play_response(
     fragment: str = PLAY_FRAGMENT,
     always_render: bool = False,
     extra: Mapping[str, Any] | None = None,
+    edited: Edited | None = None,
     **shown: Any,
 ) -> Response:
     """The answer to any change of a play: htmx gets the fresh ``fragment``; a plain form
@@ -139,7 +221,9 @@ def play_response(
     if status == 200 and not always_render and not wants_fragment():
         return redirect_to_play(table_access, play)
     if fragment == PLAY_FRAGMENT or not wants_fragment():
-        return render_play(table_access, play, status=status, errors=errors, extra=extra, **shown)
+        return render_play(
+            table_access, play, status=status, errors=errors, extra=extra, edited=edited, **shown
+        )
     context = play_context(
         table_access, play, errors=errors, extra=extra, oob_actions=True, **shown
     )
