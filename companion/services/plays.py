@@ -442,6 +442,28 @@ def changes_of(edit: Edit) -> list[Change]:
     return []
 
 
+# Built once: the fields of one edit of a play, found by its number.
+_EDIT_FIELDS = select(Edit.path, Edit.value).where(
+    Edit.play_id == bindparam("play_id"), Edit.number == bindparam("number")
+)
+
+
+def paths_set_by(play_id: int, number: int) -> tuple[str, ...]:
+    """The paths of the state the play's edit ``number`` set (an undo: the ones it put
+    back), in one indexed query without loading the play; none for a status change or
+    an edit not there. Each edit raises the play's version by one and is numbered with
+    the version it made, so these are all the state changed from ``number - 1``."""
+    row = db.session.execute(_EDIT_FIELDS, {"play_id": play_id, "number": number}).first()
+    if row is None:
+        return ()
+    path, value = row
+    if path is not None:
+        return (path,)
+    if isinstance(value, list):
+        return tuple(c["path"] for c in value if isinstance(c, dict) and "path" in c)
+    return ()
+
+
 #: How many of the newest edits :func:`last_undoable` reads before it reads them all.
 NEWEST_EDITS = 16
 # Built once (every page of a play runs it): the newest value edits no undo reverted.

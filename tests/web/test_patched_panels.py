@@ -93,6 +93,33 @@ def test_a_tap_draws_only_what_it_changed(app: Flask, links: TableLinks, drawn: 
     assert (drawn.whole, drawn.patched) == (2, 3)
 
 
+def test_an_undo_and_a_plain_post_patch_from_the_plays_log(
+    app: Flask, links: TableLinks, drawn: Drawn
+) -> None:
+    """What changed since the kept panel is read from the play's log where the request
+    did not make the edit itself: an undo, and the page a phone without JavaScript is
+    sent to after its post (as a poll served by another worker would)."""
+    play = start_play(app.test_client(), links.edit)
+    phone = Phone(app, links.edit, play, "all", digests=True)
+    assert tap(phone, count_path(0), 1, 0).status_code == 200
+    target = _undo_target(_fresh(phone))
+    answer = phone.post("/undo", {"undoes": target}, {})
+    assert answer.status_code == 200
+    assert (drawn.whole, drawn.patched) == (1, 2)
+    plain = phone.client.post(
+        f"{phone.url}/edit", data={"csrf_token": phone.token, "tap": f"{count_path(1)} 1 0"}
+    )
+    assert plain.status_code == 303
+    page = phone.client.get(plain.headers["Location"]).get_data(as_text=True)
+    assert (drawn.whole, drawn.patched) == (1, 3)
+    assert f'id="n-1-{OWL}" name="value" value="1"' in page
+
+
+def _fresh(phone: Phone) -> str:
+    """The panel as a fresh load through the phone shows it."""
+    return text_of(phone.client.get(f"{phone.url}?seat={phone.seat}", headers=HTMX))
+
+
 def _face_down(_app: Flask, phone: Phone) -> Any:
     """The face-down card's form is no piece of its own: Odd World cannot place it."""
     return phone.post("/edit", {"path": "players[0].face_down", "value": OWL, "base": ""}, {})
@@ -121,8 +148,7 @@ def test_where_a_patch_is_not_sure_the_entry_is_drawn_whole(
     assert answer.status_code == 200
     assert (drawn.whole, drawn.patched) == (2, 0)
     phone.take(answer)
-    fresh = text_of(phone.client.get(f"{phone.url}?seat={seat}", headers=HTMX))
-    assert _panel(phone.page) == _panel(fresh)
+    assert _panel(phone.page) == _panel(_fresh(phone))
 
 
 def test_a_refused_or_stale_tap_is_never_patched(
@@ -222,8 +248,7 @@ def test_every_phone_ends_on_the_play_as_it_stands(
             if other is not phone:
                 other.take(other.poll({}))
     for phone in [*phones, viewer]:
-        fresh = text_of(phone.client.get(f"{phone.url}?seat={phone.seat}", headers=HTMX))
-        assert _panel(phone.page) == _panel(fresh)
+        assert _panel(phone.page) == _panel(_fresh(phone))
 
 
 def _state(app: Flask, play: int) -> dict[str, Any]:

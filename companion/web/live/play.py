@@ -48,6 +48,15 @@ class Edited:
     paths: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class EntryBefore:
+    """The game's entry as the panel of the play's last version showed it, and the paths
+    of the one edit since (see :func:`_entry_before`)."""
+
+    entry: Part
+    paths: tuple[str, ...]
+
+
 def render_play(
     table_access: TableAccess,
     play: Play,
@@ -71,16 +80,17 @@ def render_play(
     keep = not errors and not extra and not shown and status == HTTPStatus.OK
     key = _panel_key(glance, token) if keep else None
 
-    def draw(rendering: Rendering, entry_from: Part | None = None) -> str:
+    def draw(rendering: Rendering, before: EntryBefore | None = None) -> str:
         context = play_context(
             table_access, play, errors=errors, extra=extra, live=rendering,
-            entry_from=entry_from, edited=edited.paths if edited else (), **shown,
+            entry_from=before.entry if before else None,
+            edited=before.paths if before else (), **shown,
         )  # fmt: skip
         return render_template(PLAY_FRAGMENT, **context)
 
     def render(rendering: Rendering) -> str:
-        entry_from = _entry_before(glance, token, edited) if keep else None
-        html = draw(rendering, entry_from)
+        before = _entry_before(glance, token, edited) if keep else None
+        html = draw(rendering, before)
         if rendering.reused and current_app.config.get("LIVE_CHECK_PATCHES"):
             _check_patch(rendering, html, draw)
         return html
@@ -122,19 +132,26 @@ def kept_play(token: str, play_id: int) -> Response | None:
     return page_response(frame.around(made.for_phone(made.html)))
 
 
-def _entry_before(glance: tables.PlayGlance, token: str, edited: Edited | None) -> Part | None:
-    """The game's entry as the panel of the version before ``edited`` showed it, in this
-    same view (link, seat, table, series, whatever else the game's panel shows), with
-    this phone's CSRF token: None unless the edit is the only change since and that
-    panel is kept here. The patch is only as sure as the game's ``entry_changes``; with
-    ``LIVE_CHECK_PATCHES`` (the tests) each patched panel is checked against a whole
-    rendering."""
-    if edited is None or glance.version != edited.since + 1:
+def _entry_before(
+    glance: tables.PlayGlance, token: str, edited: Edited | None
+) -> EntryBefore | None:
+    """The game's entry as the panel of the play's last version showed it in this same
+    view (link, seat, table, series, whatever else the game's panel shows), with this
+    phone's CSRF token, and the paths the one edit since set: the request's own
+    (``edited``), else the play's log's (a poll, a reload, another worker's tap). None
+    when that panel is not kept here, or the edit set no path (a finish). The patch is
+    only as sure as the game's ``entry_changes``; with ``LIVE_CHECK_PATCHES`` (the tests)
+    each patched panel is checked against a whole rendering."""
+    if edited is not None and glance.version != edited.since + 1:
         return None
-    before = panels.kept_panel(_panel_key(glance, token, as_of=edited.since))
+    before = panels.kept_panel(_panel_key(glance, token, as_of=glance.version - 1))
     if before is None or before.rendering.part is None:
         return None
-    return before.rendering.part.retokened(before.csrf_token, personal.csrf_token())
+    paths = edited.paths if edited is not None else plays.paths_set_by(glance.id, glance.version)
+    if not paths:
+        return None
+    entry = before.rendering.part.retokened(before.csrf_token, personal.csrf_token())
+    return EntryBefore(entry, paths)
 
 
 def _check_patch(rendering: Rendering, html: str, draw: Callable[[Rendering], str]) -> None:
