@@ -142,6 +142,9 @@ def _entry_before(
     when that panel is not kept here, or the edit set no path (a finish). The patch is
     only as sure as the game's ``entry_changes``; with ``LIVE_CHECK_PATCHES`` (the tests)
     each patched panel is checked against a whole rendering."""
+    pages = game_pages(glance.game)
+    if pages is None or pages.entry_changes is None:  # the game cannot place an edit
+        return None
     if edited is not None and glance.version != edited.since + 1:
         return None
     before = panels.kept_panel(_panel_key(glance, token, as_of=glance.version - 1))
