@@ -454,9 +454,11 @@ def paths_set_by(play_id: int, number: int) -> tuple[str, ...]:
     an edit not there. Each edit raises the play's version by one and is numbered with
     the version it made, so these are all the state changed from ``number - 1``."""
     row = db.session.execute(_EDIT_FIELDS, {"play_id": play_id, "number": number}).first()
-    if row is None:
-        return ()
-    path, value = row
+    return () if row is None else _paths_of(*row)
+
+
+def _paths_of(path: str | None, value: Any) -> tuple[str, ...]:
+    """The paths an edit logged as ``path`` and ``value`` set (see :func:`_edit_of`)."""
     if path is not None:
         return (path,)
     if isinstance(value, list):
@@ -472,8 +474,10 @@ _UNDONE = select(Edit.undoes).where(
     Edit.kind == EditKind.UNDO.value,
     Edit.undoes.is_not(None),
 )
+# Plain rows, not loaded edits: every panel drawn asks, and building 16 edits with their
+# values and previous values decoded was most of its cost.
 _NEWEST_NOT_UNDONE = (
-    select(Edit)
+    select(Edit.number, Edit.path, Edit.value)
     .where(
         Edit.play_id == bindparam("play_id"),
         Edit.kind == EditKind.SET.value,
@@ -484,16 +488,17 @@ _NEWEST_NOT_UNDONE = (
 )
 
 
-def last_undoable(play: Play) -> Edit | None:
-    """The newest value edit that no undo has reverted yet, if any.
+def last_undoable(play: Play) -> int | None:
+    """The number of the newest value edit that no undo has reverted yet, if any.
 
     Read from the newest edits only (every page of a play asks, and a long game holds
     hundreds); the whole log only when none of them has a change to undo."""
-    newest = list(db.session.scalars(_NEWEST_NOT_UNDONE, {"play_id": play.id}))
-    found = next((edit for edit in newest if changes_of(edit)), None)
+    newest = db.session.execute(_NEWEST_NOT_UNDONE, {"play_id": play.id}).all()
+    found = next((number for number, path, value in newest if _paths_of(path, value)), None)
     if found is not None or len(newest) < NEWEST_EDITS:
         return found
-    return _undo_target(play.edits)
+    target = _undo_target(play.edits)
+    return target.number if target is not None else None
 
 
 def _write(
@@ -772,7 +777,7 @@ def view(play: Play, *, can_edit: bool) -> PlayView:
         game=game_of(play),
         result=result,
         explanation=explain.decision(result, over=play.finished) if result else None,
-        undo_target=target.number if target is not None else None,
+        undo_target=target,
         history_count=play.version,
         series_result=series,
         series_explanation=explain.decision(series, over=series["over"]) if series else None,

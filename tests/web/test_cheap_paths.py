@@ -206,4 +206,4 @@ def test_the_undo_offered_from_the_newest_edits_matches_the_whole_log(
             db.session.expire_all()
             offered = plays.last_undoable(play)
             whole = plays._undo_target(play.edits)
-            assert (offered and offered.number) == (whole and whole.number), number
+            assert offered == (whole and whole.number), number
