@@ -173,7 +173,7 @@ def _heading_maker(page: PlayPage) -> Callable[[Mapping[str, Any], int], Markup]
     return display_heading
 
 
-#: An edit of one count of a display (``players[1].display.owl``).
+#: An edit of one count of a display (``players[1].display.hoopoe``).
 _COUNT_PATH = re.compile(r"players\[(\d+)\]\.display\.([a-z-]+)")
 
 
