@@ -25,6 +25,8 @@ from companion.web.context import PAGES_KEY
 from companion.web.game_pages import PlayPage
 from companion.web.live.panels import PANELS_KEY, new_cache
 from companion.web.live.pieces import Part, Piece, Rendering
+from companion.web.live.play import VERSIONS_BACK
+from support.app import make_app
 from support.client import HTMX, TableLinks, create_table, start_play
 from support.oob import VOLATILE, Phone, elements, text_of
 
@@ -113,6 +115,37 @@ def test_an_undo_and_a_plain_post_patch_from_the_plays_log(
     page = phone.client.get(plain.headers["Location"]).get_data(as_text=True)
     assert (drawn.whole, drawn.patched) == (1, 3)
     assert f'id="n-1-{OWL}" name="value" value="1"' in page
+
+
+def test_a_worker_patches_a_panel_several_edits_old(
+    app: Flask, links: TableLinks, drawn: Drawn
+) -> None:
+    """Taps made through another worker (a second app on the same database): this one
+    holds an older version's panel, and patches it with every edit since, from the log."""
+    play = start_play(app.test_client(), links.edit)
+    here = Phone(app, links.edit, play, "all", digests=True)
+    elsewhere = Phone(_second_worker(app), links.edit, play, "all", digests=True)
+    for seat in (0, 1, 2):
+        assert tap(elsewhere, count_path(seat), 1, 0).status_code == 200
+    assert (drawn.whole, drawn.patched) == (2, 3)  # a page on each worker; taps there
+    here.take(here.poll({}))  # three versions on from the one this worker holds
+    assert (drawn.whole, drawn.patched) == (2, 4)
+    assert _panel(here.page) == _panel(_fresh(here))
+    # More edits since than it looks back for: drawn whole.
+    for value in range(1, VERSIONS_BACK + 2):
+        assert tap(elsewhere, count_path(3), value, value - 1).status_code == 200
+    here.take(here.poll({}))
+    assert drawn.whole == 3
+    assert _panel(here.page) == _panel(_fresh(here))
+
+
+def _second_worker(app: Flask) -> Flask:
+    """Another app on the same database and secret, as a second worker process is."""
+    keys = ("TESTING", "SECRET_KEY", "SERVER_NAME", "SQLALCHEMY_DATABASE_URI")
+    settings = {key: app.config[key] for key in keys}
+    other = make_app({**settings, "INSTANCE_PATH": app.instance_path, "AUTO_MIGRATE": False})
+    other.config["LIVE_CHECK_PATCHES"] = False  # counted as this one's are
+    return other
 
 
 def _fresh(phone: Phone) -> str:

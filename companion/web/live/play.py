@@ -132,25 +132,37 @@ def kept_play(token: str, play_id: int) -> Response | None:
     return page_response(frame.around(made.for_phone(made.html)))
 
 
+#: How many versions back a kept panel may be, to be patched from: a worker that did not
+#: draw the last version (the phones' polls went to another) may hold an older one.
+VERSIONS_BACK = 4
+
+
 def _entry_before(
     glance: tables.PlayGlance, token: str, edited: Edited | None
 ) -> EntryBefore | None:
-    """The game's entry as the panel of the play's last version showed it in this same
-    view (link, seat, table, series, whatever else the game's panel shows), with this
-    phone's CSRF token, and the paths the one edit since set: the request's own
-    (``edited``), else the play's log's (a poll, a reload, another worker's tap). None
-    when that panel is not kept here, or the edit set no path (a finish). The patch is
-    only as sure as the game's ``entry_changes``; with ``LIVE_CHECK_PATCHES`` (the tests)
-    each patched panel is checked against a whole rendering."""
+    """The game's entry as the newest kept panel of one of the play's last versions
+    showed it in this same view (link, seat, table, series, whatever else the game's
+    panel shows), with this phone's CSRF token, and the paths the edits since set: the
+    request's own (``edited``) when it made the only one, else the play's log's (a poll,
+    a reload, another worker's taps, an undo). None when no such panel is kept here, or
+    an edit since set no path (a finish). The patch is only as sure as the game's
+    ``entry_changes``; with ``LIVE_CHECK_PATCHES`` (the tests) each patched panel is
+    checked against a whole rendering."""
     pages = game_pages(glance.game)
     if pages is None or pages.entry_changes is None:  # the game cannot place an edit
         return None
-    if edited is not None and glance.version != edited.since + 1:
+    series = _series_versions(glance)
+    for back in range(1, min(VERSIONS_BACK, glance.version) + 1):
+        since = glance.version - back
+        before = panels.kept_panel(_panel_key(glance, token, as_of=since, series=series))
+        if before is not None and before.rendering.part is not None:
+            break
+    else:
         return None
-    before = panels.kept_panel(_panel_key(glance, token, as_of=glance.version - 1))
-    if before is None or before.rendering.part is None:
-        return None
-    paths = edited.paths if edited is not None else plays.paths_set_by(glance.id, glance.version)
+    if edited is not None and edited.since == since and back == 1:
+        paths = edited.paths
+    else:
+        paths = plays.paths_set_since(glance.id, since, glance.version)
     if not paths:
         return None
     entry = before.rendering.part.retokened(before.csrf_token, personal.csrf_token())
@@ -190,12 +202,25 @@ def _digests(rendering: Rendering) -> list[tuple[str, str, int]]:
     return found
 
 
-def _panel_key(glance: tables.PlayGlance, token: str, *, as_of: int | None = None) -> Hashable:
+def _series_versions(glance: tables.PlayGlance) -> list[tuple[int, int]] | None:
+    """The id and version of each game of the play's series (None: not in a series)."""
+    return None if glance.series_id is None else tables.series_versions(glance.series_id)
+
+
+def _panel_key(
+    glance: tables.PlayGlance,
+    token: str,
+    *,
+    as_of: int | None = None,
+    series: list[tuple[int, int]] | None = None,
+) -> Hashable:
     """The panel cache's key of this view of the play ``glance`` describes; ``as_of``:
-    of the same view of the play's version ``as_of`` (an edit since is its only change)."""
+    of the same view of the play's version ``as_of`` (its edits since its only change),
+    ``series``: its series' versions, when read already."""
     pages = game_pages(glance.game)
     # The series' totals count each of its games as it stands (one may be reopened).
-    series = None if glance.series_id is None else tables.series_versions(glance.series_id)
+    if series is None:
+        series = _series_versions(glance)
     if as_of is not None:
         glance = dataclasses.replace(glance, version=as_of)
         if series is not None:
