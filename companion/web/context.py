@@ -156,9 +156,9 @@ def play_context(
     a fresh one unless given), and the game's own view data (its ``GamePages.context``
     hook, given ``extra``: what an action left for it). ``shown`` adds template values.
 
-    ``entry_from``: the game's entry as the panel of the version before showed it, and
-    ``edited``: the paths of the one edit since; the panel then takes that entry patched
-    where the game says the edit changed it (``kept_entry``), when it can say."""
+    ``entry_from``: the game's entry as the panel of a recent version showed it, and
+    ``edited``: the paths of the edits since; the panel then takes that entry patched
+    where the game says those edits changed it (``kept_entry``), when it can say."""
     view = plays.view(play, can_edit=table_access.can_edit)
     page = PlayPage(
         table_access=table_access,
@@ -217,8 +217,8 @@ def _patched_entry(
     kept: Part,
     edited: Sequence[str],
 ) -> Part | None:
-    """``kept`` with the pieces the game says the edit of ``edited`` changed drawn anew,
-    or None when it cannot say (then the entry is drawn whole)."""
+    """``kept`` with the pieces the game says edits of ``edited`` change drawn anew, or
+    None when it cannot say (then the entry is drawn whole)."""
     fresh = Rendering()
     if not edited or not changes(dataclasses.replace(page, live=fresh), edited):
         return None

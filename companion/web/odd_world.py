@@ -22,6 +22,7 @@ def context(page: PlayPage) -> dict[str, Any]:
     and the rows of a display (see :func:`_rows_for`)."""
     return {
         "display_heading": _heading_maker(page),
+        "display_anchor": _anchor,
         "birds": engine.BIRDS,
         "most_cards": engine.CARDS_PER_BIRD,
         "bird_rows": _rows_for(page),

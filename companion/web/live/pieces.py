@@ -138,7 +138,7 @@ class Rendering:
             self.volatile_starts = tuple(dict.fromkeys((csrf, *_VOLATILE_STARTS)))
         for start in self.volatile_starts:
             if start in markup:
-                markup = _blanked(markup, start)
+                markup = blanked(markup, start)
         # SHA-256 rather than BLAKE2: several times faster where the CPU computes it (the
         # digests were a sixth of a panel's rendering), cut to DIGEST_BYTES all the same.
         raw = hashlib.sha256(markup.encode()).digest()[:DIGEST_BYTES]
@@ -284,7 +284,7 @@ def _retokened(piece: Piece, old: str, new: str) -> Piece:
     return Piece(piece.ident, piece.digest, piece.markup.replace(old, new), inner, piece.tag)
 
 
-def _blanked(markup: str, start: str) -> str:
+def blanked(markup: str, start: str) -> str:
     """``markup`` with each value that follows ``start`` (up to its closing quote) left
     out; a cut at every ``start`` is cheaper than a regular expression over the panel."""
     parts = markup.split(start)

@@ -4,7 +4,6 @@ play as it stands (see the package's docstring for the whole path)."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -30,7 +29,7 @@ from companion.web.context import (
     token_of,
 )
 from companion.web.live import panels, personal
-from companion.web.live.pieces import Part, Piece, Rendering
+from companion.web.live.pieces import Part, Piece, Rendering, blanked
 from companion.web.live.responses import (
     fragment_response,
     page_or_fragment,
@@ -182,10 +181,7 @@ def _check_patch(rendering: Rendering, html: str, draw: Callable[[Rendering], st
 
 def _sameable(html: str) -> str:
     """``html`` without its one-time form keys, which differ at every rendering."""
-    return _KEYS.sub("", html)
-
-
-_KEYS = re.compile(re.escape(personal.KEY_INPUT_START) + r'[^"]*"')
+    return blanked(html, personal.KEY_INPUT_START)
 
 
 def _digests(rendering: Rendering) -> list[tuple[str, str, int]]:
