@@ -93,3 +93,13 @@ def write_lock_held(database: Path) -> Iterator[None]:
     finally:
         holder.rollback()
         holder.close()
+
+
+READING = re.compile(r'<p class="hint reading" data-reading="([^"]+)">([^<]*)')
+
+
+def standings_readings(html: str) -> list[str]:
+    """The app's readings a page shows in its standings (their sentences)."""
+    section = re.search(r'<section id="standings".*?</section>', html, re.S)
+    assert section is not None
+    return [text.strip() for _id, text in READING.findall(section.group(0))]

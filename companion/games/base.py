@@ -19,6 +19,7 @@ import pydantic
 
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result, ScoreOrder, Tiebreak
+from companion.games.readings import Reading
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,10 @@ class Game(abc.ABC):
     #: Keys of a state whose values only their owner's phone may see (a hand of cards):
     #: exports shared through a link leave their contents out.
     private_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Every reading the engine can apply (an answer carries those it applied in its
+    #: ``readings``): a test checks each has a clarification entry and appears in some
+    #: answer.
+    readings: ClassVar[tuple[Reading, ...]] = ()
 
     @property
     def player_counts(self) -> range:

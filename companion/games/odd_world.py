@@ -43,6 +43,7 @@ from companion.games.names import (
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import BreakdownLine, Entry, Result, Tiebreak, rank
+from companion.games.readings import Reading
 
 SLUG = "odd-world"
 CARDS_PER_BIRD = 8
@@ -117,9 +118,10 @@ class SeriesModel(pydantic.BaseModel):
 
 
 #: Why 2 to 5 players: the app's reading, as the rulebook gives no player count.
-PLAYERS_READING = (
+PLAYERS_READING = Reading(
+    "odd-world/players",
     "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
-    " sold for 2 to 5."
+    " sold for 2 to 5.",
 )
 #: Sizes checked before any player is: more players than the game seats, or more games
 #: than a series has, are refused at once.
@@ -129,7 +131,7 @@ STATE_SIZE = object_size(
             MIN_PLAYERS,
             MAX_PLAYERS,
             object_size({"name": NAME_SIZE, "display": object_size(), "face_down": text_size()}),
-            reading=PLAYERS_READING,
+            reading=PLAYERS_READING.text,
         )
     }
 )
@@ -212,7 +214,9 @@ def _deck_problems(players: Sequence[PlayerModel]) -> list[Problem]:
 def _problems(model: StateModel) -> list[Problem]:
     players = model.players
     problems = [
-        Problem(p.path, f"{p.message} {PLAYERS_READING}", rule=p.rule)
+        Problem(
+            p.path, f"{p.message} {PLAYERS_READING.text}", rule=p.rule, reading=PLAYERS_READING
+        )
         for p in player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
     ]
     problems += name_problems([p.name for p in players], path=lambda i: f"players[{i}].name")
@@ -402,7 +406,8 @@ class OddWorld(Game):
     name = "Odd World"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    player_count_reading = PLAYERS_READING
+    player_count_reading = PLAYERS_READING.text
+    readings = (PLAYERS_READING,)
     engine_version = 2
     tiebreaks = TIEBREAKS
     has_series = True

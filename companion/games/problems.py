@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pydantic
+
+if TYPE_CHECKING:
+    from companion.games.readings import Reading
 
 #: The most problems one answer lists; the rest are only counted (``more_problems``), so
 #: a request full of mistakes still gets a short answer.
@@ -38,6 +42,10 @@ class Problem:
     #: cards while the birds are being counted): the pages show it only once the game
     #: is over. Not part of the API shape, nor of equality.
     pending: bool = field(default=False, compare=False, repr=False)
+    #: The app's reading the refusal rests on, when the rulebook leaves room (the API
+    #: lists it in the answer's ``readings``). Not part of a problem's shape, nor of
+    #: equality.
+    reading: Reading | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, str]:
         """The API shape of a problem."""

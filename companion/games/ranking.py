@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.games.problems import RuleId
+from companion.games.readings import Reading, readings_json
 
 
 class Decision(StrEnum):
@@ -173,6 +174,8 @@ class Result:
     finished: bool
     warnings: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: The app's readings the verdict rests on (see :mod:`companion.games.readings`).
+    readings: tuple[Reading, ...] = ()
 
     @property
     def winners(self) -> list[str]:
@@ -194,6 +197,8 @@ class Result:
             "warnings": list(self.warnings),
         }
         body.update(self.extra)
+        if self.readings:
+            body["readings"] = readings_json(self.readings)
         return body
 
 

@@ -65,6 +65,10 @@ def obj(
 
 #: One problem of a referee check (also inside a 422): where, and what is wrong.
 PROBLEM: Schema = obj({"path": STRING, "message": SENTENCE})
+#: One of the app's readings an answer applied (:class:`companion.games.readings.Reading`).
+READING: Schema = obj({"id": STRING, "text": SENTENCE, "rule": STRING})
+#: The optional ``readings`` of an answer (present only when the answer applied some).
+READINGS: Schema = {"type": "array", "items": READING, "minItems": 1}
 PROBLEMS: Schema = array(PROBLEM)
 #: A label and points (a breakdown line, a line of Buy Points).
 LINE: Schema = obj({"label": STRING, "points": INTEGER})
@@ -95,5 +99,5 @@ def result(game: str, extra: Mapping[str, Schema] | None = None) -> Schema:
             **(extra or {}),
         },
         # The app's readings the verdict rests on (present only when there are some).
-        {"readings": array(SENTENCE)},
+        {"readings": READINGS},
     )

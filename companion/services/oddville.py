@@ -165,7 +165,7 @@ class BuildVerdict:
     #: The rules entry each message applies (``None`` where none does), for the links.
     rules: list[str | None] = field(default_factory=list)
     #: The app's readings the verdict rests on (the API's ``readings``).
-    readings: list[str] = field(default_factory=list)
+    readings: list[dict[str, str]] = field(default_factory=list)
 
 
 def check_build(

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.problems import InvalidStateError, Problem, listed_problems
+from companion.games.readings import readings_json
 from companion.web import openapi, security
 from companion.web.cache import Cache
 from companion.web.limits import api_limit
@@ -140,15 +141,19 @@ def call(slug: str, check: str) -> Response:
 
 
 def invalid_state_response(problems: Sequence[Problem]) -> Response:
-    """The 422 body: the first :data:`MAX_PROBLEMS` problems, and how many more there are.
+    """The 422 body: the first :data:`MAX_PROBLEMS` problems, how many more there are,
+    and the app's readings the listed refusals rest on.
 
-    ``more_problems`` is only present when some were left out, so shorter answers keep
-    the shape they always had.
+    ``more_problems`` and ``readings`` are only present when there are some, so other
+    answers keep the shape they always had.
     """
     shown, more = listed_problems(problems)
     body: dict[str, Any] = {"error": "invalid_state", "problems": [p.to_json() for p in shown]}
     if more:
         body["more_problems"] = more
+    readings = readings_json(p.reading for p in shown)
+    if readings:
+        body["readings"] = readings
     response = jsonify(body)
     response.status_code = 422
     return response

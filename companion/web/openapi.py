@@ -38,7 +38,7 @@ INVALID_STATE: schemas.Schema = schemas.obj(
         "error": {"const": "invalid_state"},
         "problems": {**schemas.PROBLEMS, "minItems": 1, "maxItems": MAX_PROBLEMS},
     },
-    {"more_problems": {"type": "integer", "minimum": 1}},
+    {"more_problems": {"type": "integer", "minimum": 1}, "readings": schemas.READINGS},
 )
 #: Every error answer: (status, response component, description, schema component).
 ERRORS: tuple[tuple[int, str, str, str], ...] = (

@@ -156,8 +156,10 @@ def test_build_beside_the_main_square_labels_its_missing_bonus_as_a_reading(
     assert reply["legal"] is True
     assert [b["bonus"] for b in reply["bonuses"]] == ["coin"]
     assert len(reply["readings"]) == 1
-    assert "The Main Square gives no bonus" in reply["readings"][0]
-    assert "app's reading" in reply["readings"][0]
+    assert reply["readings"][0]["id"] == "oddville/main-square/no-bonus"
+    assert reply["readings"][0]["rule"] == "oddville/main-square/no-bonus"
+    assert "The Main Square gives no bonus" in reply["readings"][0]["text"]
+    assert "app's reading" in reply["readings"][0]["text"]
     # Away from the Main Square no reading is involved.
     first = {"at": [1, 0], "owner": "Ben", "points": {"kind": "row"}, "edges": "SSHH"}
     away = {**below, "city": [square, first], "card": {**card, "at": [1, 1], "edges": "HHHS"}}

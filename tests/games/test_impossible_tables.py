@@ -288,14 +288,14 @@ def test_owl_about_says_fewest_vp_wins_is_the_apps_reading() -> None:
     body = {"players": ["A", "B", "C"], "mode": "basic", "rounds": []}
     readings = GAMES["owl-about"].checked_score(body).to_json()["readings"]
     assert len(readings) == 1
-    assert "Fewest VP wins is the app's reading" in readings[0]
+    assert "Fewest VP wins is the app's reading" in readings[0]["text"]
 
 
 def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> None:
     shared = {"players": ["Ann", "Ben"], "map": ["FF", "FF"], "tokens": [], "sides": {}}
     result = GAMES["oddland"].checked_score(shared).to_json()
     assert result["decided_by"] == "shared"
-    assert any("A shared victory is the app's reading" in r for r in result["readings"])
+    assert any("A shared victory is the app's reading" in r["text"] for r in result["readings"])
     whale = {"player": "Ann", "species": "whalephant", "cells": [[0, 0], [0, 1]]}
     solo = {
         "players": ["Ann"],
@@ -303,7 +303,7 @@ def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> Non
         "tokens": [whale],
         "sides": {"whalephant": "A"},
     }
-    readings = GAMES["oddland"].checked_score(solo).to_json()["readings"]
+    readings = [r["text"] for r in GAMES["oddland"].checked_score(solo).to_json()["readings"]]
     assert any("Whalephant" in r and "app's reading" in r for r in readings)
     assert any("solo modifiers are the app's reading" in r for r in readings)
 

@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 
 from companion.extensions import db
 from companion.models import Play, SpeciesDefinition
-from support.client import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, TableLinks, create_table, csrf, standings_readings
 from support.oddland import IN_BOX, KNOWN, start_oddland
 
 # --- helpers ---------------------------------------------------------------------------
@@ -950,13 +950,6 @@ def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
         " cards, each after the first adding at least 2 spaces (a card covers at most 2), so"
         " the map has at least 34 spaces, not 17.",
     ]
-
-
-def standings_readings(html: str) -> list[str]:
-    """The app's readings shown in the standings (under the verdict they qualify)."""
-    section = re.search(r'<section id="standings".*?</section>', html, re.S)
-    assert section is not None
-    return re.findall(r'<p class="hint reading">([^<]*)</p>', section.group(0))
 
 
 def test_the_standings_show_the_readings_the_verdict_rests_on(

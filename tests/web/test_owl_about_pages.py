@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.games import owl_about as oa
 from companion.models import Play
 from companion.services import plays
-from support.client import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, TableLinks, create_table, csrf, standings_readings
 from support.owl_about import (
     act,
     deck_rows,
@@ -830,13 +830,6 @@ def test_night_collection_3_alone_voids_but_never_resets(app: Flask, client: Fla
     assert "Cy collected 4 night cards: no trophy VP this round." in html
     assert "total back to 0" not in html
     assert totals(html) == {"Ann": 17, "Ben": 17, "Cy": 0}
-
-
-def standings_readings(html: str) -> list[str]:
-    """The app's readings shown in the standings (under the verdict they qualify)."""
-    section = re.search(r'<section id="standings".*?</section>', html, re.S)
-    assert section is not None
-    return re.findall(r'<p class="hint reading">([^<]*)</p>', section.group(0))
 
 
 def test_the_standings_say_fewest_vp_wins_is_the_apps_reading(

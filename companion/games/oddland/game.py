@@ -27,7 +27,12 @@ from companion.games.oddland.map import (
     Token,
 )
 from companion.games.oddland.placement import _card, apply_placement, check_placement
-from companion.games.oddland.scoring import score_table
+from companion.games.oddland.scoring import (
+    SHARED_READING,
+    SOLO_READING,
+    WHALEPHANT_READING,
+    score_table,
+)
 from companion.games.oddland.species import (
     SPECIES,
     SPECIES_CARDS,
@@ -148,9 +153,10 @@ class Oddland(Game):
     name = "Oddland"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 2
+    engine_version = 3
     tiebreaks = (TERRITORY_TIEBREAK,)
     has_play_along = True
+    readings = (SHARED_READING, WHALEPHANT_READING, SOLO_READING)
     #: Rules entries the pages link to: a tie, and the end of the game.
     tie_rule = TIEBREAK_RULE
     end_rule = END_RULE

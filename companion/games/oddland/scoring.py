@@ -30,6 +30,7 @@ from companion.games.oddland.species import (
 )
 from companion.games.oddland.table import Table
 from companion.games.ranking import BreakdownLine, Decision, Entry, Result, rank
+from companion.games.readings import Reading
 
 
 @dataclass(frozen=True)
@@ -280,26 +281,29 @@ def score_table(table: Table) -> Result:
         ranking.decided_by,
         finished,
         tuple(warnings),
-        extra=_readings(table, ranking.decided_by),
+        readings=_readings(table, ranking.decided_by),
     )
 
 
-SHARED_READING = (
+SHARED_READING = Reading(
+    "oddland/tiebreak/shared",
     "A shared victory is the app's reading: the rulebook compares the tied players'"
-    " territories, largest first, but does not say what happens when every one is equal."
+    " territories, largest first, but does not say what happens when every one is equal.",
 )
-WHALEPHANT_READING = (
+WHALEPHANT_READING = Reading(
+    "oddland/species/whalephant",
     "The Whalephant's token covering two adjacent spaces is the app's reading, taken from"
     " the species card rather than the rulebook's text; it counts the larger of its"
-    " territories for the tiebreak."
+    " territories for the tiebreak.",
 )
-SOLO_READING = (
+SOLO_READING = Reading(
+    "oddland/solo",
     "The solo modifiers are the app's reading: the rulebook's text shows only Begator A's"
-    " (-3); the others come from the species cards (Flora A has none)."
+    " (-3); the others come from the species cards (Flora A has none).",
 )
 
 
-def _readings(table: Table, decided_by: str) -> dict[str, list[str]]:
+def _readings(table: Table, decided_by: str) -> tuple[Reading, ...]:
     """The app's readings this verdict rests on (the API's ``readings``), if any."""
     readings = []
     if decided_by == Decision.SHARED and len(table.players) > 1:
@@ -308,4 +312,4 @@ def _readings(table: Table, decided_by: str) -> dict[str, list[str]]:
         readings.append(WHALEPHANT_READING)
     if table.solo:
         readings.append(SOLO_READING)
-    return {"readings": readings} if readings else {}
+    return tuple(readings)

@@ -52,6 +52,7 @@ from companion.games.oddville.facts import (
 )
 from companion.games.oddville.state import Card, City, place_words
 from companion.games.problems import Problem
+from companion.games.readings import Reading
 
 
 def building(
@@ -134,27 +135,38 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
 
 
 #: The Main Square's edges and its missing bonus are read from the card's picture.
-MAIN_SQUARE_READING = (
-    " The Main Square's streets on its left, right and lower sides are the app's reading"
-    " of the card's picture; the rulebook's text does not list them."
+MAIN_SQUARE_READING = Reading(
+    "oddville/main-square/streets",
+    "The Main Square's streets on its left, right and lower sides are the app's reading"
+    " of the card's picture; the rulebook's text does not list them.",
 )
 
 
 #: Why a building beside the Main Square gets no bonus from it (the verdict's reading).
-MAIN_SQUARE_BONUS_READING = (
+MAIN_SQUARE_BONUS_READING = Reading(
+    "oddville/main-square/no-bonus",
     "The Main Square gives no bonus to a building laid next to it: this is the app's"
     " reading, as the rulebook only puts bonuses in the corner of Building cards and never"
-    " gives the Main Square one."
+    " gives the Main Square one.",
 )
 
 
-def build_readings(city: City, new: Card) -> list[str]:
+def said(reading: Reading | None) -> str:
+    """A reading's words as they follow a refusal's sentence: nothing without one.
+
+    >>> said(MAIN_SQUARE_READING)[:16], said(None)
+    (' The Main Square', '')
+    """
+    return f" {reading.text}" if reading else ""
+
+
+def build_readings(city: City, new: Card) -> list[Reading]:
     """The app's readings a verdict on building ``new`` rests on: none, or the Main
     Square's missing bonus when ``new`` shares an edge with it.
 
     >>> from companion.games.oddville.state import parse
     >>> city = parse({"players": ["Ann", "Ben"], "city": [{"at": [0, 0], "card": "main-square"}]})
-    >>> [r[:31] for r in build_readings(city, building((1, 0), owner="Ann", edges="SHHH"))]
+    >>> [r.text[:31] for r in build_readings(city, building((1, 0), owner="Ann", edges="SHHH"))]
     ['The Main Square gives no bonus ']
     >>> build_readings(city, building((1, 1), owner="Ann", edges="SHHH"))
     []
@@ -171,15 +183,16 @@ def _edge_problems(city: City, new: Card) -> list[Problem]:
         if other is None or other.edges is None:
             continue
         if new.edges[mine] != other.edges[theirs]:
-            reading = MAIN_SQUARE_READING if other.main_square else ""
+            reading = MAIN_SQUARE_READING if other.main_square else None
             problems.append(
                 Problem(
                     "card.edges",
                     f"Its {SIDES[mine]} edge shows {EDGE_NAMES[Edge(new.edges[mine])]}, but"
                     f" the card on {_place(city, other.at)} shows"
                     f" {EDGE_NAMES[Edge(other.edges[theirs])]} there: houses meet houses and"
-                    f" streets meet streets.{reading}",
+                    f" streets meet streets.{said(reading)}",
                     rule=EDGES_RULE,
+                    reading=reading,
                 )
             )
     return problems

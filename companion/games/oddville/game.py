@@ -12,6 +12,8 @@ from companion.games.base import ApiDescription, Game
 from companion.games.limits import STRICT, object_size, problems_of, validate_model, whole_number
 from companion.games.names import Roster
 from companion.games.oddville.construction import (
+    MAIN_SQUARE_BONUS_READING,
+    MAIN_SQUARE_READING,
     apply_construction,
     bonuses,
     build_readings,
@@ -43,6 +45,7 @@ from companion.games.oddville.state import (
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
+from companion.games.readings import readings_json
 
 REFUSED = "This cannot be changed here."
 
@@ -140,7 +143,7 @@ def verdict(
         "bonuses": [g.to_json() for g in bonuses(city, new)] if legal else [],
         "warnings": construction_warnings(city, new) if legal else [],
         "city": [*listed, dict(card_json)] if legal else None,
-        **({"readings": readings} if readings else {}),
+        **({"readings": readings_json(readings)} if readings else {}),
     }
 
 
@@ -170,6 +173,7 @@ class OddVille(Game):
     engine_version = 2
     tiebreaks = (TIEBREAK,)
     has_play_along = True
+    readings = (MAIN_SQUARE_READING, MAIN_SQUARE_BONUS_READING)
 
     def over_words(self, _result: Mapping[str, Any]) -> str:
         """Someone placed the 6th worker in the city."""
@@ -315,7 +319,7 @@ class OddVille(Game):
                         "warnings": schemas.array(schemas.SENTENCE),
                     },
                     # The app's readings the verdict rests on (only when there are some).
-                    {"readings": schemas.array(schemas.SENTENCE)},
+                    {"readings": schemas.READINGS},
                     nullable={"city": schemas.array(schemas.ANY_OBJECT)},
                 ),
                 {

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.grid import Cell, step
-from companion.games.oddville.construction import MAIN_SQUARE_READING
+from companion.games.oddville.construction import MAIN_SQUARE_READING, said
 from companion.games.oddville.facts import (
     EDGE_NAMES,
     EDGES_RULE,
@@ -73,7 +73,7 @@ def _edge_problems(city: City, index: Mapping[Cell, int]) -> list[Problem]:
             mine, theirs = FACING[offset]
             if card.edges[mine] == other.edges[theirs]:
                 continue
-            reading = MAIN_SQUARE_READING if card.main_square else ""
+            reading = MAIN_SQUARE_READING if card.main_square else None
             number = index.get(other.at)
             problems.append(
                 Problem(
@@ -82,8 +82,9 @@ def _edge_problems(city: City, index: Mapping[Cell, int]) -> list[Problem]:
                     f" {EDGE_NAMES[Edge(other.edges[theirs])]} on its {SIDES[theirs]} edge,"
                     f" but the card on {city.place(at)} shows"
                     f" {EDGE_NAMES[Edge(card.edges[mine])]} there: houses meet houses and"
-                    f" streets meet streets.{reading}",
+                    f" streets meet streets.{said(reading)}",
                     rule=EDGES_RULE,
+                    reading=reading,
                 )
             )
     return problems

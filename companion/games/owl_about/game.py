@@ -27,7 +27,7 @@ from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_word
 from companion.games.owl_about.play_along import Board, board
 from companion.games.owl_about.referee import check_trick
 from companion.games.owl_about.requests import StateModel, TrickRequestModel
-from companion.games.owl_about.scoring import score_game
+from companion.games.owl_about.scoring import FEWEST_VP_READING, score_game
 from companion.games.owl_about.state import _mode_problem, parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result, ScoreOrder
@@ -57,12 +57,14 @@ class OwlAbout(Game):
     name = "Owl About"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    #: 2: night collection 3 and 4 apart, bounded penalties and target, trophy totals.
-    engine_version = 3
+    #: 2: night collection 3 and 4 apart, bounded penalties and target, trophy totals;
+    #: 4: readings as objects (id, text, rule).
+    engine_version = 4
     score_order = ScoreOrder.LOWEST_FIRST
     has_play_along = True
     #: A player's hand shows on their phone only.
     private_keys = frozenset({"hands"})
+    readings = (FEWEST_VP_READING,)
     #: Rules entries the pages link to: tied totals, and the end of the game.
     tie_rule = FEWEST_VP_RULE
     end_rule = GAME_END_RULE

@@ -31,6 +31,7 @@ from companion.games.owl_about.cards import (
 from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.ranking import BreakdownLine, Entry, Result, ScoreOrder, rank
+from companion.games.readings import Reading
 
 
 def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:
@@ -413,14 +414,15 @@ def score_game(game: GameInput) -> Result:
         extra={
             "rounds": [r.to_json() for r in rounds],
             "target": game.target,
-            "readings": [FEWEST_VP_READING],
         },
+        readings=(FEWEST_VP_READING,),
     )
 
 
 #: The verdict's label: the rulebook ends the game at the target but names no winner.
-FEWEST_VP_READING = (
+FEWEST_VP_READING = Reading(
+    "owl-about/fewest-vp",
     "Fewest VP wins is the app's reading: the rulebook ends the game when someone reaches"
     " the target but never says who wins; VP are what a player collects toward becoming"
-    " the new Owl Tribal Leader, the job every owl is trying to avoid."
+    " the new Owl Tribal Leader, the job every owl is trying to avoid.",
 )

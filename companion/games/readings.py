@@ -1,0 +1,55 @@
+"""The app's readings: where a rulebook leaves room, the choice the app made, said aloud.
+
+A :class:`Reading` has an id (``<game>/<name>``), which is also the id of the rules entry
+that explains it (a clarification), and the app's words: a sentence saying the choice is
+the app's and why. An
+answer carries every reading it applied in ``readings``: a score, a referee verdict, or
+a refusal (the problems that rest on one). Each game lists the readings its engine can
+apply in ``Game.readings``; a test checks that each has its clarification entry and that
+some answer carries it.
+
+>>> five = Reading("odd-world/players", "2 to 5 is the app's reading.")
+>>> readings_json([five, five])
+[{'id': 'odd-world/players', 'text': "2 to 5 is the app's reading.", 'rule': 'odd-world/players'}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from companion.games.problems import RuleId
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading the app makes where the rulebook is silent or leaves room."""
+
+    #: Stable id, ``<game>/<name>``, clients may key on it; the id of its rules entry too.
+    id: RuleId
+    #: The app's words: what it assumes, saying that the choice is the app's, and why.
+    text: str
+
+    @property
+    def rule(self) -> RuleId:
+        """The rules entry (a clarification) that explains the reading: its own id."""
+        return self.id
+
+    def to_json(self) -> dict[str, str]:
+        """The API shape of a reading."""
+        return {"id": self.id, "text": self.text, "rule": self.rule}
+
+
+def unique_readings(readings: Iterable[Reading | None]) -> tuple[Reading, ...]:
+    """The readings given, each once, in the order first met (``None`` left out).
+
+    >>> a, b = Reading("g/a", "A."), Reading("g/b", "B.")
+    >>> [r.id for r in unique_readings([a, None, b, a])]
+    ['g/a', 'g/b']
+    """
+    return tuple(dict.fromkeys(r for r in readings if r is not None))
+
+
+def readings_json(readings: Iterable[Reading | None]) -> list[dict[str, str]]:
+    """The API's ``readings``: each reading once, in the order first met."""
+    return [reading.to_json() for reading in unique_readings(readings)]

@@ -1,0 +1,150 @@
+"""The app's readings, said aloud: every reading an engine can apply has a clarification
+entry, and some answer of the API carries it (id, the app's words, the entry).
+
+Each game's examples below are requests whose answer applies the reading named: a score,
+a referee verdict, or a refusal (a 422 lists the readings its problems rest on).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.games import GAMES
+from companion.games.readings import Reading
+from companion.rules import load
+
+#: reading id -> (endpoint, request body): an answer that applies it.
+Example = tuple[str, dict[str, Any]]
+
+ODD_WORLD: dict[str, Example] = {
+    "odd-world/players": (
+        "score",
+        {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]},
+    ),
+}
+
+OWL_ABOUT: dict[str, Example] = {
+    "owl-about/fewest-vp": (
+        "score",
+        {
+            "players": ["Miu", "Carol", "Romi"],
+            "mode": "basic",
+            "rounds": [{"trophies": {"Miu": 5, "Carol": 3, "Romi": 1}}],
+        },
+    ),
+}
+
+ODDLAND: dict[str, Example] = {
+    "oddland/tiebreak/shared": (
+        "score",
+        {
+            "players": ["Ann", "Ben"],
+            "map": ["FFFF", "WWWW"],
+            "tokens": [],
+            "sides": {},
+        },
+    ),
+    "oddland/species/whalephant": (
+        "score",
+        {
+            "players": ["Ann", "Ben"],
+            "map": ["FFWW", "FFWW", "SSMM", "SSMM"],
+            "tokens": [
+                {"player": "Ann", "species": "whalephant", "cells": [[0, 1], [0, 2]]},
+                {"player": "Ben", "species": "begator", "cells": [[2, 0]]},
+            ],
+            "sides": {"whalephant": "A", "begator": "A"},
+        },
+    ),
+    "oddland/solo": (
+        "score",
+        {
+            "players": ["Ann"],
+            "map": ["FFWW", "FFWW"],
+            "tokens": [{"player": "Ann", "species": "begator", "cells": [[0, 0]]}],
+            "sides": {"begator": "A"},
+        },
+    ),
+}
+
+DIAMOND = {"kind": "diamond", "value": 4}
+ODDVILLE: dict[str, Example] = {
+    "oddville/main-square/no-bonus": (
+        "build",
+        {
+            "players": ["Ann", "Ben"],
+            "city": [{"at": [0, 0], "card": "main-square"}],
+            "card": {"at": [1, 0], "owner": "Ann", "edges": "SHHH", "points": DIAMOND},
+        },
+    ),
+    "oddville/main-square/streets": (
+        "score",
+        {
+            "players": ["Ann", "Ben"],
+            "ended_by": "Ann",
+            "city": [
+                {"at": [0, 0], "card": "main-square"},
+                {"at": [1, 0], "owner": "Ann", "edges": "HHHH", "points": DIAMOND},
+            ],
+        },
+    ),
+}
+
+LUCKYS: dict[str, Example] = {}
+
+EXAMPLES: dict[str, dict[str, Example]] = {
+    "odd-world": ODD_WORLD,
+    "owl-about": OWL_ABOUT,
+    "oddland": ODDLAND,
+    "oddville": ODDVILLE,
+    "luckys-misadventures": LUCKYS,
+}
+
+READINGS: list[tuple[str, Reading]] = [
+    (slug, reading) for slug, game in GAMES.items() for reading in game.readings
+]
+
+
+def test_every_game_has_its_examples() -> None:
+    assert set(EXAMPLES) == set(GAMES)
+
+
+def test_reading_ids_are_unique_and_named_after_their_game() -> None:
+    ids = [reading.id for _slug, reading in READINGS]
+    assert len(ids) == len(set(ids))
+    for slug, reading in READINGS:
+        assert reading.id.startswith(f"{slug}/"), reading.id
+        assert reading.rule.startswith(f"{slug}/"), reading.rule
+
+
+@pytest.mark.parametrize(("slug", "reading"), READINGS, ids=[r.id for _s, r in READINGS])
+def test_every_reading_has_a_clarification_entry(slug: str, reading: Reading) -> None:
+    assert reading in GAMES[slug].readings
+    entry = load().entry(reading.rule)
+    assert entry is not None, f"{reading.id}: no rules entry {reading.rule}"
+    assert entry.clarification, f"{reading.rule} is not marked as a clarification"
+    assert "app" in reading.text.casefold(), f"{reading.id} does not say it is the app's"
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_reading_has_an_example_and_every_example_a_reading(slug: str) -> None:
+    declared = {reading.id for reading in GAMES[slug].readings}
+    assert set(EXAMPLES[slug]) == declared
+
+
+def _answer_readings(client: FlaskClient, slug: str, endpoint: str, body: dict[str, Any]) -> Any:
+    response = client.post(f"/api/v1/games/{slug}/{endpoint}", json=body)
+    assert response.status_code in (200, 422), response.get_data(as_text=True)
+    return response.get_json().get("readings", [])
+
+
+@pytest.mark.parametrize(("slug", "reading"), READINGS, ids=[r.id for _s, r in READINGS])
+def test_some_answer_carries_each_reading(
+    client: FlaskClient, slug: str, reading: Reading
+) -> None:
+    endpoint, body = EXAMPLES[slug][reading.id]
+    carried = _answer_readings(client, slug, endpoint, body)
+    assert reading.to_json() in carried, carried
