@@ -43,7 +43,7 @@ from companion.games.names import (
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import BreakdownLine, Entry, Result, Tiebreak, rank
-from companion.games.readings import Reading
+from companion.games.readings import Reading, places_reading
 
 SLUG = "odd-world"
 CARDS_PER_BIRD = 8
@@ -323,8 +323,18 @@ def score_collections(collections: Sequence[Collection]) -> Result:
     ranking = rank([_entry(c) for c in collections], tiebreaks=TIEBREAKS)
     finished = any(c.species == len(BIRDS) for c in collections)
     warnings = () if finished else (NOT_OVER_WARNING,)
-    return Result(SLUG, ranking.standings, ranking.decided_by, finished, warnings)
+    return Result(
+        SLUG,
+        ranking.standings,
+        ranking.decided_by,
+        finished,
+        warnings,
+        readings=(PLACES_READING,) if ranking.places_by_tiebreak else (),
+    )
 
+
+#: Tiebreakers put the places below first in order too: the app's extension.
+PLACES_READING = places_reading(SLUG)
 
 NOT_OVER_WARNING = (
     "Nobody holds all nine birds yet, so the game is only over if both draw piles ran out."
@@ -407,7 +417,7 @@ class OddWorld(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     player_count_reading = PLAYERS_READING.text
-    readings = (PLAYERS_READING,)
+    readings = (PLAYERS_READING, PLACES_READING)
     engine_version = 2
     tiebreaks = TIEBREAKS
     has_series = True

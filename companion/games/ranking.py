@@ -157,6 +157,10 @@ class Ranking:
 
     standings: tuple[Standing, ...]
     decided_by: str
+    #: Whether a tiebreaker put players tied on score below first place in order: the
+    #: rulebooks' tiebreakers decide the winner, ordering the other places is the app's
+    #: extension (its reading, said in the answer).
+    places_by_tiebreak: bool = False
 
     @property
     def winners(self) -> list[str]:
@@ -261,7 +265,30 @@ def rank(
                 ),
             )
         )
-    return Ranking(tuple(standings), _decided_by(keyed, tiebreaks))
+    return Ranking(
+        tuple(standings), _decided_by(keyed, tiebreaks), _places_by_tiebreak(keyed, standings)
+    )
+
+
+def _places_by_tiebreak(
+    keyed: Sequence[tuple[tuple[Any, ...], Entry]], standings: Sequence[Standing]
+) -> bool:
+    """Whether a tiebreaker separated two players tied on score of whom neither won.
+
+    >>> tb = (Tiebreak("Species"),)
+    >>> rank([Entry("A", 5, (3,)), Entry("B", 5, (2,)), Entry("C", 5, (1,))],
+    ...      tiebreaks=tb).places_by_tiebreak
+    True
+    >>> rank([Entry("A", 5, (3,)), Entry("B", 5, (2,)), Entry("C", 1, (1,))],
+    ...      tiebreaks=tb).places_by_tiebreak
+    False
+    """
+    return any(
+        first.score == second.score and key != next_key and not standing.winner
+        for (key, first), (next_key, second), standing in zip(
+            keyed, keyed[1:], standings, strict=False
+        )
+    )
 
 
 def _decided_by(

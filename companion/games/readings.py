@@ -40,6 +40,20 @@ class Reading:
         return {"id": self.id, "text": self.text, "rule": self.rule}
 
 
+def places_reading(slug: str) -> Reading:
+    """The reading of a game whose tiebreakers also order the places below first (its
+    ``<slug>/tiebreak/places`` entry explains it).
+
+    >>> places_reading("oddville").id
+    'oddville/tiebreak/places'
+    """
+    return Reading(
+        f"{slug}/tiebreak/places",
+        "Putting players tied on points below first place in order with the tiebreakers is"
+        " the app's reading: the rulebook's tiebreakers only say who wins.",
+    )
+
+
 def unique_readings(readings: Iterable[Reading | None]) -> tuple[Reading, ...]:
     """The readings given, each once, in the order first met (``None`` left out).
 

@@ -20,6 +20,24 @@ from companion.rules import load
 Example = tuple[str, dict[str, Any]]
 
 ODD_WORLD: dict[str, Example] = {
+    "odd-world/tiebreak/places": (
+        "score",
+        {
+            "players": [
+                {"name": "Ann", "display": {"hoopoe": 5}},
+                {"name": "Ben", "display": {"shoebill": 1, "hornbill": 1, "hoopoe": 2}},
+                {
+                    "name": "Cy",
+                    "display": {
+                        "cassowary": 1,
+                        "scarlet-ibis": 1,
+                        "king-vulture": 2,
+                        "crowned-crane": 2,
+                    },
+                },
+            ]
+        },
+    ),
     "odd-world/players": (
         "score",
         {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]},
@@ -38,6 +56,20 @@ OWL_ABOUT: dict[str, Example] = {
 }
 
 ODDLAND: dict[str, Example] = {
+    "oddland/tiebreak/places": (
+        "score",
+        {
+            "players": ["Ann", "Ben", "Cy"],
+            "map": ["FFFW", "FFFW", "SSSM", "SSSM"],
+            "tokens": [
+                {"player": "Ann", "species": "flora", "cells": [[0, 0]]},
+                {"player": "Ben", "species": "flora", "cells": [[0, 3]]},
+                {"player": "Cy", "species": "flora", "cells": [[2, 0]]},
+            ],
+            "sides": {"flora": "A"},
+            "points": {"Ann": {"flora": 3}},
+        },
+    ),
     "oddland/tiebreak/shared": (
         "score",
         {
@@ -72,6 +104,15 @@ ODDLAND: dict[str, Example] = {
 
 DIAMOND = {"kind": "diamond", "value": 4}
 ODDVILLE: dict[str, Example] = {
+    "oddville/tiebreak/places": (
+        "score",
+        {
+            "players": ["Ann", "Ben", "Cy"],
+            "ended_by": "Ann",
+            "city": [{"at": [0, 0], "card": "main-square"}],
+            "resource_workers": {"Ann": 2, "Ben": 1, "Cy": 1},
+        },
+    ),
     "oddville/main-square/no-bonus": (
         "build",
         {
@@ -93,7 +134,20 @@ ODDVILLE: dict[str, Example] = {
     ),
 }
 
-LUCKYS: dict[str, Example] = {}
+LUCKYS: dict[str, Example] = {
+    "luckys-misadventures/tiebreak/places": (
+        "score",
+        {
+            "players": ["Lewis", "Carol", "Romi"],
+            "final_turn_order": ["Lewis", "Carol", "Romi"],
+            "decks": {
+                "Lewis": {"lucky": 1, "hirelings": {"winged-monkey": 3}},
+                "Carol": {"hirelings": {"winged-monkey": 1}},
+                "Romi": {"hirelings": {"white-rabbit": 1}},
+            },
+        },
+    ),
+}
 
 EXAMPLES: dict[str, dict[str, Example]] = {
     "odd-world": ODD_WORLD,

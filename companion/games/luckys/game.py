@@ -10,7 +10,7 @@ from companion.games.base import ApiDescription, Game
 from companion.games.limits import problems_of, whole_number
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
-from companion.games.luckys.scoring import TIEBREAKS, score_table
+from companion.games.luckys.scoring import PLACES_READING, TIEBREAKS, score_table
 from companion.games.luckys.state import StateModel, Table, parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
@@ -82,6 +82,7 @@ class Luckys(Game):
     max_players = f.MAX_PLAYERS
     engine_version = 2
     tiebreaks = TIEBREAKS
+    readings = (PLACES_READING,)
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""

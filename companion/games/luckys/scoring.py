@@ -35,6 +35,7 @@ from companion.games.ranking import (
     TiebreakValue,
     rank,
 )
+from companion.games.readings import places_reading
 
 LUCKY_TIEBREAK = "Has Lucky"
 PUMPKIN_TED_TIEBREAK = "Has Pumpkin Ted"
@@ -159,7 +160,18 @@ def score_table(table: Table, *, finished: bool = True, notes: Sequence[str] = (
     warnings = tuple(notes)
     if not table.final_turn_order and not notes:
         warnings = (NO_TURN_ORDER_WARNING,)
-    return Result(f.SLUG, ranking.standings, ranking.decided_by, finished, warnings)
+    return Result(
+        f.SLUG,
+        ranking.standings,
+        ranking.decided_by,
+        finished,
+        warnings,
+        readings=(PLACES_READING,) if ranking.places_by_tiebreak else (),
+    )
+
+
+#: The six tiebreakers put the places below first in order too: the app's extension.
+PLACES_READING = places_reading(f.SLUG)
 
 
 NO_TURN_ORDER_WARNING = (

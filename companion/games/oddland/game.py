@@ -28,6 +28,7 @@ from companion.games.oddland.map import (
 )
 from companion.games.oddland.placement import _card, apply_placement, check_placement
 from companion.games.oddland.scoring import (
+    PLACES_READING,
     SHARED_READING,
     SOLO_READING,
     WHALEPHANT_READING,
@@ -156,7 +157,7 @@ class Oddland(Game):
     engine_version = 3
     tiebreaks = (TERRITORY_TIEBREAK,)
     has_play_along = True
-    readings = (SHARED_READING, WHALEPHANT_READING, SOLO_READING)
+    readings = (SHARED_READING, WHALEPHANT_READING, SOLO_READING, PLACES_READING)
     #: Rules entries the pages link to: a tie, and the end of the game.
     tie_rule = TIEBREAK_RULE
     end_rule = END_RULE

@@ -30,7 +30,7 @@ from companion.games.oddland.species import (
 )
 from companion.games.oddland.table import Table
 from companion.games.ranking import BreakdownLine, Decision, Entry, Result, rank
-from companion.games.readings import Reading
+from companion.games.readings import Reading, places_reading
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,9 @@ def score_table(table: Table) -> Result:
         ranking.decided_by,
         finished,
         tuple(warnings),
-        readings=_readings(table, ranking.decided_by),
+        readings=_readings(
+            table, ranking.decided_by, places_by_tiebreak=ranking.places_by_tiebreak
+        ),
     )
 
 
@@ -303,7 +305,11 @@ SOLO_READING = Reading(
 )
 
 
-def _readings(table: Table, decided_by: str) -> tuple[Reading, ...]:
+#: The territory tiebreak puts the places below first in order too: the app's extension.
+PLACES_READING = places_reading(SLUG)
+
+
+def _readings(table: Table, decided_by: str, *, places_by_tiebreak: bool) -> tuple[Reading, ...]:
     """The app's readings this verdict rests on (the API's ``readings``), if any."""
     readings = []
     if decided_by == Decision.SHARED and len(table.players) > 1:
@@ -312,4 +318,6 @@ def _readings(table: Table, decided_by: str) -> tuple[Reading, ...]:
         readings.append(WHALEPHANT_READING)
     if table.solo:
         readings.append(SOLO_READING)
+    if places_by_tiebreak:
+        readings.append(PLACES_READING)
     return tuple(readings)

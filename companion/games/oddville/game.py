@@ -32,7 +32,7 @@ from companion.games.oddville.facts import (
 )
 from companion.games.oddville.history import characters_change, city_change
 from companion.games.oddville.impossible import table_problems as impossible_tables
-from companion.games.oddville.scoring import TIEBREAK, score_city
+from companion.games.oddville.scoring import PLACES_READING, TIEBREAK, score_city
 from companion.games.oddville.state import (
     CARD_SIZE,
     STATE_SIZE,
@@ -173,7 +173,7 @@ class OddVille(Game):
     engine_version = 2
     tiebreaks = (TIEBREAK,)
     has_play_along = True
-    readings = (MAIN_SQUARE_READING, MAIN_SQUARE_BONUS_READING)
+    readings = (MAIN_SQUARE_READING, MAIN_SQUARE_BONUS_READING, PLACES_READING)
 
     def over_words(self, _result: Mapping[str, Any]) -> str:
         """Someone placed the 6th worker in the city."""

@@ -45,6 +45,7 @@ from companion.games.ranking import (
     TiebreakScalar,
     rank,
 )
+from companion.games.readings import places_reading
 
 #: The tiebreak value of every player while nobody is entered as having ended the game.
 NOBODY_ENDED = -1
@@ -245,7 +246,12 @@ def score_city(city: City) -> Result:
         city.ended_by is not None,
         tuple(warnings(city)),
         extra=extra,
+        readings=(PLACES_READING,) if ranking.places_by_tiebreak else (),
     )
+
+
+#: The clockwise tiebreak puts the places below first in order too: the app's extension.
+PLACES_READING = places_reading(SLUG)
 
 
 def tiebreak_sentence(city: City, scores: Sequence[tuple[str, int]]) -> str | None:
