@@ -134,6 +134,11 @@ ODDVILLE: dict[str, Example] = {
     ),
 }
 
+
+def _maven(name: str, faction: str = "wicked", vp: int = 3) -> dict[str, Any]:
+    return {"name": name, "faction": faction, "vp": vp}
+
+
 LUCKYS: dict[str, Example] = {
     "luckys-misadventures/tiebreak/places": (
         "score",
@@ -145,6 +150,73 @@ LUCKYS: dict[str, Example] = {
                 "Carol": {"hirelings": {"winged-monkey": 1}},
                 "Romi": {"hirelings": {"white-rabbit": 1}},
             },
+        },
+    ),
+    "luckys-misadventures/players": ("score", {"players": ["Lewis"]}),
+    "luckys-misadventures/feed-the-toad/symbols": (
+        "feed-the-toad",
+        {"players": ["Lewis", "Carol"], "holder": "Lewis", "fate": ["cups-4", "wands-5", "death"]},
+    ),
+    "luckys-misadventures/fate/fortune-phases": (
+        "feed-the-toad",
+        {
+            "players": ["Lewis", "Carol"],
+            "holder": "Lewis",
+            "fate": ["fortune", "cups-1", "swords-2"],
+        },
+    ),
+    "luckys-misadventures/clarify/challenge-margin": (
+        "challenge",
+        {"kind": "wicked", "powers": {"Lewis": 3, "Carol": 1, "Romi": 2}},
+    ),
+    "luckys-misadventures/tiebreak/pumpkin-ted": (
+        "score",
+        {
+            "players": ["Lewis", "Carol"],
+            "decks": {
+                "Lewis": {"lucky": 1, "machines": ["tiny-tin"]},
+                "Carol": {
+                    "lucky": 1,
+                    "mavens": [_maven("Pumpkin Ted", "oddling", 6)],
+                    "hirelings": {"white-rabbit": 1},
+                },
+            },
+        },
+    ),
+    "luckys-misadventures/tiebreak/queen": (
+        "score",
+        {
+            "players": ["Lewis", "Carol"],
+            "decks": {
+                "Lewis": {"mavens": [_maven("The Queen of Spades")]},
+                "Carol": {"mavens": [_maven("Queen of Spades")]},
+            },
+        },
+    ),
+    "luckys-misadventures/escapes/sisters": (
+        "score",
+        {
+            "players": ["Lewis", "Carol"],
+            "escaped": {"player": "Lewis", "by": "three-sisters"},
+            "decks": {"Carol": {"mavens": [_maven("Vanity")]}},
+        },
+    ),
+    "luckys-misadventures/escapes/others-rank": (
+        "score",
+        {
+            "players": ["Lewis", "Carol", "Romi"],
+            "escaped": {"player": "Romi", "by": "pumpkin-ted"},
+        },
+    ),
+    "luckys-misadventures/clarify/one-lucky": (
+        "score",
+        {"players": ["Lewis", "Carol"], "decks": {"Carol": {"lucky": 2}}},
+    ),
+    "luckys-misadventures/clarify/junk-vp": (
+        "score",
+        {
+            "players": ["Lewis", "Carol"],
+            "decks": {"Carol": {"junk": [{"kind": "reactor-pump", "vp": 12}]}},
         },
     ),
 }

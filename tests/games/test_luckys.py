@@ -456,7 +456,8 @@ def test_every_problem_of_an_impossible_table_is_listed() -> None:
     )
     state["rounds"] = [["cups-1", "cups-1", "joker"]]
     found = problems(state)
-    assert found["decks.Lewis.lucky"] == "Each player has one Lucky card, not 2."
+    assert found["decks.Lewis.lucky"].startswith("Each player has one Lucky card, not 2.")
+    assert "app's reading" in found["decks.Lewis.lucky"]
     assert found["decks.Lewis.mavens[0].vp"] == "A Maven is worth 2 to 6 VP, not 9."
     assert found["decks.Lewis.junk[0].vp"] == "Enter the VP printed on the Reactor Pump."
     assert "bolt" in found["decks.Carol.junk[1].kind"]
@@ -477,7 +478,8 @@ def test_every_problem_of_an_impossible_table_is_listed() -> None:
 def test_one_or_five_players_are_refused(count: int) -> None:
     names = [f"P{i}" for i in range(count)]
     found = problems({"players": names})
-    assert found["players"] == f"This game is for 2 to 4 players, not {count}."
+    assert found["players"].startswith(f"This game is for 2 to 4 players, not {count}.")
+    assert "2 to 4 players is the app's reading" in found["players"]
 
 
 def test_a_fate_card_comes_up_once_per_half() -> None:
@@ -514,6 +516,106 @@ def test_api_checks_are_strict() -> None:
     for name, body in bad:
         with pytest.raises(InvalidStateError):
             endpoints[name](body)
+
+
+# --- the app's readings, said in the answers that apply them -------------------------------
+
+READING = "luckys-misadventures/"
+
+
+def reading_ids(answer: dict[str, Any]) -> list[str]:
+    return [r["id"].removeprefix(READING) for r in answer.get("readings", [])]
+
+
+def test_feed_the_toad_says_which_cards_pass_it_is_the_app_s_reading() -> None:
+    toad = GAME.api_endpoints()["feed-the-toad"]
+    calm = toad(
+        {
+            "players": ["Lewis", "Carol"],
+            "holder": "Lewis",
+            "fate": ["cups-1", "swords-2", "cups-3"],
+        }
+    )
+    assert (calm["holder"], reading_ids(calm)) == ("Lewis", ["feed-the-toad/symbols"])
+    assert "is the app's reading" in calm["readings"][0]["text"]
+    # Fortune's sum 3: "no Tinkerer phase", read as no Tinkerer challenge.
+    low = toad(
+        {
+            "players": ["Lewis", "Carol"],
+            "holder": "Lewis",
+            "fate": ["fortune", "cups-1", "swords-2"],
+        }
+    )
+    assert reading_ids(low) == ["feed-the-toad/symbols", "fate/fortune-phases"]
+    assert "no Tinkerer challenge this round" in low["effects"][-1]
+    high = toad(
+        {
+            "players": ["Lewis", "Carol"],
+            "holder": "Lewis",
+            "fate": ["fortune", "cups-4", "wands-5"],
+        }
+    )
+    assert reading_ids(high) == ["feed-the-toad/symbols"]
+
+
+def test_the_round_companion_carries_the_toad_reading() -> None:
+    view = referee.companion(["Lewis", "Carol"], "Lewis", [["cups-4", "wands-5", "death"]])
+    fate = view.rounds[0].fate
+    assert fate is not None
+    assert [r.id for r in fate.readings] == [READING + "feed-the-toad/symbols"]
+
+
+def test_the_challenge_margin_against_the_runner_up_is_the_app_s_reading() -> None:
+    challenge = GAME.api_endpoints()["challenge"]
+    two = challenge({"powers": {"Lewis": 3, "Carol": 1}})
+    assert (two["outcome"], reading_ids(two)) == ("crushed-it", [])
+    three = challenge({"powers": {"Lewis": 3, "Carol": 2, "Romi": 0}})
+    assert (three["outcome"], three["margin"]) == ("minor-victory", 1)
+    assert reading_ids(three) == ["clarify/challenge-margin"]
+    tie = challenge({"powers": {"Lewis": 3, "Carol": 3, "Romi": 0}})
+    assert reading_ids(tie) == []  # a tie is the rulebook's own case
+
+
+def test_the_places_after_an_escape_are_the_app_s_reading() -> None:
+    three = table(
+        Lewis=deck(), Carol=deck(), Romi=deck(), escaped={"player": "Romi", "by": "three-sisters"}
+    )
+    assert reading_ids(GAME.score(three).to_json()) == ["escapes/others-rank"]
+    two = table(Lewis=deck(), Carol=deck(), escaped={"player": "Carol", "by": "three-sisters"})
+    assert "readings" not in GAME.score(two).to_json()
+
+
+@pytest.mark.parametrize(
+    ("name", "reading"),
+    [("Pumpkin Ted", "tiebreak/pumpkin-ted"), ("Queen of Spades", "tiebreak/queen")],
+)
+def test_a_single_maven_card_s_tiebreak_and_refusal_say_the_reading(
+    name: str, reading: str
+) -> None:
+    held = deck(mavens=[maven(name, "wicked", 3)])
+    tied = table(Lewis=held, Carol=deck(hirelings={"white-rabbit": 3}))
+    assert reading_ids(GAME.score(tied).to_json()) == [reading]
+    untied = table(Lewis=held, Carol=deck(hirelings={"white-rabbit": 2}))
+    assert reading_ids(GAME.score(untied).to_json()) == []
+    twice = problems(table(Lewis=held, Carol=held))["decks"]
+    assert "entered for Lewis and Carol" in twice
+    assert "single" in twice
+    assert "is the app's reading" in twice
+
+
+def test_the_last_turn_order_from_the_rounds_rests_on_the_toad_reading() -> None:
+    # Each half deals 21 of the 24 Fate cards (3 are put aside unseen), 3 a round.
+    codes = sorted(f.FATE)
+    halves = [codes[3:], codes[:21]]
+    rounds = [half[i : i + 3] for half in halves for i in range(0, 21, 3)]
+    state = table(Lewis=deck(), Carol=deck())
+    state.update(final_turn_order=None, toad="Lewis", rounds=rounds)
+    result = GAME.score(state).to_json()
+    assert result["decided_by"] == "Later in the last turn order"
+    assert reading_ids(result) == ["feed-the-toad/symbols"]
+    # Entered by the table, the last turn order rests on no reading of the app's.
+    state["final_turn_order"] = ["Lewis", "Carol"]
+    assert "readings" not in GAME.score(state).to_json()
 
 
 # --- properties and the conformance strategy ---------------------------------------------------
@@ -564,7 +666,8 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
                 max_size=3,
             )
         )
-        # Pumpkin Ted, the Queen of Spades and each Sister are single cards.
+        # Pumpkin Ted, the Queen of Spades and each Sister are single cards; the Sisters
+        # are Wicked.
         kept = []
         for entry in mavens:
             key = f.maven_key(entry["name"])
@@ -572,6 +675,8 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
                 if key in named_used:
                     continue
                 named_used.add(key)
+            if key in f.THREE_SISTERS:
+                entry["faction"] = f.SISTERS_FACTION.value
             kept.append(entry)
         mavens = kept
         decks[name] = {

@@ -165,6 +165,8 @@ FORTUNE_BANDS: tuple[tuple[int, int, str], ...] = (
     (7, 9, "everyone must play 4 cards this round"),
     (10, 12, "Machines do not function this round"),
 )
+#: The highest sum whose band takes a challenge away (Tinkerer 2-5, Wicked 6).
+FORTUNE_LAST_CHALLENGE_BAND = 6
 
 
 class JunkKind(StrEnum):
@@ -287,6 +289,50 @@ THREE_SISTERS = ("greed", "despair", "vanity")
 #: The Mavens the rulebook names as single cards ("the Pumpkin Ted card", the three
 #: Sisters): no two decks can hold the same one.
 NAMED_MAVENS = (PUMPKIN_TED, QUEEN_OF_SPADES, *THREE_SISTERS)
+
+
+#: The Sisters are Wicked cards: the Sister Pact symbol is part of a Wicked card.
+SISTERS_FACTION = Faction.WICKED
+
+
+class Holding(StrEnum):
+    """Where a deck counts a card: among its Machines, Junk, Hirelings or Mavens."""
+
+    MACHINE = "machine"
+    JUNK = "junk"
+    HIRELING = "hireling"
+    MAVEN = "maven"
+
+
+@dataclass(frozen=True)
+class EscapeCard:
+    """A card an escape needs in the escaper's play: where a deck counts it, its key
+    there (a Maven's as :func:`maven_key` gives it), its name, and how a sentence names
+    one ("a Fate Clock")."""
+
+    holding: Holding
+    key: str
+    name: str
+    one: str
+
+
+def _maven_card(key: str) -> EscapeCard:
+    return EscapeCard(Holding.MAVEN, key, key.title(), key.title())
+
+
+#: What each escape needs in the escaper's play (Pumpkin Ted's trigger aside).
+ESCAPE_CARDS: dict[Escape, tuple[EscapeCard, ...]] = {
+    Escape.TIME_MACHINE: (
+        EscapeCard(Holding.MACHINE, TIME_MACHINE, "Time Machine", "the Time Machine"),
+        EscapeCard(Holding.JUNK, JunkKind.REACTOR_PUMP.value, "Reactor Pump", "a Reactor Pump"),
+    ),
+    Escape.THREE_SISTERS: tuple(_maven_card(sister) for sister in THREE_SISTERS),
+    Escape.PUMPKIN_TED: (
+        _maven_card(PUMPKIN_TED),
+        EscapeCard(Holding.HIRELING, CLOCKMAKERS, "Clockmakers", "a Clockmakers Hireling"),
+        EscapeCard(Holding.MACHINE, FATE_CLOCK, "Fate Clock", "a Fate Clock"),
+    ),
+}
 
 
 def maven_key(name: str) -> str:

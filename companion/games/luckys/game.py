@@ -9,8 +9,9 @@ from companion.games import schemas
 from companion.games.base import ApiDescription, Game
 from companion.games.limits import problems_of, whole_number
 from companion.games.luckys import facts as f
+from companion.games.luckys import readings as app
 from companion.games.luckys import referee
-from companion.games.luckys.scoring import PLACES_READING, TIEBREAKS, score_table
+from companion.games.luckys.scoring import TIEBREAKS, score_table
 from companion.games.luckys.state import StateModel, Table, parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
@@ -59,10 +60,10 @@ def score(state: object) -> Result:
     table = parse(state)
     given = isinstance(state, Mapping) and state.get("final_turn_order") is not None
     notes: list[str] = []
+    order: tuple[str, ...] = ()
     if given:
         notes += _contradicting_rounds(table)
     elif table.rounds:
-        order: tuple[str, ...] = ()
         if table.toad is None:
             notes.append(NO_TOAD_WARNING)
         elif not finished(table):
@@ -70,7 +71,7 @@ def score(state: object) -> Result:
         else:
             order = referee.last_turn_order(table.players, table.toad, table.rounds)
         table = Table(table.players, table.decks, table.escaped, order, table.toad, table.rounds)
-    return score_table(table, finished=finished(table), notes=notes)
+    return score_table(table, finished=finished(table), notes=notes, order_from_rounds=bool(order))
 
 
 class Luckys(Game):
@@ -80,9 +81,10 @@ class Luckys(Game):
     name = f.NAME
     min_players = f.MIN_PLAYERS
     max_players = f.MAX_PLAYERS
-    engine_version = 2
+    engine_version = 3
     tiebreaks = TIEBREAKS
-    readings = (PLACES_READING,)
+    player_count_reading = app.PLAYERS.text
+    readings = app.ALL
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
@@ -240,7 +242,7 @@ class Luckys(Game):
                         "winners": s.STRINGS,
                         "margin": s.INTEGER,
                     },
-                    {"words": s.SENTENCE},
+                    {"words": s.SENTENCE, "readings": s.READINGS},
                 ),
                 {
                     "kind": "tinkerer",
@@ -253,7 +255,12 @@ class Luckys(Game):
                 referee.ToadModel,
                 s.obj(
                     {"holder": s.STRING, "passes": s.INTEGER},
-                    {"turn_order": s.STRINGS, "suits": s.STRINGS, "effects": s.STRINGS},
+                    {
+                        "turn_order": s.STRINGS,
+                        "suits": s.STRINGS,
+                        "effects": s.STRINGS,
+                        "readings": s.READINGS,
+                    },
                 ),
                 {
                     "players": ["Lewis", "Carol"],
@@ -281,7 +288,7 @@ class Luckys(Game):
                 referee.EscapeModel,
                 s.obj(
                     {"escapes": s.STRINGS, "conditions": s.array(condition)},
-                    {"reminder": s.SENTENCE},
+                    {"reminder": s.SENTENCE, "readings": s.READINGS},
                 ),
                 {"in_play": ["greed", "despair", "vanity"]},
             ),

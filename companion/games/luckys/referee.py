@@ -20,6 +20,9 @@ import pydantic
 
 from companion.games.limits import STRICT, list_size, object_size, text_size, validate_model
 from companion.games.luckys import facts as f
+from companion.games.luckys import readings as app
+from companion.games.luckys.state import STATE_SIZE, StateModel, Table, parse
+from companion.games.luckys.supply import shortages
 from companion.games.names import (
     NAME_SIZE,
     Roster,
@@ -29,6 +32,7 @@ from companion.games.names import (
     spoken_names,
 )
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.readings import Reading, readings_json, unique_readings
 
 RULE_TOAD = "luckys-misadventures/feed-the-toad"
 RULE_TRIGGERS = "luckys-misadventures/triggers"
@@ -47,9 +51,12 @@ MAX_IN_PLAY = 20
 
 
 def _player_problems(players: Sequence[str], path: str = "players") -> list[Problem]:
-    problems = player_count_problems(
+    counted = player_count_problems(
         len(players), minimum=f.MIN_PLAYERS, maximum=f.MAX_PLAYERS, path=path
     )
+    problems = [
+        Problem(p.path, p.message + app.said(app.PLAYERS), reading=app.PLAYERS) for p in counted
+    ]
     return problems + name_problems(players, path=lambda i: f"{path}[{i}]")
 
 
@@ -162,6 +169,7 @@ def feed_the_toad_endpoint(body: object) -> dict[str, Any]:
         "turn_order": list(moved.turn_order),
         "suits": [s.value for s in round_.suits],
         "effects": [e.words for e in round_.effects],
+        "readings": readings_json(round_.readings),
     }
 
 
@@ -170,11 +178,13 @@ def feed_the_toad_endpoint(body: object) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Effect:
-    """Something a revealed Fate card does this round, in words, with its rules entry."""
+    """Something a revealed Fate card does this round, in words, with its rules entry and
+    the app's reading it rests on, if any."""
 
     card: str
     words: str
     rule: str
+    reading: Reading | None = None
 
 
 @dataclass(frozen=True)
@@ -189,6 +199,12 @@ class FateRound:
     def passes(self) -> int:
         """How far these cards pass the Feed the Toad! card."""
         return passes(self.cards)
+
+    @property
+    def readings(self) -> tuple[Reading, ...]:
+        """The app's readings this round rests on: which cards pass the Feed the Toad!
+        card (every reveal moves it by that reading), and any an effect rests on."""
+        return unique_readings([app.TOAD, *(e.reading for e in self.effects)])
 
 
 def suits_in_play(fate: Sequence[str]) -> tuple[f.Suit, ...]:
@@ -212,9 +228,33 @@ def fortune_words(fate: Sequence[str]) -> str:
         printed = " and ".join(f"the value printed on {name}" for name in unknown)
         parts = " and ".join(p for p in (known, printed) if p)
         return f"Fortune: add {parts}, then read the band on Fortune."
-    total = sum(card.value or 0 for card in others)
+    total = fortune_total(fate)
     band = next((text for low, high, text in f.FORTUNE_BANDS if low <= total <= high), None)
     return f"Fortune: the other two cards add up to {total}: {band or 'no band applies'}."
+
+
+def fortune_total(fate: Sequence[str]) -> int:
+    """The sum of the other two cards' values (0 for a value the rulebook does not print).
+
+    >>> fortune_total(["fortune", "cups-4", "wands-5"])
+    9
+    """
+    return sum(f.FATE[c].value or 0 for c in fate if c != "fortune")
+
+
+def fortune_reading(fate: Sequence[str]) -> Reading | None:
+    """The reading Fortune's effect rests on: its "no Tinkerer" and "no Wicked" bands read
+    as no challenge of that faction (only when the app applies one of those bands).
+
+    >>> fortune_reading(["fortune", "cups-1", "swords-2"]).id
+    'luckys-misadventures/fate/fortune-phases'
+    >>> fortune_reading(["fortune", "cups-4", "wands-5"]) is None
+    True
+    """
+    others = [f.FATE[c] for c in fate if c != "fortune"]
+    if len(others) != f.FATE_PER_ROUND - 1 or any(card.value is None for card in others):
+        return None
+    return app.FORTUNE if fortune_total(fate) <= f.FORTUNE_LAST_CHALLENGE_BAND else None
 
 
 def death_words(round_number: int | None) -> str:
@@ -256,7 +296,9 @@ def fate_round(fate: Sequence[str], *, round_number: int | None) -> FateRound:
     )
     for card in majors:
         if card.code == "fortune":
-            effects.append(Effect(card.code, fortune_words(fate), RULE_FORTUNE))
+            effects.append(
+                Effect(card.code, fortune_words(fate), RULE_FORTUNE, fortune_reading(fate))
+            )
         elif card.code == "death":
             effects.append(Effect(card.code, death_words(round_number), RULE_DEATH))
         else:
@@ -371,6 +413,8 @@ class ChallengeResult:
     words: str
     #: The rules entry of the outcome (not part of the API shape).
     rule: str = RULE_CHALLENGE
+    #: The app's readings the outcome rests on (the margin against the runner-up).
+    readings: tuple[Reading, ...] = ()
 
 
 def challenge(
@@ -401,14 +445,16 @@ def challenge(
         return ChallengeResult(Outcome.TIE.value, best, 0, words, RULE_CHALLENGE_TIE)
     second = max((p for name, p in powers.items() if name != best[0]), default=0)
     margin = top - second
+    # With two players the margin is plain; with more, it is counted against the runner-up.
+    readings = (app.MARGIN,) if len(powers) > 2 else ()
     if margin >= f.CRUSH_MARGIN:
         words = f"{best[0]} crushed it by {margin}: any {prize} from the bank."
-        return ChallengeResult(Outcome.CRUSHED_IT.value, best, margin, words)
+        return ChallengeResult(Outcome.CRUSHED_IT.value, best, margin, words, readings=readings)
     words = (
         f"{best[0]} wins by 1, a minor victory: a {prize} costing "
         f"{f.MINOR_VICTORY_MOST_COST} or less (or the cheapest one)."
     )
-    return ChallengeResult(Outcome.MINOR_VICTORY.value, best, margin, words)
+    return ChallengeResult(Outcome.MINOR_VICTORY.value, best, margin, words, readings=readings)
 
 
 class ChallengeModel(pydantic.BaseModel):
@@ -455,12 +501,15 @@ def challenge_endpoint(body: object) -> dict[str, Any]:
         raise InvalidStateError(problems)
     powers = {name.strip(): power for name, power in model.powers.items()}
     result = challenge(powers, order, f.Challenge(model.kind))
-    return {
+    answer: dict[str, Any] = {
         "outcome": result.outcome,
         "winners": list(result.winners),
         "margin": result.margin,
         "words": result.words,
     }
+    if result.readings:
+        answer["readings"] = readings_json(result.readings)
+    return answer
 
 
 # --- buying --------------------------------------------------------------------------------
@@ -736,11 +785,19 @@ IN_PLAY_NAMES: dict[InPlay, str] = {
 }
 PUMPKIN_TED_TRIGGERED = "Pumpkin Ted's action triggered"
 
-#: What each escape needs in play.
+
+def _in_play(card: f.EscapeCard) -> InPlay:
+    """The escape check's name of a card an escape needs ("pumpkin ted": pumpkin-ted)."""
+    return InPlay(card.key.replace(" ", "-"))
+
+
+#: What each escape needs in play (one source: ``facts.ESCAPE_CARDS``).
 ESCAPE_NEEDS: dict[f.Escape, tuple[InPlay, ...]] = {
-    f.Escape.TIME_MACHINE: (InPlay.TIME_MACHINE, InPlay.REACTOR_PUMP),
-    f.Escape.THREE_SISTERS: (InPlay.GREED, InPlay.DESPAIR, InPlay.VANITY),
-    f.Escape.PUMPKIN_TED: (InPlay.PUMPKIN_TED, InPlay.CLOCKMAKERS, InPlay.FATE_CLOCK),
+    by: tuple(_in_play(card) for card in cards) for by, cards in f.ESCAPE_CARDS.items()
+}
+#: The card of the box each card the escape check asks about is.
+ESCAPE_CARD_OF: dict[InPlay, f.EscapeCard] = {
+    _in_play(card): card for cards in f.ESCAPE_CARDS.values() for card in cards
 }
 ESCAPE_REMINDER = (
     "An escape is an action on your own turn: it ends the game at once, and no VP are counted."
@@ -772,13 +829,46 @@ def escape_checks(in_play: set[InPlay], *, pumpkin_ted_triggered: bool) -> tuple
     return tuple(checks)
 
 
+def in_play_problems(cards: Sequence[InPlay | None], table: Table, player: str) -> list[Problem]:
+    """The cards said to be in ``player``'s play that cannot be there, given the table's
+    decks: every copy is in other decks, or (Junk, Machines) trashed or used up to build
+    the Machines entered. ``None`` stands for a card that is not one of them (skipped);
+    a problem's path is ``in_play[i]`` by the card's place.
+
+    >>> t = parse({"players": ["Lewis", "Carol"], "decks": {
+    ...     "Carol": {"hirelings": {"clockmakers": 8}}}})
+    >>> [problem] = in_play_problems([InPlay.FATE_CLOCK, InPlay.CLOCKMAKERS], t, "Lewis")
+    >>> problem.path, problem.message.split(": ")[1]
+    ('in_play[1]', 'all 8 Clockmakers cards are in other decks (Carol 8).')
+    """
+    first_at: dict[InPlay, int] = {}
+    for index, card in enumerate(cards):
+        if card is not None:
+            first_at.setdefault(card, index)
+    ticked = [ESCAPE_CARD_OF[card] for card in first_at]
+    places = list(first_at.values())
+    return [
+        Problem(
+            f"in_play[{places[index]}]",
+            f"{player} cannot have {ticked[index].one} in play: {short.reason}."
+            + app.said(short.reading),
+            rule=RULE_ESCAPE,
+            reading=short.reading,
+        )
+        for index, short in shortages(table.decks, player, ticked)
+    ]
+
+
 class EscapeModel(pydantic.BaseModel):
-    """An escape-check request."""
+    """An escape-check request: the cards one player has in play, and optionally the
+    table (a score request's state) and which of its players that is."""
 
     model_config = STRICT
 
     in_play: list[str]
     pumpkin_ted_triggered: bool = False
+    player: str | None = None
+    table: StateModel | None = None
 
 
 ESCAPE_SIZE = object_size(
@@ -787,19 +877,55 @@ ESCAPE_SIZE = object_size(
             len(InPlay),
             lambda n: f"At most {len(InPlay)} cards are asked about, not {n}.",
             text_size(),
-        )
+        ),
+        "player": NAME_SIZE,
+        "table": STATE_SIZE,
     }
 )
 
 
+def _escape_table(body: object, model: EscapeModel) -> tuple[Table, str] | list[Problem] | None:
+    """The table and whose cards are in play, when the request gives them; else the
+    problems with them (``table``'s under ``table.``), or ``None`` when it gives neither."""
+    if model.table is None and model.player is None:
+        return None
+    if model.table is None or model.player is None:
+        missing = "table" if model.table is None else "player"
+        return [Problem(missing, "Give both the table and whose cards are in play, or neither.")]
+    assert isinstance(body, Mapping)
+    try:
+        table = parse(body["table"])
+    except InvalidStateError as invalid:
+        return [
+            Problem(
+                f"table.{p.path}" if p.path else "table",
+                p.message,
+                rule=p.rule,
+                reading=p.reading,
+            )
+            for p in invalid.problems
+        ]
+    player = Roster.of(table.players).find(model.player)
+    if player is None:
+        return [Problem("player", f'"{model.player.strip()}" is not one of the table\'s players.')]
+    return table, player
+
+
 def escape_endpoint(body: object) -> dict[str, Any]:
-    """``POST .../escape``: which escapes the cards in play allow."""
+    """``POST .../escape``: which escapes the cards in play allow (refusing, with a table,
+    a card that cannot be in that player's play)."""
     model = validate_model(EscapeModel, body, ESCAPE_SIZE)
     problems = [
         Problem(f"in_play[{i}]", f'"{card}" is not a card any escape needs.', rule=RULE_ESCAPE)
         for i, card in enumerate(model.in_play)
         if card not in set(InPlay)
     ]
+    found = _escape_table(body, model)
+    if isinstance(found, list):
+        problems += found
+    elif found is not None:
+        cards = [InPlay(c) if c in set(InPlay) else None for c in model.in_play]
+        problems += in_play_problems(cards, *found)
     if problems:
         raise InvalidStateError(problems)
     checks = escape_checks(

@@ -13,8 +13,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from companion.games.luckys import facts as f
+from companion.games.luckys import readings as app
 from companion.games.luckys.state import (
     RULE_HIRELINGS,
     RULE_JUNK,
@@ -35,7 +37,7 @@ from companion.games.ranking import (
     TiebreakValue,
     rank,
 )
-from companion.games.readings import places_reading
+from companion.games.readings import Reading, unique_readings
 
 LUCKY_TIEBREAK = "Has Lucky"
 PUMPKIN_TED_TIEBREAK = "Has Pumpkin Ted"
@@ -140,11 +142,18 @@ def tiebreak_values(deck: Deck, turn: int) -> tuple[int, ...]:
     )
 
 
-def score_table(table: Table, *, finished: bool = True, notes: Sequence[str] = ()) -> Result:
+def score_table(
+    table: Table,
+    *,
+    finished: bool = True,
+    notes: Sequence[str] = (),
+    order_from_rounds: bool = False,
+) -> Result:
     """Score a validated table: the escape wins outright, else VP and the tiebreakers.
 
     ``notes`` are warnings of the caller's (why the turn order is not known, say); without
-    them a missing turn order gets the general warning."""
+    them a missing turn order gets the general warning. ``order_from_rounds``: the last
+    turn order was found by following the Feed the Toad! card through the rounds."""
     entries = []
     for name in table.players:
         deck = table.decks[name]
@@ -160,18 +169,47 @@ def score_table(table: Table, *, finished: bool = True, notes: Sequence[str] = (
     warnings = tuple(notes)
     if not table.final_turn_order and not notes:
         warnings = (NO_TURN_ORDER_WARNING,)
+    # A tiebreaker that put tied players in order applies the reading it rests on: a
+    # single card, or the turn order found by passing the Toad through the rounds.
+    by_tiebreak: dict[str, Reading | None] = {
+        PUMPKIN_TED_TIEBREAK: app.PUMPKIN_TED,
+        QUEEN_TIEBREAK: app.QUEEN,
+        LAST_TURN_TIEBREAK: app.TOAD if order_from_rounds else None,
+    }
+    applied = [by_tiebreak.get(label) for label in separating_tiebreaks(ranking.standings)]
+    places = app.PLACES if ranking.places_by_tiebreak else None
     return Result(
         f.SLUG,
         ranking.standings,
         ranking.decided_by,
         finished,
         warnings,
-        readings=(PLACES_READING,) if ranking.places_by_tiebreak else (),
+        readings=unique_readings([*applied, places]),
     )
 
 
-#: The six tiebreakers put the places below first in order too: the app's extension.
-PLACES_READING = places_reading(f.SLUG)
+def separating_tiebreaks(standings: Sequence[Standing]) -> list[str]:
+    """The labels of the tiebreakers that put players tied on VP in order, each once.
+
+    >>> from companion.games.ranking import TiebreakValue as V
+    >>> def s(name, score, *values):
+    ...     tb = tuple(V(t.label, v) for t, v in zip(TIEBREAKS, values))
+    ...     return Standing(name, score, 1, True, (), tb)
+    >>> separating_tiebreaks([s("A", 9, 1, 1, 0, 0, 0, 0), s("B", 9, 1, 0, 1, 0, 0, 0),
+    ...                       s("C", 4, 0, 0, 0, 0, 0, 0)])
+    ['Has Pumpkin Ted']
+    """
+    labels: list[str] = []
+    for first, second in pairwise(standings):
+        if first.score != second.score:
+            continue
+        differing = (
+            a.label for a, b in zip(first.tiebreak, second.tiebreak, strict=True) if a != b
+        )
+        label = next(differing, None)
+        if label is not None and label not in labels:
+            labels.append(label)
+    return labels
 
 
 NO_TURN_ORDER_WARNING = (
@@ -210,6 +248,8 @@ def _escape_result(table: Table, entries: list[Entry]) -> Result:
         for entry in ordered
     )
     words = escape_words(player, by)
+    # With two players the other is simply second; with more, they share it.
+    shared = len(standings) > 2
     return Result(
         f.SLUG,
         standings,
@@ -219,4 +259,5 @@ def _escape_result(table: Table, entries: list[Entry]) -> Result:
             "escape": {"player": player, "by": by.value, "words": words},
             "decided_words": words,
         },
+        readings=(app.ESCAPE_PLACES,) if shared else (),
     )

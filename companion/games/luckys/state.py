@@ -17,6 +17,8 @@ import pydantic
 
 from companion.games.limits import STRICT, list_size, object_size, text_size, validate_model
 from companion.games.luckys import facts as f
+from companion.games.luckys import readings as app
+from companion.games.luckys.supply import SINGLE_MAVEN_READINGS, shortages
 from companion.games.names import (
     MAX_NAME_LENGTH,
     NAME_SIZE,
@@ -28,6 +30,7 @@ from companion.games.names import (
     players_size,
 )
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.readings import Reading
 
 RULE_PLAYERS = "luckys-misadventures/setup"
 RULE_LUCKY = "luckys-misadventures/scoring/lucky"
@@ -133,7 +136,7 @@ ROUNDS_SIZE = list_size(
 )
 STATE_SIZE = object_size(
     {
-        "players": players_size(f.MIN_PLAYERS, f.MAX_PLAYERS),
+        "players": players_size(f.MIN_PLAYERS, f.MAX_PLAYERS, reading=app.PLAYERS.text),
         "final_turn_order": players_size(f.MIN_PLAYERS, f.MAX_PLAYERS),
         "decks": object_size(each=DECK_SIZE),
         "toad": NAME_SIZE,
@@ -206,8 +209,13 @@ class _Checker:
         self.problems: list[Problem] = []
         self.roster = Roster.of(model.players)
 
-    def add(self, path: str, message: str, rule: str | None = None) -> None:
-        self.problems.append(Problem(path, message, rule=rule))
+    def add(
+        self, path: str, message: str, rule: str | None = None, reading: Reading | None = None
+    ) -> None:
+        """A problem; one resting on the app's reading says that reading after it."""
+        self.problems.append(
+            Problem(path, message + app.said(reading), rule=rule, reading=reading)
+        )
 
     def player(self, path: str, name: str) -> str | None:
         """The seated player a name refers to, else a problem."""
@@ -223,7 +231,7 @@ def parse(state: object) -> Table:
     check = _Checker(model)
     count = len(model.players)
     for problem in player_count_problems(count, minimum=f.MIN_PLAYERS, maximum=f.MAX_PLAYERS):
-        check.add(problem.path, problem.message, RULE_PLAYERS)
+        check.add(problem.path, problem.message, RULE_PLAYERS, app.PLAYERS)
     check.problems += name_problems(model.players, path=lambda i: f"players[{i}]")
     decks = _decks(check)
     _totals(check, decks)
@@ -274,6 +282,7 @@ def _deck(check: _Checker, where: str, deck: DeckModel) -> Deck:
             f"{where}.lucky",
             f"Each player has one Lucky card, not {lucky}.",
             RULE_LUCKY,
+            app.ONE_LUCKY,
         )
         lucky = 0
     hirelings: dict[str, int] = {}
@@ -323,6 +332,15 @@ def _maven(check: _Checker, where: str, entry: MavenModel) -> Maven | None:
             f"{where}.faction", "A Maven is a Tinkerer, a Wicked or an Oddling.", RULE_MAVENS
         )
         ok = False
+    elif f.maven_key(name) in f.THREE_SISTERS and entry.faction != f.SISTERS_FACTION:
+        check.add(
+            f"{where}.faction",
+            f"{f.maven_key(name).title()} is one of the Three Sisters, and the Sister Pact"
+            f" symbol that marks them is part of a Wicked card: enter her as Wicked, not"
+            f" {f.FACTION_NAMES[f.Faction(entry.faction)]}.",
+            RULE_ESCAPES,
+        )
+        ok = False
     if entry.vp not in f.MAVEN_VP_RANGE:
         check.add(
             f"{where}.vp",
@@ -346,11 +364,16 @@ def _junk(check: _Checker, where: str, item: JunkModel) -> tuple[tuple[str, int]
         return None
     if item.kind == f.JunkKind.CLOCKWORK_GIZMO and vp != f.GIZMO_VP:
         check.add(
-            f"{where}.vp", f"A Clockwork Gizmo is worth {f.GIZMO_VP} VP, not {vp}.", RULE_JUNK
+            f"{where}.vp",
+            f"A Clockwork Gizmo is worth {f.GIZMO_VP} VP, not {vp}.",
+            RULE_JUNK,
+            app.JUNK_VP,
         )
         return None
     if vp not in f.JUNK_VP_RANGE:
-        check.add(f"{where}.vp", f"A Junk card is worth 0 to 9 VP, not {vp}.", RULE_JUNK)
+        check.add(
+            f"{where}.vp", f"A Junk card is worth 0 to 9 VP, not {vp}.", RULE_JUNK, app.JUNK_VP
+        )
         return None
     count = _count(check, f"{where}.count", item.count, f"{name} cards")
     return (item.kind, vp), count
@@ -426,44 +449,27 @@ def _named_maven_problems(check: _Checker, decks: Mapping[str, Deck]) -> None:
                 f"There is one {key.title().replace(' Of ', ' of ')} card, but it is entered"
                 f" for {whom}.",
                 RULE_COMPONENTS,
+                SINGLE_MAVEN_READINGS[key],
             )
-
-
-#: What an escape needs in the escaper's deck: a unique card (or cards) of the box.
-def _escape_cards(by: f.Escape) -> tuple[tuple[str, str], ...]:
-    """(kind, key) of the unique cards an escape needs: a Machine or Mavens."""
-    if by is f.Escape.TIME_MACHINE:
-        return (("machine", f.TIME_MACHINE),)
-    if by is f.Escape.PUMPKIN_TED:
-        return (("maven", f.PUMPKIN_TED),)
-    return tuple(("maven", sister) for sister in f.THREE_SISTERS)
-
-
-def _holds(deck: Deck, kind: str, key: str) -> bool:
-    return deck.machines.get(key, 0) > 0 if kind == "machine" else deck.has_maven(key)
 
 
 def _escape_card_problems(
     check: _Checker, escaped: tuple[str, f.Escape] | None, decks: Mapping[str, Deck]
 ) -> None:
-    """An escape with a card only one exists of, while another player's deck holds it
-    and the escaper's entered deck does not."""
+    """An escape needing a card in the escaper's play that cannot be there: every copy is
+    in other decks, or (Junk, Machines) trashed or used up to build the Machines entered."""
     if escaped is None:
         return
     player, by = escaped
-    own = decks.get(player)
-    for kind, key in _escape_cards(by):
-        others = [
-            name for name, deck in decks.items() if name != player and _holds(deck, kind, key)
-        ]
-        if others and (own is None or not _holds(own, kind, key)):
-            card = f.MACHINES[key].name if kind == "machine" else key.title()
-            check.add(
-                "escaped",
-                f"{player} cannot escape with {f.ESCAPE_NAMES[by]}: there is one {card} card"
-                f" and {others[0]}'s deck holds it.",
-                RULE_ESCAPES,
-            )
+    needs = f.ESCAPE_CARDS[by]
+    for index, short in shortages(decks, player, needs):
+        check.add(
+            "escaped",
+            f"{player} cannot escape with {f.ESCAPE_NAMES[by]}: it needs {needs[index].one} in"
+            f" {player}'s play, but {short.reason}.",
+            RULE_ESCAPES,
+            short.reading,
+        )
 
 
 def _escape(check: _Checker) -> tuple[str, f.Escape] | None:
