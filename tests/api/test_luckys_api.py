@@ -10,6 +10,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.games.luckys import facts as f
+from companion.games.luckys.referee import ESCAPE_NEEDS
+from support.luckys import ENDS, end_states
+
 BASE = "/api/v1/games/luckys-misadventures"
 
 API_EXAMPLE: dict[str, Any] = {
@@ -242,3 +246,34 @@ def test_fuzzed_bodies_never_cause_a_500(client: FlaskClient, body: Any) -> None
             problems = response.get_json()["problems"]
             assert problems
             assert all(p["message"].endswith(".") for p in problems)
+
+
+# --- no legal table refused -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("end", ENDS, ids=lambda end: end.value if end else "round-14")
+@settings(
+    max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+)
+@given(data=st.data())
+def test_every_legal_end_state_is_scored(
+    client: FlaskClient, end: f.Escape | None, data: st.DataObject
+) -> None:
+    """Tables drawn from the box's cards, ended by the 14th round or by each escape with
+    the cards it needs in play: ``score`` answers every one of them, and the escape check
+    given the table lets the escaper have those cards in play."""
+    state = data.draw(end_states([end]))
+    response = client.post(f"{BASE}/score", json=state)
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    if end is None:
+        for standing in body["standings"]:
+            assert standing["score"] == sum(line["points"] for line in standing["breakdown"])
+        return
+    escaper = state["escaped"]["player"]
+    assert (body["winners"], body["decided_by"]) == ([escaper], end.value)
+    needs = [card.value for card in ESCAPE_NEEDS[end]]
+    check = {"in_play": needs, "pumpkin_ted_triggered": True, "player": escaper, "table": state}
+    answer = client.post(f"{BASE}/escape", json=check)
+    assert answer.status_code == 200, answer.get_json()
+    assert end.value in answer.get_json()["escapes"]
