@@ -238,11 +238,20 @@ def maven_sources(table_id: int) -> list[tuple[int, int]]:
     return [(int(i), int(v)) for i, v in db.session.execute(query.order_by(Play.id))]
 
 
+def stored_table(play: Play) -> luckys.state.Table | None:
+    """The play's table as the engine reads it; ``None`` for a state stored before a
+    newer check refused it (its page says why at the next edit, and scores nothing)."""
+    try:
+        return luckys.state.parse(play.state)
+    except InvalidStateError:
+        return None
+
+
 def built_machines(play: Play) -> dict[str, int]:
     """The Machines entered in this play's decks, all players together."""
-    table = luckys.state.parse(play.state)
+    table = stored_table(play)
     built: dict[str, int] = {}
-    for deck in table.decks.values():
+    for deck in table.decks.values() if table else ():
         for key, count in deck.machines.items():
             built[key] = built.get(key, 0) + count
     return built

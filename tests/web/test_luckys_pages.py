@@ -453,3 +453,92 @@ def test_the_companion_gives_the_last_turn_order(
     # Round 1's order does not decide the last tiebreaker mid-game.
     assert "Later in the last turn order decides" not in page
     assert "cannot separate tied players" in page
+
+
+# --- issue 34: end states the rules rule out, refused at entry; readings said ------------
+
+
+def test_a_sister_of_another_faction_is_refused_next_to_the_maven_form(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    greed = {"player": 1, "name": "Greed", "faction": "oddling", "vp": 4}
+    response = post(client, links.edit, play_id, "maven", greed)
+    assert response.status_code == 422
+    page = text(response)
+    assert re.search(r'class="error"[^>]*>[^<]*Greed is one of the Three Sisters', page)
+    assert "enter her as Wicked, not Oddling." in page
+    decks = stored(client, play_id)["decks"]
+    assert decks["Carol"]["mavens"] == []
+    assert (
+        post(client, links.edit, play_id, "maven", {**greed, "faction": "wicked"}).status_code
+        == 200
+    )
+
+
+def test_an_escape_whose_cards_are_all_elsewhere_is_refused_at_entry(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    assert count(client, links.edit, play_id, 1, "machines.fate-clock", 4, 0).status_code == 200
+    response = post(client, links.edit, play_id, "escape", {"player": 0, "by": "pumpkin-ted"})
+    assert response.status_code == 422
+    assert (
+        "Lewis cannot escape with Pumpkin Ted's portal: it needs a Fate Clock in Lewis's play,"
+        " but all 4 Fate Clock cards are in other decks (Carol 4)." in text(response)
+    )
+    assert stored(client, play_id)["escaped"] is None
+    # The other way round: the escape first, then the deck that makes it impossible.
+    assert count(client, links.edit, play_id, 1, "machines.fate-clock", 3, 4).status_code == 200
+    escape = post(client, links.edit, play_id, "escape", {"player": 0, "by": "pumpkin-ted"})
+    assert escape.status_code == 200
+    fourth = count(client, links.edit, play_id, 1, "machines.fate-clock", 4, 3)
+    assert fourth.status_code == 422
+    assert "Lewis cannot escape with Pumpkin Ted's portal" in text(fourth)
+    assert stored(client, play_id)["decks"]["Carol"]["machines"]["fate-clock"] == 3
+
+
+def readings_on(page: str) -> list[str]:
+    """The reading ids a page shows (each with its link to the entry)."""
+    return re.findall(r'class="hint reading" data-reading="luckys-misadventures/([^"]+)"', page)
+
+
+def test_the_round_companion_says_its_readings(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    page = text(reveal(client, links.edit, play_id, ["cups-4", "wands-5", "death"]))
+    assert readings_on(page) == ["feed-the-toad/symbols"]
+    assert "luckys-misadventures?at=companion-title#feed-the-toad/symbols" in page
+    page = text(reveal(client, links.edit, play_id, ["fortune", "cups-1", "swords-2"]))
+    assert readings_on(page) == ["feed-the-toad/symbols", "fate/fortune-phases"]
+
+
+def test_the_standings_say_the_places_after_an_escape_are_the_app_s_reading(
+    client: FlaskClient,
+) -> None:
+    links = create_table(client, ["Lewis", "Carol", "Romi"])
+    play_id = start_luckys(client, links.edit)
+    response = post(client, links.edit, play_id, "escape", {"player": 2, "by": "three-sisters"})
+    assert response.status_code == 200
+    assert readings_on(text(response)) == ["escapes/others-rank"]
+
+
+def test_the_referee_tools_say_the_margin_reading_and_check_escapes_against_the_decks(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    alone = text(client.get("/luckys-misadventures/referee?players=3&p0=3&p1=2&p2=0"))
+    assert "wins by 1, a minor victory" in alone
+    assert readings_on(alone) == ["clarify/challenge-margin"]
+    two = text(client.get("/luckys-misadventures/referee?players=2&p0=3&p1=2"))
+    assert readings_on(two) == []
+    count(client, links.edit, play_id, 1, "hirelings.clockmakers", 8, 0)
+    tools = url(links.edit, play_id, "referee")
+    asked = "?escape=1&in_play=pumpkin-ted&in_play=clockmakers&in_play=fate-clock&ted_triggered=1"
+    refused = client.get(tools + asked + "&whose=0")
+    assert refused.status_code == 422
+    page = text(refused)
+    assert (
+        "Lewis cannot have a Clockmakers Hireling in play: all 8 Clockmakers cards are in"
+        " other decks (Carol 8)." in page
+    )
+    assert "Escape with" not in page
+    assert "Escape with Pumpkin Ted's portal!" in text(client.get(tools + asked + "&whose=1"))
+    assert "Escape with Pumpkin Ted's portal!" in text(client.get(tools + asked))

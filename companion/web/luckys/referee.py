@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee as r
+from companion.games.luckys.state import Table
 from companion.services import luckys as service
 from companion.web.actions import load_play
 from companion.web.game_pages import GameTool
@@ -112,17 +113,30 @@ def _build(args: Mapping[str, str], query: Query, built: Mapping[str, int]) -> r
     return r.build_machine(first, second, built)
 
 
-def _escape(args: MultiDict[str, str], query: Query) -> tuple[r.EscapeCheck, ...] | None:
-    cards = {r.InPlay(c) for c in args.getlist("in_play") if c in set(r.InPlay)}
+def _escape(
+    args: MultiDict[str, str], query: Query, table: Table | None
+) -> tuple[r.EscapeCheck, ...] | None:
+    """The escape check; with a play's table and whose cards they are, a card that cannot
+    be in that player's play (every copy elsewhere) is refused next to the cards."""
+    cards = [c for c in r.InPlay if c.value in args.getlist("in_play")]
     query.values["in_play"] = {c.value for c in cards}
     triggered = args.get("ted_triggered") == "1"
     query.values["ted_triggered"] = triggered
-    if "escape" not in args:
+    seats = [str(i) for i in range(len(query.players))]
+    whose = _choice(args, "whose", seats, query) if table is not None else ""
+    if "escape" not in args or "whose" in query.errors:
         return None
-    return r.escape_checks(cards, pumpkin_ted_triggered=triggered)
+    if table is not None and whose:
+        problems = r.in_play_problems(cards, table, query.players[int(whose)])
+        if problems:
+            query.errors["in_play"] = " ".join(p.message for p in problems)
+            return None
+    return r.escape_checks(set(cards), pumpkin_ted_triggered=triggered)
 
 
-def _answer(players: list[str], built: Mapping[str, int], **links: Any) -> Response:
+def _answer(
+    players: list[str], built: Mapping[str, int], table: Table | None, **links: Any
+) -> Response:
     args = request.args
     query = Query(players)
     count = len(players)
@@ -130,7 +144,7 @@ def _answer(players: list[str], built: Mapping[str, int], **links: Any) -> Respo
         "challenge": _challenge(args, query),
         "buy": _buy(args, query),
         "build": _build(args, query, built),
-        "escape": _escape(args, query),
+        "escape": _escape(args, query, table),
     }
     return page_or_fragment(
         PAGE,
@@ -160,6 +174,7 @@ def referee() -> Response:
     return _answer(
         players,
         {},
+        None,
         action=url_for("luckys.referee"),
         back=None,
         counts=range(f.MIN_PLAYERS, f.MAX_PLAYERS + 1),
@@ -168,12 +183,14 @@ def referee() -> Response:
 
 @bp.get("/referee")
 def referee_for_play(token: str, play_id: int) -> Response:
-    """The tools for a play: its players, and the Machines entered in its decks."""
+    """The tools for a play: its players, the Machines entered in its decks, and its decks
+    for the escape check."""
     opened = load_play(token, play_id, game=f.SLUG)
     players = [str(p) for p in opened.play.state["players"]]
     return _answer(
         players,
         service.built_machines(opened.play),
+        service.stored_table(opened.play),
         action=url_for("luckys.referee_for_play", token=token, play_id=play_id),
         back=url_for("pages.play", token=token, play_id=play_id),
         counts=None,
