@@ -69,7 +69,7 @@ QUERIES = [
     ("unknown species", None, "oddland/species/unknown"),
     ("game end", "oddland", "oddland/end"),
     ("scorebord", None, "oddland/scoreboard"),
-    ("main sqare", "oddville", "oddville/main-square-counts"),
+    ("main sqare", "oddville", "oddville/main-square"),
     ("tie break", "oddville", "oddville/tiebreak"),
     ("caracters", "oddville", "oddville/characters"),
     ("lamplighter", None, "oddville/character/lamplighter"),

@@ -103,16 +103,19 @@ ODDLAND: dict[str, Example] = {
 }
 
 DIAMOND = {"kind": "diamond", "value": 4}
+SQUARE = {"at": [0, 0], "card": "main-square", "owners": []}
+#: Ann ended the game with her 6th building (a row of Diamonds under the Main Square).
+ANN_ENDED = [{"at": [1, col], "owner": "Ann", "points": DIAMOND} for col in range(6)]
+#: Ben and Cy tie below Ann: the clockwise count from Ann puts Ben first.
+TIED_AFTER_ANN = {
+    "players": ["Ann", "Ben", "Cy"],
+    "ended_by": "Ann",
+    "city": [SQUARE, *ANN_ENDED],
+    "resource_workers": {"Ben": 1, "Cy": 1},
+}
 ODDVILLE: dict[str, Example] = {
-    "oddville/tiebreak/places": (
-        "score",
-        {
-            "players": ["Ann", "Ben", "Cy"],
-            "ended_by": "Ann",
-            "city": [{"at": [0, 0], "card": "main-square"}],
-            "resource_workers": {"Ann": 2, "Ben": 1, "Cy": 1},
-        },
-    ),
+    "oddville/tiebreak/places": ("score", TIED_AFTER_ANN),
+    "oddville/tiebreak/clockwise": ("score", TIED_AFTER_ANN),
     "oddville/main-square/no-bonus": (
         "build",
         {
@@ -125,11 +128,33 @@ ODDVILLE: dict[str, Example] = {
         "score",
         {
             "players": ["Ann", "Ben"],
-            "ended_by": "Ann",
             "city": [
                 {"at": [0, 0], "card": "main-square"},
                 {"at": [1, 0], "owner": "Ann", "edges": "HHHH", "points": DIAMOND},
             ],
+        },
+    ),
+    "oddville/main-square-counts": (
+        "score",
+        {
+            "players": ["Ann", "Ben"],
+            "ended_by": "Ann",
+            # The column card under the Main Square counts it: 1 + 2 in its column.
+            "city": [SQUARE, {**ANN_ENDED[0], "points": {"kind": "column"}}, *ANN_ENDED[1:]],
+        },
+    ),
+    "oddville/app/too-many-workers": (
+        "score",
+        {
+            "players": ["Ann", "Ben"],
+            "ended_by": "Ann",
+            # The Traveller, taken with the Lily card, put Ann's 7th on the Main Square.
+            "city": [
+                {**SQUARE, "owners": ["Ann"]},
+                {**ANN_ENDED[0], "guild": "lily"},
+                *ANN_ENDED[1:],
+            ],
+            "characters": {"Ann": ["traveller"]},
         },
     ),
 }

@@ -72,12 +72,15 @@ def test_the_page_shows_an_impossible_table_but_not_a_table_being_entered() -> N
 
 
 def _city(players: list[str], characters: dict[str, list[str]]) -> dict[str, Any]:
-    return {
-        "players": players,
-        "ended_by": players[0],
-        "city": [{"at": [0, 0], "card": "main-square", "owners": []}],
-        "characters": characters,
-    }
+    """A game under way where each character was taken by building a card with a guild
+    symbol (laid in the Main Square's row)."""
+    owners = [player for player in players for _ in characters.get(player, [])]
+    city = [{"at": [0, 0], "card": "main-square", "owners": []}]
+    city += [
+        {"at": [0, col], "owner": owner, "guild": "mask", "points": {"kind": "row"}}
+        for col, owner in enumerate(owners, start=1)
+    ]
+    return {"players": players, "ended_by": None, "city": city, "characters": characters}
 
 
 @pytest.mark.parametrize(
@@ -360,10 +363,17 @@ def test_oddville_refuses_neighbours_whose_edges_do_not_meet() -> None:
 def test_oddville_refuses_more_buildings_or_workers_than_the_end_allows() -> None:
     square = {"at": [0, 0], "card": "main-square", "owners": ["A"]}
     six = [_building([1, col], "A") for col in range(6)]
-    body = {"players": ["A", "B"], "ended_by": "A", "city": [square, *six]}
-    # 6 buildings and the Traveller's worker on the Main Square: 7, legal (with a word).
+    six[0]["guild"] = "lily"  # where A took the Traveller
+    body = {
+        "players": ["A", "B"],
+        "ended_by": "A",
+        "city": [square, *six],
+        "characters": {"A": ["traveller"]},
+    }
+    # 6 buildings and the Traveller's worker on the Main Square: 7, legal for the player
+    # who ended the game (the app's reading, said in the answer).
     result = GAMES["oddville"].checked_score(body).to_json()
-    assert any("the 7th is on the Main Square" in w for w in result["warnings"])
+    assert [r["id"] for r in result["readings"]] == ["oddville/app/too-many-workers"]
     problems = refusal("oddville", {**body, "city": [*body["city"], _building([2, 0], "A")]})
     assert [p["path"] for p in problems] == ["city"]
     assert "A owns 7 buildings" in problems[0]["message"]

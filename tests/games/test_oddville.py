@@ -15,16 +15,14 @@ from companion.games.grid import neighbours
 from companion.games.oddville import (
     CHARACTERS,
     GAME,
-    GUILDS,
     TIEBREAK,
-    Bonus,
     Kind,
     build_endpoint,
     parse,
     problems_in,
 )
-from companion.games.oddville.facts import FACING, MAIN_SQUARE_EDGES, WORKERS_TO_END
 from companion.games.problems import InvalidStateError
+from support.oddville_games import played_games
 
 SQUARE = "main-square"
 RULEBOOK_PLAYERS = ["Blue", "Purple", "Red", "Yellow"]
@@ -123,7 +121,7 @@ def test_the_rulebook_example_explains_each_line() -> None:
         "Adjacent shields at row 2, col 3: shields 1 + 2 = 3",
     ]
     assert [line.rule for line in red.breakdown] == [
-        "oddville/main-square-counts",
+        "oddville/main-square",
         "oddville/vp/adjacent-x3",
         "oddville/vp/shields",
     ]
@@ -436,69 +434,11 @@ def test_malformed_shapes_are_problems_not_crashes() -> None:
 
 # --- properties ---------------------------------------------------------------------------
 
-PLAYERS = ["Ann", "Ben", "Cy"]
-KIND_VALUES: dict[str, list[int | None]] = {
-    "diamond": [4, 5],
-    "diamonds": [None],
-    "adjacent": [None],
-    "column": [None],
-    "row": [None],
-    "adjacent-x3": [None],
-    "shields": [None],
-    "guild": [1, 2],
-}
 
-
-@st.composite
-def cities(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid three-player table: a connected city grown from the Main Square, whose
-    entered edges meet (houses on houses, streets on streets), nobody owning more than the
-    6 buildings the end of the game allows."""
-    placed = {(0, 0)}
-    edges_at = {(0, 0): MAIN_SQUARE_EDGES}
-    buildings = dict.fromkeys(PLAYERS, 0)
-    workers = dict.fromkeys(PLAYERS, 0)
-    city: list[dict[str, Any]] = [sq(*draw(st.lists(st.sampled_from(PLAYERS), unique=True)))]
-    for owner in city[0]["owners"]:
-        workers[owner] += 1
-    for _ in range(draw(st.integers(0, 14))):
-        frontier = sorted(
-            {n for cell in placed for n in neighbours(cell) if n[0] >= 0 and n not in placed}
-        )
-        at = draw(st.sampled_from(frontier))
-        placed.add(at)
-        kind = draw(st.sampled_from(sorted(KIND_VALUES)))
-        value = draw(st.sampled_from(KIND_VALUES[kind]))
-        guild = draw(st.sampled_from([None, *GUILDS]))
-        if kind == "guild" and guild is None:
-            guild = "rooster"
-        free = [p for p in PLAYERS if workers[p] < WORKERS_TO_END and buildings[p] < 6]
-        owner = draw(st.sampled_from([None, *free]))
-        if owner is not None:
-            workers[owner] += 1
-            buildings[owner] += 1
-        entry = card(at, kind, owner, value=value, guild=guild, shield=draw(st.integers(0, 3)))
-        if draw(st.booleans()):
-            edges = list(draw(st.text(alphabet="HS", min_size=4, max_size=4)))
-            for offset, (mine, theirs) in FACING.items():
-                other = edges_at.get((at[0] + offset[0], at[1] + offset[1]))
-                if other is not None:
-                    edges[mine] = other[theirs]  # a laid card matches its neighbours
-            entry["edges"] = edges_at[at] = "".join(edges)
-            entry["bonus"] = draw(st.sampled_from([b.value for b in Bonus]))
-        city.append(entry)
-    held = draw(st.lists(st.sampled_from(sorted(CHARACTERS)), unique=True, max_size=6))
-    characters: dict[str, list[str]] = {p: [] for p in PLAYERS}
-    for key in held:
-        characters[draw(st.sampled_from(PLAYERS))].append(key)
-    board = {p: draw(st.integers(0, 9 - workers[p])) for p in PLAYERS}
-    return {
-        "players": PLAYERS,
-        "ended_by": draw(st.sampled_from([None, *PLAYERS])),
-        "city": city,
-        "characters": characters,
-        "resource_workers": board,
-    }
+def cities() -> st.SearchStrategy[dict[str, Any]]:
+    """Valid tables the rules can produce: games played by the rules to their end, or
+    stopped before it with nobody entered as having ended it (``support/oddville_games``)."""
+    return st.one_of(played_games(), played_games(finished=False))
 
 
 def standings(state: dict[str, Any]) -> list[Any]:
@@ -677,12 +617,44 @@ def test_bonuses_with_the_lamplighter_come_from_every_adjacent_building() -> Non
     assert len(reply["bonuses"]) == 2
 
 
-def test_more_than_six_workers_in_the_city_is_warned() -> None:
+def test_a_7th_worker_is_only_for_the_player_who_ends_the_game() -> None:
+    """Ann's worker on the Main Square and 5 buildings: a 6th building is her 7th worker,
+    which only who ends the game has (the app's reading, said in the answer)."""
     city = [sq("Ann")] + [card((1, c), "row", "Ann", edges="HHHH") for c in range(-2, 3)]
     city[3]["edges"] = "SHHH"
-    reply = build(city, {"at": [2, 0], "edges": "HHHH", **NEW})
+    new = {"at": [2, 0], "edges": "HHHH", **NEW}
+    reply = build(city, new)
     assert reply["legal"], reply
-    assert "7 workers in the city" in reply["warnings"][-1]
+    assert reply["warnings"][-1].startswith("This is Ann's 7th worker in the city: only the")
+    assert [r["id"] for r in reply["readings"]] == ["oddville/app/too-many-workers"]
+    reply = build(city, new, ended_by="Ben")
+    assert rules_broken(reply) == [
+        "Ann already has 6 workers in the city and did not end the game (Ben did): only that"
+        " player can have a 7th."
+    ]
+
+
+def test_nobody_builds_a_7th_building() -> None:
+    city = [sq()] + [card((1, c), "row", "Ann") for c in range(-2, 4)]
+    reply = build(city, {"at": [2, 0], "edges": "HHHH", **NEW})
+    assert rules_broken(reply) == [
+        "Ann already owns 6 buildings: every player starts the game's last turn with at most"
+        " 5 workers in the city and builds at most once in it, so nobody builds a 7th."
+    ]
+
+
+def test_after_a_6th_worker_only_the_builders_holder_builds() -> None:
+    """Ben's 6th worker in the city makes this the last turn: Ann builds only with the
+    Builder (after Ben's building)."""
+    city = [sq()] + [card((1, c), "row", "Ben") for c in range(-2, 4)]
+    new = {"at": [0, 1], "edges": "HHHS", **NEW}
+    reply = build(city, new)
+    assert rules_broken(reply) == [
+        "Ben already has 6 workers in the city, so this is the game's last turn, when only"
+        " the Builder's holder can still build after another player; Ann does not hold the"
+        " Builder."
+    ]
+    assert build(city, new, characters={"Ann": ["builder"]})["legal"]
 
 
 def test_a_malformed_build_request_is_invalid() -> None:
@@ -766,7 +738,7 @@ def test_a_legal_build_always_gives_a_valid_city(
     places = sorted({n for cell in taken for n in neighbours(cell)} - taken)
     at = data.draw(st.sampled_from(places))
     edges = data.draw(st.text(alphabet="HS", min_size=4, max_size=4))
-    owner = data.draw(st.sampled_from(PLAYERS))
+    owner = data.draw(st.sampled_from(state["players"]))
     new = {"at": list(at), "owner": owner, "points": {"kind": "row"}, "edges": edges}
     reply = build_endpoint({**state, "card": new})
     if reply["legal"]:

@@ -135,7 +135,7 @@ APP_READINGS = [
     "oddland/species/whalephant",
     "oddland/solo",
     "odd-world/players",
-    "oddville/main-square",
+    "oddville/main-square/streets",
     "luckys-misadventures/tiebreak/pumpkin-ted",
 ]
 

@@ -322,3 +322,65 @@ def test_the_worker_steppers_are_one_form_whose_buttons_carry_their_tap(
     too_many = {"csrf_token": token, "tap": "resource_workers.Mary Jo 12 1"}
     assert client.post(action, data=too_many, headers=HTMX).status_code == 422
     assert state_of(client, play_id)["resource_workers"]["Mary Jo"] == 1
+
+
+def section(html: str, title_id: str) -> str:
+    """The part of the page from one section's title to the next section."""
+    start = html.index(f'id="{title_id}"')
+    end = html.find("<section", start)
+    return html[start : end if end != -1 else len(html)]
+
+
+def test_an_impossible_end_is_said_beside_its_field(client: FlaskClient) -> None:
+    """The edits are kept (entry passes through such tables); each problem shows next to
+    the field it concerns, with its rule, as the API refuses it."""
+    links = create_table(client, ["Ann", "Ben"])
+    play_id = start_oddville(client, links.edit)
+    assert (
+        post(
+            client, links.edit, play_id, "character", character="mistress", holder="Ann"
+        ).status_code
+        == 200
+    )
+    token = csrf(client, f"/t/{links.edit}")
+    edit = f"/t/{links.edit}/plays/{play_id}/edit"
+    data = {"csrf_token": token, "path": "ended_by", "value": "Ben", "base": ""}
+    response = client.post(edit, data=data, headers=HTMX)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    characters = section(html, "ov-characters-title")
+    assert (
+        "Not a table the rules allow: Ann holds 1 Character card, but owns no building with a"
+        " guild symbol" in characters
+    )
+    assert "#character-take" in characters
+    ending = section(html, "ov-players-title")
+    assert (
+        "Not a table the rules allow: Ben is entered as the player who ended the game, but has"
+        " no worker in the city" in ending
+    )
+    assert "#game-end" in ending
+    # A building with a guild symbol for Ann answers the first.
+    tap(client, links, play_id, "1,0,empty", tool="place", points="row", guild="lily", owner="Ann")
+    html = client.get(f"/t/{links.edit}/plays/{play_id}").get_data(as_text=True)
+    assert "Ann holds 1 Character card" not in html
+    assert "Ben is entered as the player who ended the game" in section(html, "ov-players-title")
+
+
+def test_the_referee_refuses_a_build_the_end_of_the_game_rules_out(client: FlaskClient) -> None:
+    """Play-along: once Ben has 6 workers in the city, only the Builder builds."""
+    links = create_table(client, ["Ann", "Ben"])
+    play_id = start_oddville(client, links.edit)
+    for col in range(6):
+        tap(client, links, play_id, f"1,{col},empty", tool="place", points="row", owner="Ben")
+    edges = {"top": "S", "right": "H", "bottom": "H", "left": "S"}
+    response = tap(client, links, play_id, "0,1,empty", tool="build", owner="Ann", **edges)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "Not allowed:" in html
+    assert "only the Builder&#39;s holder can still build after another player" in html
+    assert len(state_of(client, play_id)["city"]) == 7
+    post(client, links.edit, play_id, "character", character="builder", holder="Ann")
+    response = tap(client, links, play_id, "0,1,empty", tool="build", owner="Ann", **edges)
+    assert response.status_code == 200
+    assert len(state_of(client, play_id)["city"]) == 8

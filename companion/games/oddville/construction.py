@@ -32,15 +32,21 @@ from companion.games.grid import Cell, step
 from companion.games.oddville.facts import (
     BONUS_RULE,
     BONUSES,
+    BUILDER,
+    CHARACTERS,
     CONNECTED_RULE,
     EDGE_NAMES,
     EDGES_RULE,
     FACING,
     FIXED_RULE,
+    GAME_END_RULE,
     GUILD_CHARACTER_RULE,
     GUILDS,
     LAMPLIGHTER,
+    MAIN_SQUARE_BONUS_READING,
+    MAIN_SQUARE_READING,
     ROTATION_RULE,
+    SEVENTH_WORKER_READING,
     SIDES,
     TOP_ROW_RULE,
     WORKERS_PER_PLAYER,
@@ -49,6 +55,7 @@ from companion.games.oddville.facts import (
     Bonus,
     Edge,
     Kind,
+    said,
 )
 from companion.games.oddville.state import Card, City, place_words
 from companion.games.problems import Problem
@@ -134,45 +141,35 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
     return problems
 
 
-#: The Main Square's edges and its missing bonus are read from the card's picture.
-MAIN_SQUARE_READING = Reading(
-    "oddville/main-square/streets",
-    "The Main Square's streets on its left, right and lower sides are the app's reading"
-    " of the card's picture; the rulebook's text does not list them.",
-)
-
-
-#: Why a building beside the Main Square gets no bonus from it (the verdict's reading).
-MAIN_SQUARE_BONUS_READING = Reading(
-    "oddville/main-square/no-bonus",
-    "The Main Square gives no bonus to a building laid next to it: this is the app's"
-    " reading, as the rulebook only puts bonuses in the corner of Building cards and never"
-    " gives the Main Square one.",
-)
-
-
-def said(reading: Reading | None) -> str:
-    """A reading's words as they follow a refusal's sentence: nothing without one.
-
-    >>> said(MAIN_SQUARE_READING)[:16], said(None)
-    (' The Main Square', '')
-    """
-    return f" {reading.text}" if reading else ""
-
-
 def build_readings(city: City, new: Card) -> list[Reading]:
-    """The app's readings a verdict on building ``new`` rests on: none, or the Main
-    Square's missing bonus when ``new`` shares an edge with it.
+    """The app's readings a legal verdict on building ``new`` rests on: beside the Main
+    Square, its streets (when the new card's edges are entered) and its missing bonus; and
+    a 7th worker in the city for the builder.
 
     >>> from companion.games.oddville.state import parse
     >>> city = parse({"players": ["Ann", "Ben"], "city": [{"at": [0, 0], "card": "main-square"}]})
-    >>> [r.text[:31] for r in build_readings(city, building((1, 0), owner="Ann", edges="SHHH"))]
-    ['The Main Square gives no bonus ']
+    >>> [r.id for r in build_readings(city, building((1, 0), owner="Ann", edges="SHHH"))]
+    ['oddville/main-square/streets', 'oddville/main-square/no-bonus']
     >>> build_readings(city, building((1, 1), owner="Ann", edges="SHHH"))
     []
     """
-    beside = (city.cards.get(step(new.at, offset)) for offset in FACING)
-    return [MAIN_SQUARE_BONUS_READING] if any(c and c.main_square for c in beside) else []
+    beside = any(
+        card is not None and card.main_square
+        for card in (city.cards.get(step(new.at, offset)) for offset in FACING)
+    )
+    readings = []
+    if beside and new.edges is not None:
+        readings.append(MAIN_SQUARE_READING)
+    if beside:
+        readings.append(MAIN_SQUARE_BONUS_READING)
+    if _workers_after(city, new) > WORKERS_TO_END:
+        readings.append(SEVENTH_WORKER_READING)
+    return readings
+
+
+def _workers_after(city: City, new: Card) -> int:
+    """The builder's workers in the city once ``new`` is built (0 without a builder)."""
+    return 0 if new.owner is None else city.workers_in_city(new.owner) + 1
 
 
 def _edge_problems(city: City, new: Card) -> list[Problem]:
@@ -217,6 +214,46 @@ def _worker_problems(city: City, new: Card) -> list[Problem]:
                 rule=WORKERS_RULE,
             )
         ]
+    return _last_turn_problems(city, new.owner)
+
+
+def _last_turn_problems(city: City, owner: str) -> list[Problem]:
+    """Builds the end of the game rules out: every player starts the last turn with at most
+    5 workers in the city and builds at most once in it; once a player has placed their
+    6th, only the Builder's holder can still build; only who ended the game has a 7th."""
+    owned = sum(1 for card in city.cards.values() if card.owner == owner)
+    if owned >= WORKERS_TO_END:
+        return [
+            Problem(
+                "card.owner",
+                f"{owner} already owns {owned} buildings: every player starts the game's last"
+                f" turn with at most {WORKERS_TO_END - 1} workers in the city and builds at most"
+                " once in it, so nobody builds a 7th.",
+                rule=GAME_END_RULE,
+            )
+        ]
+    ender = city.ended_by
+    if ender is not None and ender != owner and city.workers_in_city(owner) >= WORKERS_TO_END:
+        return [
+            Problem(
+                "card.owner",
+                f"{owner} already has {city.workers_in_city(owner)} workers in the city and did"
+                f" not end the game ({ender} did): only that player can have a 7th.",
+                rule=GAME_END_RULE,
+            )
+        ]
+    done = [p for p in city.players if p != owner and city.workers_in_city(p) >= WORKERS_TO_END]
+    if done and BUILDER not in city.characters.get(owner, ()):
+        builder = CHARACTERS[BUILDER]
+        return [
+            Problem(
+                "card.owner",
+                f"{done[0]} already has {city.workers_in_city(done[0])} workers in the city, so"
+                f" this is the game's last turn, when only the {builder.name}'s holder can still"
+                f" build after another player; {owner} does not hold the {builder.name}.",
+                rule=builder.rule,
+            )
+        ]
     return []
 
 
@@ -231,11 +268,12 @@ def construction_warnings(city: City, new: Card) -> list[str]:
                 " it shares was not checked."
             )
     if new.owner is not None:
-        count = city.workers_in_city(new.owner) + 1
+        count = _workers_after(city, new)
         if count > WORKERS_TO_END:
             found.append(
-                f"{new.owner} would have {count} workers in the city: the game ends when a"
-                f" player places the {WORKERS_TO_END}th."
+                f"This is {new.owner}'s {count}th worker in the city: only the player who ends"
+                f" the game has one, having put their {WORKERS_TO_END}th on the Main Square"
+                " with the Traveller earlier in this same turn."
             )
         elif count == WORKERS_TO_END:
             found.append(

@@ -1,5 +1,6 @@
 """OddVille's facts, declared once: victory-point types, guilds, characters, bonuses,
-edges, limits and the rules entries they belong to.
+edges, limits, the rules entries they belong to, and the app's readings where the rulebook
+leaves room.
 
 The printed building cards are not published, so nothing here describes one card: the
 table enters what each card shows (its victory-point type, guild, shields, streets).
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+
+from companion.games.readings import Reading
 
 SLUG = "oddville"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -85,7 +88,8 @@ KINDS: dict[Kind, KindFacts] = {
     Kind.GUILD: KindFacts("Guild", "1 or 2 + guild", "♣", "G", "oddville/vp/guild", (2, 1)),
 }
 
-#: The four guilds: key -> name.
+#: The four guilds: key -> name. The rulebook names the Mask and the Rooster; "Bells" and
+#: "Lily" are the app's names for the other two (its ``app/guild-names`` entry says so).
 GUILDS: dict[str, str] = {
     "mask": "Mask",
     "rooster": "Rooster",
@@ -111,6 +115,7 @@ class Character:
 
 TRAVELLER = "traveller"
 LAMPLIGHTER = "lamplighter"
+BUILDER = "builder"
 #: The Traveller is worth this much only to a player without a worker on the Main Square.
 TRAVELLER_POINTS = 7
 
@@ -157,7 +162,7 @@ _CHARACTERS = (
     ),
     Character("mistress", "Mistress", 5, "Taking your Worker cards back costs you 1 Coin less."),
     Character(
-        "builder",
+        BUILDER,
         "Builder",
         4,
         "When another player has built (even in the last turn), you may build too, paying"
@@ -220,7 +225,8 @@ class Edge(StrEnum):
 
 #: The order of a card's four edges in its ``edges`` text: top, right, bottom, left.
 SIDES = ("top", "right", "bottom", "left")
-#: The Main Square's edges: streets left, right and below (nothing is built above it).
+#: The Main Square's edges: streets left, right and below (nothing is built above it), by
+#: the app's reading of its picture (``MAIN_SQUARE_READING``).
 MAIN_SQUARE_EDGES = "HSSS"
 #: The side of a card facing a neighbour one step away, and the neighbour's facing side.
 FACING: dict[tuple[int, int], tuple[int, int]] = {
@@ -250,3 +256,53 @@ EDGES_RULE = "oddville/construction/edges"
 FIXED_RULE = "oddville/construction/fixed"
 BONUS_RULE = "oddville/bonus"
 GUILD_CHARACTER_RULE = "oddville/character-take"
+
+
+# --- the app's readings (each is the clarification entry of the same id) ----------------
+
+#: The Main Square's edges are read from the card's picture.
+MAIN_SQUARE_READING = Reading(
+    "oddville/main-square/streets",
+    "The Main Square's streets on its left, right and lower sides are the app's reading"
+    " of the card's picture; the rulebook's text does not list them.",
+)
+#: Why a building beside the Main Square gets no bonus from it (the verdict's reading).
+MAIN_SQUARE_BONUS_READING = Reading(
+    "oddville/main-square/no-bonus",
+    "The Main Square gives no bonus to a building laid next to it: this is the app's"
+    " reading, as the rulebook only puts bonuses in the corner of Building cards and never"
+    " gives the Main Square one.",
+)
+
+
+#: A card's adjacency, row or column count includes the Main Square.
+MAIN_SQUARE_COUNTS_READING = Reading(
+    MAIN_SQUARE_CARD_RULE,
+    "Counting the Main Square as a card for adjacency, rows and columns is the app's"
+    " reading: the scoring names it among the cards of the city, and nothing says to leave"
+    " it out of those counts.",
+)
+#: "Closest clockwise" in the tiebreak counts seats going clockwise from the ender.
+CLOCKWISE_READING = Reading(
+    "oddville/tiebreak/clockwise",
+    "Counting seats clockwise from the player who ended the game, so that the player right"
+    " after them is the closest, is the app's reading: the rulebook's \"closest"
+    ' (clockwise)" could also mean the player right before them.',
+)
+#: The player who ended the game may have 7 workers in the city, one on the Main Square.
+SEVENTH_WORKER_READING = Reading(
+    "oddville/app/too-many-workers",
+    "Seven workers in the city (six buildings and one on the Main Square) for the player"
+    " who ended the game is the app's reading: the rulebook lets that player finish the"
+    " turn of their 6th, and the Traveller acts at any time in its holder's turn, before"
+    " or after that turn's building.",
+)
+
+
+def said(reading: Reading | None) -> str:
+    """A reading's words as they follow a refusal's sentence: nothing without one.
+
+    >>> said(MAIN_SQUARE_READING)[:16], said(None)
+    (' The Main Square', '')
+    """
+    return f" {reading.text}" if reading else ""

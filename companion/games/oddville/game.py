@@ -12,8 +12,6 @@ from companion.games.base import ApiDescription, Game
 from companion.games.limits import STRICT, object_size, problems_of, validate_model, whole_number
 from companion.games.names import Roster
 from companion.games.oddville.construction import (
-    MAIN_SQUARE_BONUS_READING,
-    MAIN_SQUARE_READING,
     apply_construction,
     bonuses,
     build_readings,
@@ -22,10 +20,15 @@ from companion.games.oddville.construction import (
 )
 from companion.games.oddville.facts import (
     CHARACTERS,
+    CLOCKWISE_READING,
     MAIN_SQUARE,
     MAIN_SQUARE_AT,
+    MAIN_SQUARE_BONUS_READING,
+    MAIN_SQUARE_COUNTS_READING,
+    MAIN_SQUARE_READING,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SEVENTH_WORKER_READING,
     SLUG,
     WORKERS_PER_PLAYER,
     WORKERS_TO_END,
@@ -136,7 +139,7 @@ def verdict(
     listed = list(city_json)
     if not any(card.get("card") == MAIN_SQUARE for card in listed):
         listed.insert(0, {"at": list(MAIN_SQUARE_AT), "card": MAIN_SQUARE, "owners": []})
-    readings = build_readings(city, new) if legal else []
+    readings = build_readings(city, new) if legal else [p.reading for p in problems if p.reading]
     return {
         "legal": legal,
         "problems": [p.to_json() for p in problems],
@@ -151,6 +154,30 @@ def built_city(city: City, new: Any) -> City:
     """The city after a legal construction (see :func:`apply_construction`)."""
     return apply_construction(city, new)
 
+
+#: A finished game (OpenAPI's example): Red placed a 6th worker in the city, on the Main
+#: Square with the Traveller (taken by building the Mask card).
+SCORE_EXAMPLE: dict[str, Any] = {
+    "players": ["Blue", "Red"],
+    "ended_by": "Red",
+    "city": [
+        {"at": [0, 0], "card": MAIN_SQUARE, "owners": ["Red"]},
+        {
+            "at": [1, 0],
+            "owner": "Red",
+            "guild": "mask",
+            "points": {"kind": "guild", "value": 2, "guild": "mask"},
+        },
+        {"at": [0, 1], "owner": "Red", "points": {"kind": "diamond", "value": 4}},
+        {"at": [0, -1], "owner": "Blue", "points": {"kind": "diamonds"}},
+        {"at": [1, 1], "owner": "Red", "points": {"kind": "row"}},
+        {"at": [1, -1], "owner": "Blue", "points": {"kind": "adjacent"}},
+        {"at": [2, 0], "owner": "Red", "points": {"kind": "column"}},
+        {"at": [2, 1], "owner": "Red", "points": {"kind": "adjacent-x3"}},
+    ],
+    "characters": {"Red": ["traveller"]},
+    "resource_workers": {"Blue": 3, "Red": 1},
+}
 
 #: Names of whole fields for the edit history.
 FIELD_NAMES: dict[str, str] = {
@@ -170,10 +197,17 @@ class OddVille(Game):
     name = "OddVille"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 2
+    engine_version = 3
     tiebreaks = (TIEBREAK,)
     has_play_along = True
-    readings = (MAIN_SQUARE_READING, MAIN_SQUARE_BONUS_READING, PLACES_READING)
+    readings = (
+        MAIN_SQUARE_READING,
+        MAIN_SQUARE_BONUS_READING,
+        MAIN_SQUARE_COUNTS_READING,
+        SEVENTH_WORKER_READING,
+        CLOCKWISE_READING,
+        PLACES_READING,
+    )
 
     def over_words(self, _result: Mapping[str, Any]) -> str:
         """Someone placed the 6th worker in the city."""
@@ -193,9 +227,9 @@ class OddVille(Game):
 
     def table_problems(self, state: object) -> list[Problem]:
         """Edges that do not meet, more buildings or workers in the city than the end of
-        the game allows, or who ended it without a 6th worker there."""
-        listed = state.get("city", []) if isinstance(state, Mapping) else []
-        return impossible_tables(parse(state), listed if isinstance(listed, list) else [])
+        the game allows, more characters than buildings with a guild symbol, who ended it
+        without a 6th worker there, or anyone else with what only that player can have."""
+        return impossible_tables(parse(state), state if isinstance(state, Mapping) else {})
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """The Main Square alone at the top; no characters, no workers, nobody ended yet;
@@ -297,16 +331,7 @@ class OddVille(Game):
                 "Score a city.",
                 StateModel,
                 schemas.result(self.slug, {"cards": schemas.array(schemas.ANY_OBJECT)}),
-                {
-                    "players": ["Blue", "Purple", "Red", "Yellow"],
-                    "ended_by": "Red",
-                    "city": [
-                        {"at": [0, 0], "card": MAIN_SQUARE, "owners": ["Blue", "Red"]},
-                        {"at": [1, 0], "owner": "Blue", "points": {"kind": "diamond", "value": 4}},
-                    ],
-                    "characters": {"Red": ["traveller"]},
-                    "resource_workers": {"Blue": 2, "Red": 0},
-                },
+                SCORE_EXAMPLE,
             ),
             "build": ApiDescription(
                 "Referee one building: legal or not, and what it earns.",

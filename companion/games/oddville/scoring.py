@@ -1,8 +1,9 @@
 """OddVille scoring: each card's points in the city, characters, Resources Board workers,
 and the clockwise tiebreak.
 
-The Main Square is a card like any other for adjacency, rows and columns; a card's own
-row and column include itself, and a guild card is one card of its guild.
+The Main Square is a card like any other for adjacency, rows and columns (the app's
+reading, carried by a result whose counts include it); a card's own row and column
+include itself, and a guild card is one card of its guild.
 
 >>> from companion.games.oddville.state import parse
 >>> city = parse({"players": ["Ann", "Ben"], "city": [
@@ -24,11 +25,14 @@ from dataclasses import dataclass
 from companion.games.grid import Cell
 from companion.games.oddville.facts import (
     CHARACTERS,
+    CLOCKWISE_READING,
     GUILDS,
     KINDS,
-    MAIN_SQUARE_CARD_RULE,
+    MAIN_SQUARE_COUNTS_READING,
     MAIN_SQUARE_POINTS,
+    MAIN_SQUARE_RULE,
     RESOURCES_BOARD_RULE,
+    SEVENTH_WORKER_READING,
     SLUG,
     TIEBREAK_RULE,
     TRAVELLER,
@@ -45,7 +49,7 @@ from companion.games.ranking import (
     TiebreakScalar,
     rank,
 )
-from companion.games.readings import places_reading
+from companion.games.readings import Reading, places_reading, unique_readings
 
 #: The tiebreak value of every player while nobody is entered as having ended the game.
 NOBODY_ENDED = -1
@@ -92,6 +96,9 @@ class CardScore:
     words: str
     rule: str
     card: Card
+    #: Whether its adjacency, row or column count includes the Main Square (the app's
+    #: reading).
+    square_counted: bool = False
 
     def to_json(self, city: City) -> dict[str, object]:
         """The API shape: position, owners, points, words."""
@@ -112,11 +119,14 @@ class _Counts:
     columns: Counter[int]
     diamonds: int
     guilds: Counter[str]
+    #: Where the Main Square lies.
+    square: Cell
 
 
 def _counts(city: City) -> _Counts:
     cards = city.cards.values()
     return _Counts(
+        square=city.main_square.at,
         rows=Counter(card.at[0] for card in cards),
         columns=Counter(card.at[1] for card in cards),
         diamonds=sum(1 for card in cards if card.kind is Kind.DIAMOND),
@@ -133,7 +143,7 @@ def card_scores(city: City) -> list[CardScore]:
 def _card_score(cards: Mapping[Cell, Card], card: Card, counts: _Counts) -> CardScore:
     if card.main_square or card.kind is None:
         words = f"Main Square = {MAIN_SQUARE_POINTS} to each owner"
-        return CardScore(card.at, MAIN_SQUARE_POINTS, words, MAIN_SQUARE_CARD_RULE, card)
+        return CardScore(card.at, MAIN_SQUARE_POINTS, words, MAIN_SQUARE_RULE, card)
     r, c = card.at
     found = (
         cards.get((r - 1, c)),
@@ -143,7 +153,26 @@ def _card_score(cards: Mapping[Cell, Card], card: Card, counts: _Counts) -> Card
     )
     around = [other for other in found if other is not None]
     points, words = _points(card, card.kind, around, counts)
-    return CardScore(card.at, points, words, KINDS[card.kind].rule, card)
+    counted = _counts_the_square(card.kind, card.at, around, counts.square)
+    return CardScore(card.at, points, words, KINDS[card.kind].rule, card, counted)
+
+
+def _counts_the_square(kind: Kind, at: Cell, around: Sequence[Card], square: Cell) -> bool:
+    """Whether a card's count includes the Main Square (as a neighbour, or in its row or
+    column).
+
+    >>> _counts_the_square(Kind.ROW, (0, 3), [], (0, 0)), _counts_the_square(
+    ...     Kind.COLUMN, (2, 1), [], (0, 0))
+    (True, False)
+    """
+    match kind:
+        case Kind.ADJACENT | Kind.ADJACENT_X3:
+            return any(other.main_square for other in around)
+        case Kind.ROW:
+            return at[0] == square[0]
+        case Kind.COLUMN:
+            return at[1] == square[1]
+    return False
 
 
 def _points(card: Card, kind: Kind, around: Sequence[Card], counts: _Counts) -> tuple[int, str]:
@@ -239,6 +268,12 @@ def score_city(city: City) -> Result:
     tied = tiebreak_sentence(city, [(e.player, e.score) for e in entries])
     if tied:
         extra["tiebreak_words"] = tied
+    readings: list[Reading | None] = [
+        MAIN_SQUARE_COUNTS_READING if any(s.square_counted for s in scores) else None,
+        SEVENTH_WORKER_READING if seventh_worker(city) else None,
+        CLOCKWISE_READING if clockwise_counted(city, entries) else None,
+        PLACES_READING if ranking.places_by_tiebreak else None,
+    ]
     return Result(
         SLUG,
         ranking.standings,
@@ -246,8 +281,30 @@ def score_city(city: City) -> Result:
         city.ended_by is not None,
         tuple(warnings(city)),
         extra=extra,
-        readings=(PLACES_READING,) if ranking.places_by_tiebreak else (),
+        readings=unique_readings(readings),
     )
+
+
+def clockwise_counted(city: City, entries: Sequence[Entry]) -> bool:
+    """Whether the clockwise count from who ended the game put two players tied on points
+    in order (a tie with that player alone goes to them without counting).
+
+    >>> city = City(("A", "B", "C"), "A", {})
+    >>> entries = [Entry("A", 3), Entry("B", 5), Entry("C", 5)]
+    >>> clockwise_counted(city, entries), clockwise_counted(city, entries[:2])
+    (True, False)
+    """
+    if city.ended_by is None:
+        return False
+    others = Counter(e.score for e in entries if e.player != city.ended_by)
+    return any(count > 1 for count in others.values())
+
+
+def seventh_worker(city: City) -> bool:
+    """Whether the player who ended the game (or, before it is entered, anyone) has 7
+    workers in the city: 6 and one on the Main Square, which only they can have."""
+    players = city.players if city.ended_by is None else (city.ended_by,)
+    return any(city.workers_in_city(p) == WORKERS_TO_END + 1 for p in players)
 
 
 #: The clockwise tiebreak puts the places below first in order too: the app's extension.
@@ -282,21 +339,8 @@ def warnings(city: City) -> list[str]:
             "Who ended the game (placed the 6th worker in the city) is not entered yet; until"
             " it is, tied players share."
         )
-    for player in city.players:
-        # More is an impossible table (see impossible.py); 7 is legal, through the
-        # Traveller, and worth a word.
-        if city.workers_in_city(player) == WORKERS_TO_END + 1:
-            found.append(
-                f"{player} has {WORKERS_TO_END + 1} workers in the city: the game ends when a"
-                f" player places the {WORKERS_TO_END}th, so the 7th is on the Main Square,"
-                " put there by the Traveller in that same turn."
-            )
-    if city.ended_by is not None and city.workers_in_city(city.ended_by) < WORKERS_TO_END:
-        count = city.workers_in_city(city.ended_by)
-        found.append(
-            f"{city.ended_by} ended the game but has {count} worker{_plural_s(count)} in the city"
-            f" (the game ends with a player's {WORKERS_TO_END}th)."
-        )
+    # A 7th worker in the city is said as a reading; fewer than 6 for who ended the
+    # game, or 7 for anyone else, is an impossible table (see impossible.py).
     return found
 
 

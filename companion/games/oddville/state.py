@@ -54,6 +54,7 @@ from companion.games.oddville.facts import (
     MAIN_SQUARE,
     MAIN_SQUARE_AT,
     MAIN_SQUARE_EDGES,
+    MAIN_SQUARE_READING,
     MAIN_SQUARE_RULE,
     MAX_CITY_CARDS,
     MAX_PLAYERS,
@@ -66,6 +67,7 @@ from companion.games.oddville.facts import (
     Bonus,
     Edge,
     Kind,
+    said,
 )
 from companion.games.problems import InvalidStateError, Problem
 
@@ -499,8 +501,10 @@ def _main_square(
         problems.append(
             Problem(
                 f"{base}.edges",
-                f"The Main Square's edges are {MAIN_SQUARE_EDGES}: streets left, right and below.",
-                rule=MAIN_SQUARE_RULE,
+                f"The Main Square's edges are {MAIN_SQUARE_EDGES}: streets left, right and"
+                f" below.{said(MAIN_SQUARE_READING)}",
+                rule=MAIN_SQUARE_READING.rule,
+                reading=MAIN_SQUARE_READING,
             )
         )
     owners: list[str] = []

@@ -1,6 +1,7 @@
 """OddVille view data: the city as a grid of cards (owner colours, icons, letters and each
 card's points in place), the palette, the Main Square's owners, characters, Resources
-Board workers, who ended the game and the referee's verdict, built for the templates."""
+Board workers, who ended the game, the referee's verdict, and what makes the table one
+the rules cannot produce beside the field it concerns, built for the templates."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from companion.games import oddville as engine
 from companion.games.oddville.facts import COLOURS, KINDS
 from companion.games.oddville.state import colours_for
+from companion.services.results import IMPOSSIBLE_TABLE
 from companion.web.game_pages import PlayPage
 from companion.web.oddville.forms import (
     DEFAULT_PALETTE,
@@ -88,6 +90,9 @@ class CityView:
     moving_at: str = ""
     referee: bool = False
     warnings: list[str] = field(default_factory=list)
+    #: Impossible-table problems by the part of the page they concern (see
+    #: :func:`problems_by_field`): each a sentence and its rules entry.
+    problems: dict[str, list[dict[str, str | None]]] = field(default_factory=dict)
 
 
 def mark_of(name: str) -> str:
@@ -259,6 +264,41 @@ def _characters(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+#: Where the page shows an impossible-table problem, by its path: the characters, who
+#: ended the game, the Main Square's owners, and otherwise the city.
+PROBLEM_FIELDS = (
+    (re.compile(r"characters(\.|$)"), "characters"),
+    (re.compile(r"ended_by$"), "ended_by"),
+    (re.compile(r"city\[\d+\]\.owners$"), "square"),
+)
+
+
+def problems_by_field(
+    state: Mapping[str, Any], result: Mapping[str, Any] | None
+) -> dict[str, list[dict[str, str | None]]]:
+    """The table's impossible-table problems (as the API refuses them) by the field they
+    concern, with their rules entry; those entry under way passes through only once the
+    game is over, as under the standings.
+
+    >>> state = {"players": ["Ann", "Ben"], "ended_by": "Ben"}
+    >>> found = problems_by_field(state, {"finished": True})
+    >>> list(found), found["ended_by"][0]["rule"]
+    (['ended_by'], 'oddville/game-end')
+    >>> problems_by_field(state, None)
+    {}
+    """
+    if result is None:  # not a valid table: there is nothing to check yet
+        return {}
+    found: dict[str, list[dict[str, str | None]]] = {}
+    for problem in engine.GAME.table_problems(state):
+        if problem.pending and not result.get("finished"):
+            continue
+        where = next((key for path, key in PROBLEM_FIELDS if path.match(problem.path)), "city")
+        shown = {"message": IMPOSSIBLE_TABLE + problem.message, "rule": problem.rule}
+        found.setdefault(where, []).append(shown)
+    return found
+
+
 def _moving_words(state: Mapping[str, Any], moving: str) -> str:
     """Where the card being moved lies, in words ("" when none is picked)."""
     match = re.fullmatch(r"(-?\d+),(-?\d+)", moving)
@@ -298,6 +338,7 @@ def city_view(
         moving_at=chosen.get(MOVING_KEY, "") if tool == Tool.MOVE.value else "",
         referee=tool in {t.value for t in REFEREE_TOOLS},
         warnings=list((result or {}).get("warnings", [])),
+        problems=problems_by_field(state, result),
     )
 
 
