@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.games import GAMES
+from companion.games import GAMES, odd_world
 from companion.games.readings import Reading
 from companion.rules import load
 
@@ -41,6 +41,41 @@ ODD_WORLD: dict[str, Example] = {
     "odd-world/players": (
         "score",
         {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]},
+    ),
+    "odd-world/face-down": (
+        "score",
+        {
+            "players": [
+                {"name": "Ann", "display": {"hoopoe": 2}, "face_down": "hoopoe"},
+                {"name": "Ben", "display": {"shoebill": 3}},
+            ]
+        },
+    ),
+    "odd-world/end-check": (
+        "score",
+        {
+            "players": [
+                {
+                    "name": "Ann",
+                    "display": dict.fromkeys(list(odd_world.BIRDS)[:8], 1),
+                    "face_down": "cassowary",
+                },
+                {"name": "Ben", "display": {"shoebill": 3}},
+            ]
+        },
+    ),
+    "odd-world/series/ties": (
+        "series",
+        {
+            "games": [
+                {
+                    "players": [
+                        {"name": "Ann", "display": {"hoopoe": 3}},
+                        {"name": "Ben", "display": {"shoebill": 3}},
+                    ]
+                }
+            ]
+        },
     ),
 }
 
