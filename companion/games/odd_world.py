@@ -417,13 +417,24 @@ SERIES_TIES_READING = Reading(
 def not_over_warning(on_table: int) -> str:
     """Why a scored table is not the end of the game yet, for the result's warnings.
 
-    >>> not_over_warning(20)[:67]
-    'Nobody holds all nine birds yet and 20 of the 72 cards are entered:'
+    >>> not_over_warning(20)[:56]
+    'Nobody holds all nine birds yet and 20 of the 72 cards a'
+    >>> not_over_warning(71).endswith("so 1 is still in the draw piles: the game goes on.")
+    True
     """
+    return f"Nobody holds all nine birds yet and {_cards_entered(on_table)}: the game goes on."
+
+
+def _cards_entered(on_table: int) -> str:
+    """How many cards are entered and how many are left in the draw piles, in words.
+
+    >>> _cards_entered(1)
+    '1 of the 72 cards is entered, so 71 are still in the draw piles'
+    """
+    left = BOX_CARDS - on_table
     return (
-        f"Nobody holds all nine birds yet and {on_table} of the {BOX_CARDS} cards are"
-        f" entered: the draw piles still hold the other {BOX_CARDS - on_table}, so the"
-        " game goes on."
+        f"{on_table} of the {BOX_CARDS} cards {'is' if on_table == 1 else 'are'} entered, so"
+        f" {left} {'is' if left == 1 else 'are'} still in the draw piles"
     )
 
 
@@ -562,14 +573,11 @@ class OddWorld(Game):
     def going_on_words(self, result: Mapping[str, Any]) -> str:
         """Nobody holds all nine birds and some cards are still in the draw piles.
 
-        >>> GAME.going_on_words({"cards_on_table": 40})[:67]
-        'nobody holds all nine birds yet and only 40 of the 72 cards are ent'
+        >>> GAME.going_on_words({"cards_on_table": 40})[:60]
+        'nobody holds all nine birds yet and only 40 of the 72 cards '
         """
-        on_table = result.get("cards_on_table", 0)
-        return (
-            f"nobody holds all nine birds yet and only {on_table} of the {BOX_CARDS} cards"
-            " are entered, so the draw piles still hold cards"
-        )
+        entered = _cards_entered(result.get("cards_on_table", 0))
+        return f"nobody holds all nine birds yet and only {entered}"
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""

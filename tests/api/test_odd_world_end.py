@@ -175,8 +175,8 @@ def test_every_card_on_the_table_ends_the_game(client: FlaskClient) -> None:
     short = _scored(client, {"players": _spread(71)})
     assert short["finished"] is False
     assert short["warnings"] == [
-        "Nobody holds all nine birds yet and 71 of the 72 cards are entered: the draw piles"
-        " still hold the other 1, so the game goes on."
+        "Nobody holds all nine birds yet and 71 of the 72 cards are entered, so 1 is still in"
+        " the draw piles: the game goes on."
     ]
 
 

@@ -115,7 +115,8 @@ def test_finished_when_someone_has_all_nine_birds_with_face_down() -> None:
     open_game = GAME.score({"players": [player("Ann", **eight), player("Ben")]})
     assert not open_game.finished
     assert open_game.warnings == (not_over_warning(8),)
-    assert "the draw piles still hold the other 64" in open_game.warnings[0]
+    [warning] = open_game.warnings
+    assert "8 of the 72 cards are entered, so 64 are still in the draw piles" in warning
     done = GAME.score({"players": [player("Ann", "cassowary", **eight), player("Ben")]})
     assert done.finished
     assert done.warnings == ()
@@ -133,8 +134,8 @@ def test_finished_once_every_card_is_on_the_table() -> None:
     going_on = GAME.score(nearly)
     assert not going_on.finished
     assert GAME.going_on_words(going_on.to_json()) == (
-        "nobody holds all nine birds yet and only 71 of the 72 cards are entered, so the"
-        " draw piles still hold cards"
+        "nobody holds all nine birds yet and only 71 of the 72 cards are entered, so 1 is"
+        " still in the draw piles"
     )
     every = {"players": [player("Ann", **half), player("Ben", "cassowary", cassowary=7, **rest)]}
     over = GAME.score(every)
