@@ -79,6 +79,27 @@ ODD_WORLD: dict[str, Example] = {
     ),
 }
 
+OWL_SEATS = ["Miu", "Carol", "Romi", "Tom"]
+
+
+def _owl_trick(mode: str, cards: list[str]) -> Example:
+    return ("trick", {"mode": mode, "lead": "Miu", "players": OWL_SEATS, "cards": cards})
+
+
+def _miu_collects(nights: list[str], variant: str, *, penalty: int = 0) -> Example:
+    """Miu leads and takes a trick with each of these night cards (a round played along)."""
+    tricks = [{"lead": "Miu", "cards": [night, "1", "2"]} for night in nights]
+    return (
+        "score",
+        {
+            "players": OWL_SEATS[:3],
+            "mode": "advanced",
+            "variants": [variant],
+            "rounds": [{"open": True, "tricks": tricks, "penalties": {"Miu": penalty}}],
+        },
+    )
+
+
 OWL_ABOUT: dict[str, Example] = {
     "owl-about/fewest-vp": (
         "score",
@@ -87,6 +108,18 @@ OWL_ABOUT: dict[str, Example] = {
             "mode": "basic",
             "rounds": [{"trophies": {"Miu": 5, "Carol": 3, "Romi": 1}}],
         },
+    ),
+    "owl-about/mode/quick/ties": _owl_trick("quick", ["2", "2", "N4", "6"]),
+    "owl-about/small-owls": _owl_trick("basic", ["6", "2", "8", "10"]),
+    "owl-about/small-owls/night-7": _owl_trick("basic", ["5", "1", "N7"]),
+    "owl-about/night-collection-void": _miu_collects(
+        ["N4", "N5", "N6"], "night-collection-3", penalty=1
+    ),
+    "owl-about/night-collection-both": _miu_collects(
+        ["N4", "N5", "N6", "N7"], "night-collection-3"
+    ),
+    "owl-about/night-collection-reset": _miu_collects(
+        ["N4", "N5", "N6", "N7"], "night-collection-4"
     ),
 }
 
