@@ -40,7 +40,7 @@ def test_each_reading_s_entry_says_it_is_the_app_s(reading: object) -> None:
 def test_the_end_check_says_when_the_app_knows_the_game_is_over() -> None:
     body = _body("odd-world/end-check")
     assert "cannot see the draw piles" not in body
-    assert "all 72 cards are on the table: both draw piles are then empty" in body
+    assert "when all 72 cards are on the table: the draw piles are then used up" in body
     assert "that is the app's reading" in body
     assert "two or more displays held all nine birds during play is refused" in body
 
