@@ -43,7 +43,7 @@ from companion.games.names import (
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import BreakdownLine, Entry, Result, Tiebreak, rank
-from companion.games.readings import Reading, places_reading
+from companion.games.readings import Reading, places_reading, unique_readings
 
 SLUG = "odd-world"
 CARDS_PER_BIRD = 8
@@ -143,15 +143,27 @@ SERIES_SIZE = object_size(
 
 @dataclass(frozen=True)
 class Collection:
-    """A player's cards per bird at scoring time (face-down card included)."""
+    """A player's cards per bird at scoring time (face-down card included).
+
+    ``hidden`` is the face-down card when it was entered apart (``None``: it is already
+    in the display); ``display_complete`` whether the display as entered holds all nine
+    birds without it.
+    """
 
     name: str
     counts: Mapping[str, int]
+    hidden: str | None = None
+    display_complete: bool = False
 
     @property
     def species(self) -> int:
         """How many different birds the player holds."""
         return sum(1 for n in self.counts.values() if n > 0)
+
+    @property
+    def cards(self) -> int:
+        """How many cards the player holds, face-down card included."""
+        return sum(self.counts.values())
 
 
 def bird_points(count: int) -> int:
@@ -232,7 +244,7 @@ SETUP_RULE = "odd-world/setup"
 
 def _table_problems(players: Sequence[PlayerModel]) -> list[Problem]:
     """What valid counts can still not be: fewer cards than were dealt, or two displays
-    holding every bird (the game ends at once when the first one does)."""
+    that held every bird during play (the game ends at once when the first one does)."""
     problems = []
     for index, player in enumerate(players):
         held = sum(n for bird, n in player.display.items() if bird in BIRDS and n > 0)
@@ -247,22 +259,46 @@ def _table_problems(players: Sequence[PlayerModel]) -> list[Problem]:
                     pending=True,
                 )
             )
-    complete = [
-        index
-        for index, player in enumerate(players)
-        if all(player.display.get(bird, 0) > 0 for bird in BIRDS)
-    ]
-    if len(complete) > 1:
-        names = spoken_names([players[i].name.strip() for i in complete])
-        problems.append(
-            Problem(
-                f"players[{complete[1]}].display",
-                f"{names} all show every bird, but the game ends as soon as one display"
-                " holds all nine.",
-                rule=END_RULE,
-            )
-        )
+    completed = [index for index, player in enumerate(players) if _complete_in_play(player)]
+    if len(completed) > 1:
+        problems.append(_two_enders_problem([players[i] for i in completed], at=completed[1]))
     return problems
+
+
+def _complete_in_play(player: PlayerModel) -> bool:
+    """Whether the display held all nine birds before its face-down card was added.
+
+    A face-down card entered apart leaves the display as play revealed it. One already
+    in the display (``face_down`` null) can have brought the ninth bird only as that
+    bird's single card: with every bird at 2 cards or more, the display was complete
+    without it.
+
+    >>> nine = dict.fromkeys(BIRDS, 1)
+    >>> _complete_in_play(PlayerModel(name="Ann", display=nine))
+    False
+    >>> _complete_in_play(PlayerModel(name="Ann", display=nine, face_down="hoopoe"))
+    True
+    """
+    counts = [player.display.get(bird, 0) for bird in BIRDS]
+    if not all(counts):
+        return False
+    return player.face_down is not None or min(counts) > 1
+
+
+def _two_enders_problem(enders: Sequence[PlayerModel], *, at: int) -> Problem:
+    """The refusal of displays that all held every bird during play."""
+    names = spoken_names([player.name.strip() for player in enders])
+    message = (
+        f"{names} each show all nine birds without counting a face-down card, but the game"
+        " ends the moment one display holds all nine: only one display can be completed"
+        " during play, any other only by its face-down card at the end."
+    )
+    if any(player.face_down is None for player in enders):
+        message += (
+            " (A face-down card already in a display can only have been its ninth bird if"
+            " it is that bird's only card.)"
+        )
+    return Problem(f"players[{at}].display", message, rule=END_RULE)
 
 
 def table_problems(state: object) -> list[Problem]:
@@ -287,9 +323,10 @@ def parse(state: object) -> list[Collection]:
 
 def _collection(player: PlayerModel) -> Collection:
     counts = {bird: player.display.get(bird, 0) for bird in BIRDS}
+    display_complete = all(counts.values())
     if player.face_down is not None:
         counts[player.face_down] += 1
-    return Collection(player.name.strip(), counts)
+    return Collection(player.name.strip(), counts, player.face_down, display_complete)
 
 
 def _breakdown(collection: Collection) -> tuple[BreakdownLine, ...]:
@@ -319,26 +356,86 @@ def _entry(collection: Collection) -> Entry:
 
 
 def score_collections(collections: Sequence[Collection]) -> Result:
-    """Score already-validated collections (shared by one game and the series)."""
+    """Score already-validated collections (shared by one game and the series).
+
+    The game is over by the rules once a display holds all nine birds or every card of
+    the box is on the table (both draw piles are then empty); a face-down card that
+    brings a display to nine ends it by the app's reading (:data:`END_CHECK_READING`).
+    """
     ranking = rank([_entry(c) for c in collections], tiebreaks=TIEBREAKS)
-    finished = any(c.species == len(BIRDS) for c in collections)
-    warnings = () if finished else (NOT_OVER_WARNING,)
+    on_table = sum(c.cards for c in collections)
+    over_by_rules = on_table >= BOX_CARDS or any(c.display_complete for c in collections)
+    ended_by_face_down = not over_by_rules and any(c.species == len(BIRDS) for c in collections)
+    counted_before_the_end = not over_by_rules and any(c.hidden is not None for c in collections)
+    finished = over_by_rules or ended_by_face_down
     return Result(
         SLUG,
         ranking.standings,
         ranking.decided_by,
         finished,
-        warnings,
-        readings=(PLACES_READING,) if ranking.places_by_tiebreak else (),
+        () if finished else (not_over_warning(on_table),),
+        extra={"cards_on_table": on_table},
+        readings=unique_readings(
+            [
+                FACE_DOWN_READING if counted_before_the_end else None,
+                END_CHECK_READING if ended_by_face_down else None,
+                PLACES_READING if ranking.places_by_tiebreak else None,
+            ]
+        ),
     )
 
 
+#: Every card of the box: once all of them are on the table, both draw piles are empty.
+BOX_CARDS = CARDS_PER_BIRD * len(BIRDS)
+
 #: Tiebreakers put the places below first in order too: the app's extension.
 PLACES_READING = places_reading(SLUG)
-
-NOT_OVER_WARNING = (
-    "Nobody holds all nine birds yet, so the game is only over if both draw piles ran out."
+#: Entry ``face-down``: the hidden card counts in every score, not only the last.
+FACE_DOWN_READING = Reading(
+    "odd-world/face-down",
+    "Counting a face-down card in the scores before the game is over is the app's"
+    " reading: the rulebook adds it to the display only at the end, but counting it at"
+    " every score shows where the game is heading, and its owner knows it anyway.",
 )
+#: Entry ``end-check``: a face-down card that is someone's ninth bird ends the game.
+END_CHECK_READING = Reading(
+    "odd-world/end-check",
+    "Calling the game over when a face-down card is someone's ninth bird is the app's"
+    " reading: by the rulebook its owner may reveal it on their turn to end the game but"
+    " need not; the app counts the card as scoring will, so a table entering a finished"
+    " game is not asked whether it is over.",
+)
+#: Entry ``series/ties``: tied totals over the three games share the victory.
+SERIES_TIES_READING = Reading(
+    "odd-world/series/ties",
+    "Sharing the victory when the series totals tie is the app's reading: the variant only"
+    " says to add up the points and gives the total no tiebreaker, and one game's"
+    " tiebreakers would let the last game alone decide.",
+)
+
+
+def not_over_warning(on_table: int) -> str:
+    """Why a scored table is not the end of the game yet, for the result's warnings.
+
+    >>> not_over_warning(20)[:56]
+    'Nobody holds all nine birds yet and 20 of the 72 cards a'
+    >>> not_over_warning(71).endswith("so 1 is still in the draw piles: the game goes on.")
+    True
+    """
+    return f"Nobody holds all nine birds yet and {_cards_entered(on_table)}: the game goes on."
+
+
+def _cards_entered(on_table: int) -> str:
+    """How many cards are entered and how many are left in the draw piles, in words.
+
+    >>> _cards_entered(1)
+    '1 of the 72 cards is entered, so 71 are still in the draw piles'
+    """
+    left = BOX_CARDS - on_table
+    return (
+        f"{on_table} of the {BOX_CARDS} cards {'is' if on_table == 1 else 'are'} entered, so"
+        f" {left} {'is' if left == 1 else 'are'} still in the draw piles"
+    )
 
 
 def score_series(data: object) -> Result:
@@ -372,12 +469,14 @@ def score_series(data: object) -> Result:
         )
     ranking = rank(entries)
     finished = len(results) == MAX_SERIES_GAMES and all(r.finished for r in results)
+    shared = len(ranking.winners) > 1
     return Result(
         SLUG,
         ranking.standings,
         ranking.decided_by,
         finished,
         extra={"games": [r.to_json() for r in results]},
+        readings=(SERIES_TIES_READING,) if shared else (),
     )
 
 
@@ -409,6 +508,10 @@ def _score_of(result: Result, name: str) -> int:
     return result.standing(player or name).score
 
 
+#: The answer of one game: a result, with the cards entered (face-down cards included).
+GAME_ANSWER = schemas.result(SLUG, {"cards_on_table": schemas.INTEGER})
+
+
 class OddWorld(Game):
     """The Odd World engine, registered under ``odd-world``."""
 
@@ -417,8 +520,16 @@ class OddWorld(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     player_count_reading = PLAYERS_READING.text
-    readings = (PLAYERS_READING, PLACES_READING)
-    engine_version = 2
+    readings = (
+        PLAYERS_READING,
+        PLACES_READING,
+        FACE_DOWN_READING,
+        END_CHECK_READING,
+        SERIES_TIES_READING,
+    )
+    #: 3: two complete displays accepted when face-down cards may be their ninth birds;
+    #: every card on the table ends the game; ``cards_on_table``; readings carried.
+    engine_version = 3
     tiebreaks = TIEBREAKS
     has_series = True
     #: Rules entries the pages link to: a shared victory, and the end of the game.
@@ -427,13 +538,16 @@ class OddWorld(Game):
     series_tie_rule = SERIES_TIES_RULE
 
     def over_words(self, result: Mapping[str, Any]) -> str:
-        """Who holds all nine birds.
+        """Why the game is over: a face-down card that is someone's ninth bird (the app's
+        reading), every card on the table, or a display holding all nine birds.
 
-        >>> GAME.over_words({"standings": [{"player": "Ann", "tiebreak": [
-        ...     {"label": SPECIES_TIEBREAK, "value": 9}]}]})
+        >>> nine = {"player": "Ann", "tiebreak": [{"label": SPECIES_TIEBREAK, "value": 9}]}
+        >>> GAME.over_words({"standings": [nine], "cards_on_table": 30})
         'Ann holds all nine birds: the game is over.'
+        >>> GAME.over_words({"standings": [], "cards_on_table": 72})
+        'All 72 cards are on the table: both draw piles are empty, so the game is over.'
         """
-        holders = [
+        names = [
             standing["player"]
             for standing in result["standings"]
             if any(
@@ -441,12 +555,29 @@ class OddWorld(Game):
                 for t in standing["tiebreak"]
             )
         ]
-        verb = "holds" if len(holders) == 1 else "hold"
-        return f"{spoken_names(holders) or 'Someone'} {verb} all nine birds: the game is over."
+        if any(r.get("id") == END_CHECK_READING.id for r in result.get("readings", ())):
+            owners = spoken_names([f"{name}'s" for name in names])
+            cards = "card is the ninth bird" if len(names) == 1 else "cards are their ninth birds"
+            return (
+                f"{owners} face-down {cards}: revealing it ends the game, so the app counts"
+                " the game as over."
+            )
+        if result.get("cards_on_table", 0) >= BOX_CARDS:
+            return (
+                f"All {BOX_CARDS} cards are on the table: both draw piles are empty, so the"
+                " game is over."
+            )
+        verb = "holds" if len(names) == 1 else "hold"
+        return f"{spoken_names(names) or 'Someone'} {verb} all nine birds: the game is over."
 
-    def going_on_words(self, _result: Mapping[str, Any]) -> str:
-        """The game also ends when the draw piles run out, which the app cannot see."""
-        return "nobody holds all nine birds yet, so it is only over if both draw piles ran out"
+    def going_on_words(self, result: Mapping[str, Any]) -> str:
+        """Nobody holds all nine birds and some cards are still in the draw piles.
+
+        >>> GAME.going_on_words({"cards_on_table": 40})[:60]
+        'nobody holds all nine birds yet and only 40 of the 72 cards '
+        """
+        entered = _cards_entered(result.get("cards_on_table", 0))
+        return f"nobody holds all nine birds yet and only {entered}"
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
@@ -506,13 +637,11 @@ class OddWorld(Game):
     def api_descriptions(self) -> dict[str, ApiDescription]:
         """The request models and answer shapes of the JSON endpoints (OpenAPI)."""
         return {
-            "score": ApiDescription(
-                "Score one game.", StateModel, schemas.result(SLUG), API_EXAMPLE
-            ),
+            "score": ApiDescription("Score one game.", StateModel, GAME_ANSWER, API_EXAMPLE),
             "series": ApiDescription(
                 "Score three games in a row by their summed score.",
                 SeriesModel,
-                schemas.result(SLUG, {"games": schemas.array(schemas.result(SLUG))}),
+                schemas.result(SLUG, {"games": schemas.array(GAME_ANSWER)}),
                 {"games": [API_EXAMPLE, API_EXAMPLE]},
             ),
         }
@@ -522,7 +651,7 @@ class OddWorld(Game):
         return score_series(data)
 
     def table_problems(self, state: object) -> list[Problem]:
-        """Fewer cards than were dealt; two displays holding every bird."""
+        """Fewer cards than were dealt; two displays that held every bird during play."""
         return table_problems(state)
 
     def checked_series(self, data: object) -> Result:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.games import GAMES
+from companion.games import GAMES, odd_world
 from companion.games.readings import Reading
 from companion.rules import load
 
@@ -42,7 +42,63 @@ ODD_WORLD: dict[str, Example] = {
         "score",
         {"players": [{"name": "Ann", "display": {"hoopoe": 3}}]},
     ),
+    "odd-world/face-down": (
+        "score",
+        {
+            "players": [
+                {"name": "Ann", "display": {"hoopoe": 2}, "face_down": "hoopoe"},
+                {"name": "Ben", "display": {"shoebill": 3}},
+            ]
+        },
+    ),
+    "odd-world/end-check": (
+        "score",
+        {
+            "players": [
+                {
+                    "name": "Ann",
+                    "display": dict.fromkeys(list(odd_world.BIRDS)[:8], 1),
+                    "face_down": "cassowary",
+                },
+                {"name": "Ben", "display": {"shoebill": 3}},
+            ]
+        },
+    ),
+    "odd-world/series/ties": (
+        "series",
+        {
+            "games": [
+                {
+                    "players": [
+                        {"name": "Ann", "display": {"hoopoe": 3}},
+                        {"name": "Ben", "display": {"shoebill": 3}},
+                    ]
+                }
+            ]
+        },
+    ),
 }
+
+OWL_SEATS = ["Miu", "Carol", "Romi", "Tom"]
+
+
+def _owl_trick(mode: str, cards: list[str]) -> Example:
+    return ("trick", {"mode": mode, "lead": "Miu", "players": OWL_SEATS, "cards": cards})
+
+
+def _miu_collects(nights: list[str], variant: str, *, penalty: int = 0) -> Example:
+    """Miu leads and takes a trick with each of these night cards (a round played along)."""
+    tricks = [{"lead": "Miu", "cards": [night, "1", "2"]} for night in nights]
+    return (
+        "score",
+        {
+            "players": OWL_SEATS[:3],
+            "mode": "advanced",
+            "variants": [variant],
+            "rounds": [{"open": True, "tricks": tricks, "penalties": {"Miu": penalty}}],
+        },
+    )
+
 
 OWL_ABOUT: dict[str, Example] = {
     "owl-about/fewest-vp": (
@@ -52,6 +108,18 @@ OWL_ABOUT: dict[str, Example] = {
             "mode": "basic",
             "rounds": [{"trophies": {"Miu": 5, "Carol": 3, "Romi": 1}}],
         },
+    ),
+    "owl-about/mode/quick/ties": _owl_trick("quick", ["2", "2", "N4", "6"]),
+    "owl-about/small-owls": _owl_trick("basic", ["6", "2", "8", "10"]),
+    "owl-about/small-owls/night-7": _owl_trick("basic", ["5", "1", "N7"]),
+    "owl-about/night-collection-void": _miu_collects(
+        ["N4", "N5", "N6"], "night-collection-3", penalty=1
+    ),
+    "owl-about/night-collection-both": _miu_collects(
+        ["N4", "N5", "N6", "N7"], "night-collection-3"
+    ),
+    "owl-about/night-collection-reset": _miu_collects(
+        ["N4", "N5", "N6", "N7"], "night-collection-4"
     ),
 }
 

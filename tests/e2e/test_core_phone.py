@@ -42,8 +42,8 @@ def test_finishing_a_game_that_goes_on_asks_in_the_page(phone: Phone, live_serve
     ann.get_by_role("button", name="Finish the game").click()
     panel = ann.locator("#finish-confirm")
     expect(panel).to_contain_text(
-        "The game is not over yet: nobody holds all nine birds yet, so it is only over if "
-        "both draw piles ran out. Finish anyway?"
+        "The game is not over yet: nobody holds all nine birds yet and only 1 of the 72 cards "
+        "is entered, so 71 are still in the draw piles. Finish anyway?"
     )
     assert ann.url == url  # in the page, not a page of its own
     expect(ann.get_by_role("heading", name="Standings")).to_be_visible()

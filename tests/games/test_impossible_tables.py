@@ -44,10 +44,18 @@ def test_odd_world_refuses_a_player_with_fewer_cards_than_were_dealt() -> None:
     )
 
 
-def test_odd_world_refuses_two_displays_holding_every_bird() -> None:
-    problems = refusal("odd-world", _world(ALL_NINE, ALL_NINE))
+def test_odd_world_refuses_two_displays_holding_every_bird_during_play() -> None:
+    """With the face-down cards apart, the displays are what play revealed: two of them
+    holding all nine is refused. Counted in, a face-down card may be a display's ninth
+    bird (issue 34): refused only when no bird has a single card to be it."""
+    problems = refusal("odd-world", _world(ALL_NINE, ALL_NINE, face_down="hoopoe"))
     assert [p["path"] for p in problems] == ["players[1].display"]
-    assert "as soon as one display holds all nine" in problems[0]["message"]
+    assert "the game ends the moment one display holds all nine" in problems[0]["message"]
+    doubled = dict.fromkeys(odd_world.BIRDS, 2)
+    assert [p["path"] for p in refusal("odd-world", _world(doubled, doubled))] == [
+        "players[1].display"
+    ]
+    assert GAMES["odd-world"].checked_score(_world(ALL_NINE, ALL_NINE)).finished
 
 
 def test_odd_world_series_refuses_an_impossible_game() -> None:

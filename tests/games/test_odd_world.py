@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.odd_world import BIRDS, GAME, NOT_OVER_WARNING, bird_points, score_series
+from companion.games.odd_world import (
+    BIRDS,
+    GAME,
+    bird_points,
+    not_over_warning,
+    score_series,
+)
 from companion.games.problems import InvalidStateError
 
 
@@ -108,10 +114,37 @@ def test_finished_when_someone_has_all_nine_birds_with_face_down() -> None:
     eight = {bird.replace("-", "_"): 1 for bird in list(BIRDS)[:8]}
     open_game = GAME.score({"players": [player("Ann", **eight), player("Ben")]})
     assert not open_game.finished
-    assert open_game.warnings == (NOT_OVER_WARNING,)
+    assert open_game.warnings == (not_over_warning(8),)
+    [warning] = open_game.warnings
+    assert "8 of the 72 cards are entered, so 64 are still in the draw piles" in warning
     done = GAME.score({"players": [player("Ann", "cassowary", **eight), player("Ben")]})
     assert done.finished
     assert done.warnings == ()
+    assert [r.id for r in done.readings] == ["odd-world/face-down", "odd-world/end-check"]
+    assert GAME.over_words(done.to_json()) == (
+        "Ann's face-down card is the ninth bird: revealing it ends the game, so the app"
+        " counts the game as over."
+    )
+
+
+def test_finished_once_every_card_is_on_the_table() -> None:
+    half = {bird.replace("-", "_"): 8 for bird in list(BIRDS)[:4]}
+    rest = {bird.replace("-", "_"): 8 for bird in list(BIRDS)[4:8]}
+    nearly = {"players": [player("Ann", **half), player("Ben", cassowary=7, **rest)]}
+    going_on = GAME.score(nearly)
+    assert not going_on.finished
+    assert GAME.going_on_words(going_on.to_json()) == (
+        "nobody holds all nine birds yet and only 71 of the 72 cards are entered, so 1 is"
+        " still in the draw piles"
+    )
+    every = {"players": [player("Ann", **half), player("Ben", "cassowary", cassowary=7, **rest)]}
+    over = GAME.score(every)
+    assert over.finished
+    assert over.extra["cards_on_table"] == 72
+    assert over.readings == ()  # the rules end it: both piles are empty
+    assert GAME.over_words(over.to_json()) == (
+        "All 72 cards are on the table: both draw piles are empty, so the game is over."
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import owl_about as oa
+from companion.games.owl_about import readings as oa_readings
 from companion.games.problems import InvalidStateError, Problem
 
 GAME = oa.GAME
@@ -1481,3 +1482,85 @@ def test_no_last_trick_is_claimed_after_a_round_entered_as_trophies() -> None:
     trophies = oa.board(game([trophies_round({"Ann": 9})], players=TRIO))
     assert trophies.last_taker is None
     assert trophies.next_lead() == "Ann"
+
+
+# --- issue 34: the readings a verdict rests on ------------------------------------------------
+
+SMALL = "owl-about/small-owls"
+NIGHT_7 = "owl-about/small-owls/night-7"
+QUICK = "owl-about/mode/quick/ties"
+
+
+@pytest.mark.parametrize(
+    ("mode", "cards", "expected"),
+    [
+        ("basic", ["6", "2", "8", "10"], [SMALL]),
+        ("basic", ["1", "9", "3"], [SMALL]),
+        ("advanced", ["N7", "1", "3"], [NIGHT_7]),
+        ("basic", ["1", "N7", "10"], [SMALL]),  # a day 10 is there: the boost, no question
+        ("basic", ["N7", "5", "6"], []),  # no 1 or 2: nothing to change
+        ("basic", ["9", "10", "N7"], []),
+        ("quick", ["2", "2", "N4", "6"], [QUICK]),  # the rulebook's example
+        ("quick", ["8", "8", "5", "5", "3"], [QUICK]),
+        ("quick", ["6", "6", "2"], []),  # the next highest is unique: the rule itself
+        ("quick", ["7", "7", "7"], []),  # every FP the same: the lead, by the rule
+        ("quick", ["9", "6", "6"], []),  # the highest is unique
+        ("basic", ["8", "8", "5", "5"], []),  # the first card played takes a tie
+        ("quick", ["1", "1", "9", "9"], [SMALL, QUICK]),
+    ],
+)
+def test_trick_readings(mode: str, cards: list[str], expected: list[str]) -> None:
+    players = ["A", "B", "C", "D", "E"][: len(cards)]
+    answer = oa.check_trick({"mode": mode, "lead": "A", "players": players, "cards": cards})
+    assert [r["id"] for r in answer.get("readings", [])] == expected
+    fp = list(oa.trick_outcome(mode, cards).fp)
+    assert [r.id for r in oa_readings.trick_readings(oa.Mode(mode), cards, fp)] == expected
+
+
+def _collects(nights: Sequence[str], variants: Sequence[str], **penalties: int) -> list[str]:
+    """The reading ids of a game in which Ann takes a trick with each of these nights."""
+    tricks = [{"lead": "Ann", "cards": [night, "1", "2"]} for night in nights]
+    state = {
+        "players": TRIO,
+        "mode": "advanced",
+        "variants": list(variants),
+        "target": FAR_TARGET,
+        "rounds": [{"open": True, "tricks": tricks, "penalties": penalties}],
+    }
+    return [r.id for r in GAME.score(state).readings]
+
+
+ALL_NIGHTS = ["N4", "N5", "N6", "N7"]
+
+
+@pytest.mark.parametrize(
+    ("nights", "variants", "penalties", "expected"),
+    [
+        (ALL_NIGHTS[:3], ["night-collection-3"], {}, []),
+        (ALL_NIGHTS[:3], ["night-collection-3"], {"Ann": 1}, ["owl-about/night-collection-void"]),
+        (ALL_NIGHTS[:3], ["night-collection-3"], {"Ben": 1}, []),
+        (ALL_NIGHTS, ["night-collection-3"], {}, ["owl-about/night-collection-both"]),
+        (
+            ALL_NIGHTS,
+            ["night-collection-3"],
+            {"Ann": 2},
+            ["owl-about/night-collection-both", "owl-about/night-collection-void"],
+        ),
+        (ALL_NIGHTS, ["night-collection-4"], {}, ["owl-about/night-collection-reset"]),
+        (
+            ALL_NIGHTS,
+            ["night-collection"],
+            {"Ann": 1},
+            ["owl-about/night-collection-both", "owl-about/night-collection-reset"],
+        ),
+        (ALL_NIGHTS, [], {}, []),
+        (ALL_NIGHTS[:3], ["night-collection-4"], {}, []),
+    ],
+)
+def test_night_collection_readings(
+    nights: list[str], variants: list[str], penalties: dict[str, int], expected: list[str]
+) -> None:
+    found = _collects(nights, variants, **penalties)
+    assert found[0] == "owl-about/fewest-vp"
+    # The Night 7 trick holds a 1 and a 2 next to a Night 7: that reading comes along.
+    assert [r for r in found[1:] if r != NIGHT_7] == expected

@@ -57,8 +57,8 @@ def is_finished(client: FlaskClient, token: str, play_id: int) -> bool:
 
 
 NOT_OVER = (
-    "The game is not over yet: nobody holds all nine birds yet, so it is only over if both "
-    "draw piles ran out. Finish anyway?"
+    "The game is not over yet: nobody holds all nine birds yet and only 3 of the 72 cards "
+    "are entered, so 69 are still in the draw piles. Finish anyway?"
 )
 
 

@@ -536,6 +536,10 @@ def test_round_end_explains_same_speed_and_night_collection(
     html = page(client, links.edit, play_id)
     assert "Cy: +7 VP for same-speed tricks." in html
     assert "Cy collected 3 night cards: no trophy VP this round." in html
+    # The same-speed VP stand: the app's reading, said next to the round's end.
+    assert list(readings_in(html, "<h3>End of round 1</h3>")) == [
+        "owl-about/night-collection-void"
+    ]
     assert totals(html) == {"Ann": 15, "Ben": 15, "Cy": 7}
     assert "Game over after round 1" in html
     assert "Ann and Ben reached the target of 15 VP" in html
@@ -839,3 +843,93 @@ def test_the_standings_say_fewest_vp_wins_is_the_apps_reading(
     for shown in (page(client, links.edit, play_id), page(client, links.view, play_id)):
         [reading] = standings_readings(shown)
         assert reading.startswith("Fewest VP wins is the app's reading:")
+
+
+# --- issue 34: the readings a verdict rests on, shown next to it with their entry ------------
+
+READING_LINK = re.compile(
+    r'<p class="hint reading" data-reading="([^"]+)">[^<]*<a [^>]*href="([^"]+)"'
+)
+
+
+def readings_in(html: str, where: str) -> dict[str, str]:
+    """The readings shown in the element that starts with ``where``: id -> entry link."""
+    start = html.index(where)
+    end = html.find("</section>", start)
+    return dict(READING_LINK.findall(html[start:end]))
+
+
+def test_a_trick_s_verdict_shows_the_small_owls_reading(
+    client: FlaskClient, links: TableLinks, basic: int
+) -> None:
+    html = text(tap_all(client, links.edit, basic, RULEBOOK_TRICK))
+    assert "Trick 1 went to <strong>Carol</strong>" in html
+    shown = readings_in(html, '<div class="owl-taken"')
+    assert list(shown) == ["owl-about/small-owls"]
+    assert shown["owl-about/small-owls"].endswith("#small-owls")
+    assert "A 1 fighting as 11 and a 2 as 12 next to a 9 or a 10 is the app's reading" in html
+    # A trick with neither a 1 or 2 beside a big owl, nor a tie, rests on no reading.
+    html = text(tap_all(client, links.edit, basic, ["8", "9", "7", "10"]))
+    assert "Trick 2 went to" in html
+    assert readings_in(html, '<div class="owl-taken"') == {}
+    standings = standings_readings(page(client, links.edit, basic))
+    assert any(r.startswith("A 1 fighting as 11") for r in standings)
+
+
+def test_a_quick_mode_trick_with_two_shared_fp_shows_the_reading(
+    client: FlaskClient, links: TableLinks
+) -> None:
+    play_id = start_owl(client, links.edit, mode="quick")
+    assert start_round(client, links.edit, play_id, "Miu").status_code == 200
+    html = text(tap_all(client, links.edit, play_id, ["2", "2", "N4", "6"]))
+    assert "Trick 1 went to <strong>Miu</strong>" in html
+    shown = readings_in(html, '<div class="owl-taken"')
+    assert list(shown) == ["owl-about/mode/quick/ties"]
+    assert shown["owl-about/mode/quick/ties"].endswith("#mode/quick/ties")
+    # The highest FP shared, the next one not: the rulebook's own rule, no reading.
+    html = text(tap_all(client, links.edit, play_id, ["8", "8", "5", "3"]))
+    assert "Trick 2 went to" in html
+    assert readings_in(html, '<div class="owl-taken"') == {}
+
+
+@pytest.mark.parametrize(
+    ("query", "reading"),
+    [
+        ("players=4&cards=6+2+8+10", "owl-about/small-owls"),
+        ("players=3&cards=5+1+N7", "owl-about/small-owls/night-7"),
+        ("players=4&mode=quick&cards=2+2+N4+6", "owl-about/mode/quick/ties"),
+    ],
+)
+def test_the_checker_shows_the_reading_next_to_its_verdict(
+    client: FlaskClient, query: str, reading: str
+) -> None:
+    html = text(client.get(f"/owl-about/check?{query}"))
+    shown = readings_in(html, '<p class="owl-answer"')
+    assert list(shown) == [reading]
+    assert shown[reading].endswith("#" + reading.removeprefix("owl-about/"))
+    plain = text(client.get("/owl-about/check?players=4&cards=6+5+8+3"))
+    assert readings_in(plain, '<p class="owl-answer"') == {}
+
+
+@pytest.mark.parametrize(
+    ("variants", "expected"),
+    [
+        (["night-collection-3"], ["owl-about/night-collection-both"]),
+        (
+            ["night-collection-3", "night-collection-4"],
+            ["owl-about/night-collection-both", "owl-about/night-collection-reset"],
+        ),
+        (["night-collection-4"], ["owl-about/night-collection-reset"]),
+    ],
+)
+def test_the_round_s_end_shows_the_night_collection_readings(
+    app: Flask, client: FlaskClient, variants: list[str], expected: list[str]
+) -> None:
+    links = create_table(client, TRIO)
+    play_id = start_owl(client, links.edit, mode="advanced", variants=variants, target="99")
+    store_rounds(app, play_id, [{"tricks": cy_takes_every_trick(), "open": True, "penalties": {}}])
+    html = page(client, links.edit, play_id)
+    shown = readings_in(html, "<h3>End of round 1</h3>")
+    assert list(shown) == expected
+    for reading in expected:
+        assert shown[reading].endswith("#" + reading.removeprefix("owl-about/"))

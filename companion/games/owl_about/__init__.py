@@ -46,6 +46,10 @@ first version's name) switches on both. With both, 4 night cards reset the total
 4 makes step 2 moot); with Night Collection 3 alone, 4 night cards void the round too
 (collecting all 4 is collecting 3).
 
+Steps 2 and 4 as ordered here, the 1 and 2 fighting as 11 and 12, and quick mode's trick
+when the next highest FP is shared too are the app's readings: a result carries those it
+applied in ``readings`` (:mod:`companion.games.owl_about.readings`).
+
 Every gain is at least 0 (penalties cannot be negative), so a total never drops below 0.
 Rounds entered as trophy counts carry no night-card or trick information, so the
 variants cannot be applied to them (a warning says so). Their trophies must add up to

@@ -302,7 +302,9 @@ def trick_outcome(mode: Mode | str, cards: Sequence[str]) -> TrickOutcome:
 
     Basic and advanced mode: the highest FP wins, and among equal FP the card played
     first. Quick mode: the highest FP that exactly one card has wins; when no FP is
-    unique, the lead wins. Works on a partial trick too (the card winning so far).
+    unique, the lead wins (beyond a second shared FP, the app's reading:
+    ``owl-about/mode/quick/ties``). Works on a partial trick too (the card winning so
+    far).
 
     >>> trick_outcome(Mode.BASIC, ["6", "2", "8", "10"])
     TrickOutcome(winner=1, fp=(6, 12, 8, 10))

@@ -25,9 +25,18 @@ from companion.games.owl_about.cards import (
 from companion.games.owl_about.edits import _card_from_text, _name_from_text
 from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_words
 from companion.games.owl_about.play_along import Board, board
+from companion.games.owl_about.readings import (
+    FEWEST_VP_READING,
+    NIGHT_COLLECTION_BOTH_READING,
+    NIGHT_COLLECTION_RESET_READING,
+    NIGHT_COLLECTION_VOID_READING,
+    NIGHT_SEVEN_READING,
+    QUICK_TIES_READING,
+    SMALL_OWLS_READING,
+)
 from companion.games.owl_about.referee import check_trick
 from companion.games.owl_about.requests import StateModel, TrickRequestModel
-from companion.games.owl_about.scoring import FEWEST_VP_READING, score_game
+from companion.games.owl_about.scoring import score_game
 from companion.games.owl_about.state import _mode_problem, parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result, ScoreOrder
@@ -37,6 +46,7 @@ from companion.games.schemas import (
     INTEGER,
     INTEGERS,
     PROBLEMS,
+    READINGS,
     STRING,
     STRINGS,
     array,
@@ -58,13 +68,22 @@ class OwlAbout(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     #: 2: night collection 3 and 4 apart, bounded penalties and target, trophy totals;
-    #: 4: readings as objects (id, text, rule).
-    engine_version = 4
+    #: 4: readings as objects (id, text, rule); 5: the trick and night collection
+    #: readings carried.
+    engine_version = 5
     score_order = ScoreOrder.LOWEST_FIRST
     has_play_along = True
     #: A player's hand shows on their phone only.
     private_keys = frozenset({"hands"})
-    readings = (FEWEST_VP_READING,)
+    readings = (
+        FEWEST_VP_READING,
+        QUICK_TIES_READING,
+        SMALL_OWLS_READING,
+        NIGHT_SEVEN_READING,
+        NIGHT_COLLECTION_VOID_READING,
+        NIGHT_COLLECTION_BOTH_READING,
+        NIGHT_COLLECTION_RESET_READING,
+    )
     #: Rules entries the pages link to: tied totals, and the end of the game.
     tie_rule = FEWEST_VP_RULE
     end_rule = GAME_END_RULE
@@ -324,6 +343,7 @@ class OwlAbout(Game):
                         "problems": PROBLEMS,
                         "complete": BOOLEAN,
                     },
+                    {"readings": READINGS},
                     nullable={
                         "winner": STRING,
                         "next": STRING,

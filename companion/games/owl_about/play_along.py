@@ -20,8 +20,10 @@ from companion.games.owl_about.cards import (
     trick_progress,
 )
 from companion.games.owl_about.edits import _card_from_text
+from companion.games.owl_about.readings import trick_readings
 from companion.games.owl_about.scoring import RoundScore, game_end, score_rounds
 from companion.games.owl_about.state import GameInput, TrickInput, parse
+from companion.games.readings import Reading
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,8 @@ class TrickView:
     """A trick as the table sees it while playing along.
 
     ``winner`` is who takes it (or is winning so far), an override included;
-    ``beats`` is who the cards alone would give it to when an override changed that.
+    ``beats`` is who the cards alone would give it to when an override changed that;
+    ``readings`` the app's readings its FP and winner rest on.
     """
 
     number: int
@@ -58,6 +61,7 @@ class TrickView:
     next_player: str | None
     trophies: int
     same_speed: bool
+    readings: tuple[Reading, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -149,6 +153,7 @@ def _view_trick(
         next_player=progress.next_player,
         trophies=progress.trophies,
         same_speed=bool(trick.cards) and progress.complete and same_speed(trick.cards),
+        readings=trick_readings(game.mode, trick.cards, progress.fp),
     )
 
 

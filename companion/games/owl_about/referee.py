@@ -8,6 +8,7 @@ from typing import Any
 from companion.games.limits import validate_model
 from companion.games.owl_about.cards import (
     DECK,
+    Mode,
     _fastest,
     _rule_break_message,
     card,
@@ -16,6 +17,7 @@ from companion.games.owl_about.cards import (
     seating_from,
     trick_progress,
 )
+from companion.games.owl_about.readings import trick_readings
 from companion.games.owl_about.requests import TRICK_REQUEST_SIZE, TrickRequestModel
 from companion.games.owl_about.state import (
     Roster,
@@ -28,6 +30,7 @@ from companion.games.owl_about.state import (
     _unknown_player,
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.readings import readings_json
 
 
 def _hands_problems(
@@ -107,6 +110,8 @@ def check_trick(data: object, *, with_rules: bool = False) -> dict[str, Any]:
     the played card included), ``problems`` lists the follow and night rules broken,
     and ``"playable"`` the cards the next player may play (else ``null``). The pages ask
     ``with_rules`` to get each problem's rules entry too (``"rule"``, never in the API).
+    ``"readings"`` lists the app's readings the FP and the winner rest on, when there
+    are some (a 1 or 2 next to a 9 or 10, a Night 7, a quick-mode tie).
 
     >>> answer = check_trick({
     ...     "mode": "basic", "lead": "Miu", "players": ["Miu", "Carol", "Romi", "Tom"],
@@ -114,6 +119,8 @@ def check_trick(data: object, *, with_rules: bool = False) -> dict[str, Any]:
     ... })
     >>> answer["winner"], answer["fp"], answer["trophies"], answer["problems"]
     ('Carol', [6, 12, 8, 10], 1, [])
+    >>> [reading["id"] for reading in answer["readings"]]
+    ['owl-about/small-owls']
     """
     request = validate_model(TrickRequestModel, data, TRICK_REQUEST_SIZE)
     problems = _trick_request_problems(request)
@@ -139,6 +146,7 @@ def check_trick(data: object, *, with_rules: bool = False) -> dict[str, Any]:
                 {**problem.to_json(), "rule": rule.rule} if with_rules else problem.to_json()
             )
     next_hand = hands.get(progress.next_player) if progress.next_player else None
+    readings = trick_readings(Mode(request.mode), progress.cards, progress.fp)
     return {
         "winner": progress.winner,
         "fp": list(progress.fp),
@@ -151,4 +159,5 @@ def check_trick(data: object, *, with_rules: bool = False) -> dict[str, Any]:
             if next_hand is None
             else legal_cards(next_hand, progress.cards, mode=request.mode)
         ),
+        **({"readings": readings_json(readings)} if readings else {}),
     }

@@ -28,10 +28,15 @@ from companion.games.owl_about.cards import (
     same_speed,
     trick_progress,
 )
+from companion.games.owl_about.readings import (
+    FEWEST_VP_READING,
+    round_readings,
+    trick_readings,
+)
 from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.ranking import BreakdownLine, Entry, Result, ScoreOrder, rank
-from companion.games.readings import Reading
+from companion.games.readings import Reading, unique_readings
 
 
 def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:
@@ -90,6 +95,8 @@ class RoundScore:
     vp: Mapping[str, int]
     totals: Mapping[str, int]
     complete: bool
+    #: The app's readings the round's night collections rest on (trick readings aside).
+    readings: tuple[Reading, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The API shape of a scored round (``trophies``, ``vp``, ``tricks`` and more)."""
@@ -196,6 +203,12 @@ def score_round(
         if effect is NightCollection.TOTAL_RESET:
             totals[name] = 0
     complete = round_.tricks is None or len(taken.tricks) == game.chart.tricks
+    readings: tuple[Reading, ...] = ()
+    if collection:
+        gained = {name: bonus[name] + penalties[name] for name in collection}
+        readings = round_readings(
+            collection, night_cards=taken.night_cards, rules=rules, gained=gained
+        )
     # Positional: a frozen dataclass is built noticeably faster so, once per round.
     return RoundScore(
         number,
@@ -208,6 +221,7 @@ def score_round(
         vp,
         totals,
         complete,
+        readings,
     )
 
 
@@ -415,14 +429,16 @@ def score_game(game: GameInput) -> Result:
             "rounds": [r.to_json() for r in rounds],
             "target": game.target,
         },
-        readings=(FEWEST_VP_READING,),
+        readings=unique_readings(
+            [
+                FEWEST_VP_READING,
+                *(
+                    reading
+                    for scored in rounds
+                    for trick in scored.tricks
+                    for reading in trick_readings(game.mode, trick.cards, trick.fp)
+                ),
+                *(reading for scored in rounds for reading in scored.readings),
+            ]
+        ),
     )
-
-
-#: The verdict's label: the rulebook ends the game at the target but names no winner.
-FEWEST_VP_READING = Reading(
-    "owl-about/fewest-vp",
-    "Fewest VP wins is the app's reading: the rulebook ends the game when someone reaches"
-    " the target but never says who wins; VP are what a player collects toward becoming"
-    " the new Owl Tribal Leader, the job every owl is trying to avoid.",
-)

@@ -26,9 +26,10 @@ MODE_LABELS = {
     oa.Mode.ADVANCED: "Advanced (special effects)",
 }
 MODE_HINT = (
-    "Basic: follow speed, highest FP takes the trick. Quick: everyone plays at once and "
-    "the highest FP nobody else has wins, else the lead. Advanced: basic plus the cards' "
-    "special effects, which may hand a trick to someone else, and optional variants."
+    "Basic: follow speed, highest FP takes the trick. Quick: everyone plays at once; a "
+    "shared highest FP gives way to the next highest (by the app's reading, down to an FP "
+    "nobody else has), else the lead wins. Advanced: basic plus the cards' special "
+    "effects, which may hand a trick to someone else, and optional variants."
 )
 #: The rulebook's advanced variants, each on its own (``night-collection``, both night
 #: collections at once, stays an API name only).
