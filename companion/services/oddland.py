@@ -24,6 +24,7 @@ from companion.games import oddland as engine
 from companion.games.grid import cells_from
 from companion.games.oddland.species import TERRAIN_NAMES, SideRule, Terrain, species_name
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.readings import readings_json
 from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 
@@ -436,10 +437,32 @@ def check_turn(state: Mapping[str, Any], turn: Mapping[str, Any]) -> list[Proble
         for p in engine.turn_order_problems([*laid, model], state["players"])
         if p.path.startswith(f"cards[{number}].")
     ]
+    card, _token, unread = engine.read_turn(model)
+    if not unread:  # the second set-up card lies beside the first (the map: that card)
+        setup += engine.second_card_problems(engine.map_spaces(rows), card.at)
     try:
         return setup + engine.check_turn(rows, model, tokens=placed, players=state["players"])
     except InvalidStateError as invalid:
         return setup + invalid.problems
+
+
+def turn_readings(
+    state: Mapping[str, Any], turn: Mapping[str, Any], problems: Sequence[Problem]
+) -> list[dict[str, str]]:
+    """The app's readings the verdict on the next turn rests on (as the API lists them):
+    a second set-up card shifted beside the first, a two-space token, and those of the
+    ``problems`` :func:`check_turn` found."""
+    try:
+        model = engine.TurnModel.model_validate(turn)
+    except pydantic.ValidationError:
+        return readings_json(problem.reading for problem in problems)
+    card, token, unread = engine.read_turn(model)
+    if unread:
+        return readings_json(problem.reading for problem in problems)
+    rows, _tokens = board(state)
+    return readings_json(
+        engine.placement_readings(rows, card=card, token=token, problems=problems)
+    )
 
 
 def play_turn(

@@ -123,50 +123,62 @@ OWL_ABOUT: dict[str, Example] = {
     ),
 }
 
+
+def _oddland_token(player: str, species: str, *cells: list[int]) -> dict[str, Any]:
+    return {"player": player, "species": species, "cells": list(cells)}
+
+
+def _oddland(rows: list[str], *tokens: dict[str, Any], **extra: Any) -> Example:
+    """A score request for Ann and Ben (or ``players``), every token's species on side A."""
+    sides = {token["species"]: "A" for token in tokens}
+    body = {"players": ["Ann", "Ben"], "map": rows, "tokens": list(tokens), "sides": sides}
+    return ("score", {**body, **extra})
+
+
 ODDLAND: dict[str, Example] = {
-    "oddland/tiebreak/places": (
-        "score",
-        {
-            "players": ["Ann", "Ben", "Cy"],
-            "map": ["FFFW", "FFFW", "SSSM", "SSSM"],
-            "tokens": [
-                {"player": "Ann", "species": "flora", "cells": [[0, 0]]},
-                {"player": "Ben", "species": "flora", "cells": [[0, 3]]},
-                {"player": "Cy", "species": "flora", "cells": [[2, 0]]},
-            ],
-            "sides": {"flora": "A"},
-            "points": {"Ann": {"flora": 3}},
-        },
+    # The set-up cards shifted by one space: still next to each other.
+    "oddland/setup/pair": _oddland(["FF..", "FFWW", "..WW"]),
+    # A third Flora: the set holds two, by the app's count.
+    "oddland/tokens": _oddland(
+        ["FFFFFFF", "WWWWWWW"], *(_oddland_token("Ann", "flora", [0, n]) for n in (0, 2, 4))
     ),
-    "oddland/tiebreak/shared": (
-        "score",
-        {
-            "players": ["Ann", "Ben"],
-            "map": ["FFFF", "WWWW"],
-            "tokens": [],
-            "sides": {},
-        },
+    "oddland/tiebreak/places": _oddland(
+        ["FFFW", "FFFW", "SSSM", "SSSM"],
+        _oddland_token("Ann", "flora", [0, 0]),
+        _oddland_token("Ben", "flora", [0, 3]),
+        _oddland_token("Cy", "flora", [2, 0]),
+        players=["Ann", "Ben", "Cy"],
+        points={"Ann": {"flora": 3}},
     ),
-    "oddland/species/whalephant": (
-        "score",
-        {
-            "players": ["Ann", "Ben"],
-            "map": ["FFWW", "FFWW", "SSMM", "SSMM"],
-            "tokens": [
-                {"player": "Ann", "species": "whalephant", "cells": [[0, 1], [0, 2]]},
-                {"player": "Ben", "species": "begator", "cells": [[2, 0]]},
-            ],
-            "sides": {"whalephant": "A", "begator": "A"},
-        },
+    "oddland/tiebreak/shared": _oddland(["FFFF", "WWWW"]),
+    # Ann's two Flora share the joined forest of 6: counted once per token she wins (6, 6
+    # against 6, 5); counted once, Ben would (6, 5 against 6).
+    "oddland/tiebreak/two-tokens": _oddland(
+        ["FFFWWW", "FFFWWW", "SSSSSM", "MMMMMM"],
+        _oddland_token("Ann", "flora", [0, 0]),
+        _oddland_token("Ann", "flora", [1, 2]),
+        _oddland_token("Ben", "flora", [0, 3]),
+        _oddland_token("Ben", "flora", [2, 0]),
     ),
-    "oddland/solo": (
-        "score",
-        {
-            "players": ["Ann"],
-            "map": ["FFWW", "FFWW"],
-            "tokens": [{"player": "Ann", "species": "begator", "cells": [[0, 0]]}],
-            "sides": {"begator": "A"},
-        },
+    "oddland/species/whalephant": _oddland(
+        ["FFWW", "FFWW", "SSMM", "SSMM"],
+        _oddland_token("Ann", "whalephant", [0, 1], [0, 2]),
+        _oddland_token("Ben", "begator", [2, 0]),
+    ),
+    "oddland/species/begator": _oddland(
+        ["FFWW", "FFWW", "SSMM"], _oddland_token("Ann", "begator", [0, 0])
+    ),
+    # Ann's row runs on past the gap at row 1, col 3: 4 forest spaces, not 2.
+    "oddland/lines": _oddland(
+        ["FF.FF", "FFFFF", "FFFFF"],
+        _oddland_token("Ann", "owloose", [0, 0]),
+        definitions={"owloose": {"A": {"points": 1, "region": "row"}}},
+    ),
+    "oddland/solo": _oddland(
+        ["FFWW", "FFWW", "SSMM"], _oddland_token("Ann", "begator", [0, 0]), players=["Ann"]
+    ),
+    "oddland/species/flora-solo": _oddland(
+        ["FFWW", "FFWW", "SSMM"], _oddland_token("Ann", "flora", [0, 0]), players=["Ann"]
     ),
 }
 

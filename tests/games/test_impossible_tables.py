@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES, odd_world
+from companion.games.oddland.state import map_connection_problems
 from companion.games.oddville.facts import CHARACTERS
 from companion.games.problems import InvalidStateError
 from companion.services.results import IMPOSSIBLE_TABLE, result_json
@@ -154,7 +155,17 @@ def test_oddland_refuses_a_map_two_by_two_cards_cannot_make(rows: list[str]) -> 
     assert "every space lies in a 2x2 block" in problems[0]["message"]
 
 
-@pytest.mark.parametrize("rows", [["FFWW", "FSSW"], ["FF.", "FFW", ".WW"], ["FFF", "FFF"]])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["FFWW", "FSSW"],
+        ["FF", "FF", "WW", "WW"],  # the set-up pair seen from another side of the table
+        ["FF..", "FFWW", "..WW"],  # shifted by one space: still next to each other
+        ["FFFFF", "FFFFF"],
+        ["FS", "WM"],  # the set-up under way: its first card alone
+        [],  # nothing entered yet
+    ],
+)
 def test_oddland_scores_maps_the_cards_can_make(rows: list[str]) -> None:
     body = {"players": ["Ann", "Ben"], "map": rows, "tokens": [], "sides": {"begator": "A"}}
     assert GAMES["oddland"].checked_score(body)
@@ -178,6 +189,46 @@ def test_oddland_refuses_a_play_along_turn_without_a_token_after_the_set_up() ->
     first = {"player": "Ann", "species": "begator", "cells": [[0, 0]]}
     problems = refusal("oddland", {**body, "cards": [_turn([0, 0], first), _turn([0, 2])]})
     assert [p["path"] for p in problems] == ["cards[0].token"]
+
+
+@pytest.mark.parametrize("at", [[0, 1], [1, 1], [-1, 0]])
+def test_oddland_refuses_a_second_set_up_card_laid_on_the_first(at: list[int]) -> None:
+    """The 2 set-up cards are dealt whole, next to each other: the second never covers
+    the first (covering 1 or 2 of its spaces is a turn's right, not the deal's)."""
+    body = {"players": ["Ann", "Ben"], "sides": {"begator": "A"}}
+    problems = refusal("oddland", {**body, "cards": [_turn([0, 0]), _turn(at)]})
+    assert [p["path"] for p in problems] == ["cards[1].card.at"]
+    assert problems[0]["message"].startswith(
+        "Card 2: The 2 set-up cards are dealt next to each other: this second one would lie"
+        " on the first (whose top-left is at row 1, col 1)"
+    )
+
+    # Beside it, in line or shifted by one space (the app's reading, said), is the set-up.
+    def read(cards: list[dict[str, Any]]) -> list[str]:
+        return [r.id for r in GAMES["oddland"].checked_score({**body, "cards": cards}).readings]
+
+    assert "oddland/setup/pair" not in read([_turn([0, 0]), _turn([2, 0])])
+    assert "oddland/setup/pair" in read([_turn([0, 0]), _turn([-1, 2])])
+    # A stored game stays readable: the page shows the problem rather than an empty map.
+    assert not GAMES["oddland"].validate({**body, "cards": [_turn([0, 0]), _turn(at)]})
+
+
+@pytest.mark.parametrize(
+    ("at", "legal"), [([0, 1], False), ([2, 2], False), ([0, 2], True), ([1, -2], True)]
+)
+def test_oddland_placement_lays_the_second_set_up_card_beside_the_first(
+    at: list[int], legal: bool
+) -> None:
+    body = {"map": ["FS", "WM"], "card": {"at": at, "terrains": ["FF", "WW"]}}
+    reply = GAMES["oddland"].api_endpoints()["placement"](body)
+    assert reply["legal"] is legal
+    if not legal:
+        assert "The 2 set-up cards are dealt next to each other" in reply["problems"][0]["message"]
+        assert reply["problems"][0]["path"] == "card.at"
+    shifted = at == [1, -2]
+    assert ("readings" in reply) is shifted
+    if shifted:
+        assert [r["id"] for r in reply["readings"]] == ["oddland/setup/pair"]
 
 
 def test_oddland_refuses_a_set_up_card_laid_with_a_token() -> None:
@@ -310,7 +361,7 @@ def test_oddland_labels_its_shared_victory_whalephant_and_solo_readings() -> Non
     whale = {"player": "Ann", "species": "whalephant", "cells": [[0, 0], [0, 1]]}
     solo = {
         "players": ["Ann"],
-        "map": ["FFFF", "FFFF"],
+        "map": ["FFFFF", "FFFFF"],
         "tokens": [whale],
         "sides": {"whalephant": "A"},
     }
@@ -399,14 +450,70 @@ def test_oddland_refuses_a_map_in_pieces(check: str) -> None:
     assert GAMES["oddland"].api_endpoints()[check]({**body, "map": ["FFFFF", "FFFFF"]})
 
 
-def test_oddland_refuses_a_map_too_small_for_its_tokens() -> None:
-    """Every token is a turn, and every turn's card adds at least 2 spaces."""
+@pytest.mark.parametrize("check", ["score", "map", "placement"])
+def test_oddland_refuses_a_map_too_small_for_its_tokens(check: str) -> None:
+    """Every token is a turn after the set-up pair's 8 spaces, and every turn's card adds
+    at least 2: 2 tokens need 12 spaces (the bound was 2 x 2 + 6 = 10)."""
     ann = [{"player": "Ann", "species": "flora", "cells": [[0, n]]} for n in range(2)]
-    body = {"players": ["Ann"], "map": ["FFFF", "FFFF"], "tokens": ann, "sides": {"flora": "A"}}
-    problems = refusal("oddland", body)
+    body = {"map": ["FFFFF", "FFFFF"], "tokens": ann, **_EXTRA[check]}
+    problems = refusal("oddland", body, check)
     assert [p["path"] for p in problems] == ["map"]
-    assert "the map has at least 10 spaces, not 8" in problems[0]["message"]
-    assert GAMES["oddland"].checked_score({**body, "tokens": ann[:1]})
+    assert "so the map has at least 12 spaces, not 10." in problems[0]["message"]
+    assert "its 2 cards make 8 spaces" in problems[0]["message"]
+    assert GAMES["oddland"].api_endpoints()[check]({**body, "tokens": ann[:1]})
+
+
+#: What each Oddland endpoint needs besides a map and tokens.
+_EXTRA: dict[str, dict[str, Any]] = {
+    "score": {"players": ["Ann"], "sides": {"flora": "A"}},
+    "map": {},
+    # Below the map, against its left card: a legal turn.
+    "placement": {"card": {"at": [2, 0], "terrains": ["FS", "WM"]}},
+}
+
+
+@pytest.mark.parametrize("check", ["score", "map", "placement"])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["FFF", "FFF", "FFF"],  # 9 spaces, no 2 whole cards side by side
+        ["FFF", "FFF"],  # 6 spaces: two cards overlapping
+        ["FF..", "FF..", "..FF", "..FF"],  # two cards meeting at a corner (and in pieces)
+    ],
+)
+def test_oddland_refuses_a_map_without_the_set_up_pair(check: str, rows: list[str]) -> None:
+    """The 2 set-up cards are dealt whole, next to each other, and covered spaces stay
+    spaces: every map keeps a full 2x4 block (or 4x2; shifted by one, as read)."""
+    problems = refusal("oddland", {"map": rows, "tokens": [], **_EXTRA[check]}, check)
+    pair = [p for p in problems if "set-up cards are dealt face up" in p["message"]]
+    if map_connection_problems(rows):
+        assert not pair  # in pieces already says what is wrong
+        return
+    assert problems == pair
+    assert [p["path"] for p in pair] == ["map"]
+    assert "every map holds 2 whole cards side by side" in pair[0]["message"]
+
+
+def test_oddland_shows_a_finished_map_without_the_pair_and_not_one_being_painted() -> None:
+    """A map being painted passes through such maps: the pages say it once the game is
+    over, the API refuses it at once."""
+    species = ["flora", "flora", "begator", "owloose", "pangeroo", "pigehorse"]
+    tokens = [
+        {"player": "Ann", "species": key, "cells": [[n // 3, n % 3]]}
+        for n, key in enumerate(species)
+    ]
+    tokens.append({"player": "Ann", "species": "whalephant", "cells": [[2, 0], [2, 1]]})
+    body = {"players": ["Ann"], "map": ["FFF", "FFF", "FFF"], "tokens": tokens, "sides": {}}
+    assert GAMES["oddland"].validate(body) == []
+    pending = [p.message for p in GAMES["oddland"].table_problems(body) if p.pending]
+    assert any("every map holds 2 whole cards" in m for m in pending)
+    unfinished = result_json(GAMES["oddland"], {**body, "tokens": tokens[:-1]})
+    assert unfinished is not None
+    assert not any(w.startswith(IMPOSSIBLE_TABLE) for w in unfinished["warnings"])
+    finished = result_json(GAMES["oddland"], body)
+    assert finished is not None
+    assert finished["finished"]
+    assert any("every map holds 2 whole cards" in w for w in finished["warnings"])
 
 
 def test_oddland_refuses_tokens_placed_out_of_turn() -> None:

@@ -121,13 +121,13 @@ def test_rulebook_merged_territory_is_occupied_by_every_token_in_it() -> None:
     # A card joined two forests after each got a token: both now share the size-7 forest.
     body = state(
         [tok("Ann", "begator", (0, 0)), tok("Ben", "begator", (0, 4))],
-        rows=["FFWFF", "SFFFS"],
+        rows=["FFWFF", "SFFFS", "MMMMM"],
     )
     merged = map_endpoint({"map": body["map"], "tokens": body["tokens"]})["territories"][0]
     assert (merged["size"], merged["tokens"]) == (7, [0, 1])
     result = GAME.score(body)
-    # Both Begators see the same neighbours: water (1) and two shores (1 + 1).
-    assert result.standing("Ann").score == result.standing("Ben").score == 6
+    # Both Begators see the same neighbours: water (1), two shores (1 + 1), mountain (5).
+    assert result.standing("Ann").score == result.standing("Ben").score == 16
 
 
 def test_rulebook_surrounding_spaces_include_the_space_itself() -> None:
@@ -206,7 +206,7 @@ def test_long_snake_territory_needs_no_recursion() -> None:
 
 def test_map_endpoint_json_exactly() -> None:
     body = {
-        "map": ["FFW", "FWW", "MWS"],
+        "map": ["FFW", "FWW", "MWS", "MWS"],
         "tokens": [tok("Ann", "begator", (2, 2)), tok("Ben", "flora", (0, 1))],
     }
     assert map_endpoint(body) == {
@@ -222,24 +222,24 @@ def test_map_endpoint_json_exactly() -> None:
             {
                 "id": 1,
                 "terrain": "W",
-                "size": 4,
-                "cells": [[0, 2], [1, 1], [1, 2], [2, 1]],
+                "size": 5,
+                "cells": [[0, 2], [1, 1], [1, 2], [2, 1], [3, 1]],
                 "neighbors": [0, 2, 3],
                 "tokens": [],
             },
             {
                 "id": 2,
                 "terrain": "M",
-                "size": 1,
-                "cells": [[2, 0]],
+                "size": 2,
+                "cells": [[2, 0], [3, 0]],
                 "neighbors": [0, 1],
                 "tokens": [],
             },
             {
                 "id": 3,
                 "terrain": "S",
-                "size": 1,
-                "cells": [[2, 2]],
+                "size": 2,
+                "cells": [[2, 2], [3, 2]],
                 "neighbors": [1],
                 "tokens": [0],
             },
@@ -261,7 +261,11 @@ def test_map_and_placement_refuse_a_map_two_by_two_cards_cannot_make() -> None:
 
 
 def test_map_endpoint_with_players_checks_owners() -> None:
-    body = {"map": ["FF", "FF"], "tokens": [tok("Zed", "flora", (0, 0))], "players": ["Ann"]}
+    body = {
+        "map": ["FFFFF", "FFFFF"],
+        "tokens": [tok("Zed", "flora", (0, 0))],
+        "players": ["Ann"],
+    }
     with pytest.raises(InvalidStateError) as raised:
         map_endpoint(body)
     assert [(p.path, p.message) for p in raised.value.problems] == [
@@ -271,7 +275,7 @@ def test_map_endpoint_with_players_checks_owners() -> None:
 
 def test_map_endpoint_reports_tokens_off_the_map() -> None:
     with pytest.raises(InvalidStateError) as raised:
-        map_endpoint({"map": ["FF.", "FF."], "tokens": [tok("Ann", "flora", (0, 2))]})
+        map_endpoint({"map": ["FFFFF.", "FFFFF."], "tokens": [tok("Ann", "flora", (0, 5))]})
     assert raised.value.problems[0].path == "tokens[0].cells[0]"
 
 
@@ -396,6 +400,8 @@ def test_definition_reproduces_begator_a_exactly() -> None:
     tokens = [tok("Ann", "begator", (0, 1)), tok("Ben", "begator", (1, 1))]
     built_in = GAME.score(state(tokens)).to_json()
     defined = GAME.score(state(tokens, definitions={"begator": {"A": BEGATOR_A_JSON}})).to_json()
+    # Only the reading differs: a table's own definition rests on no reading of the app's.
+    assert [r["id"] for r in built_in.pop("readings")] == ["oddland/species/begator"]
     assert defined == built_in
     # The same definition under another species' name scores the same numbers.
     other = [tok("Ann", "owloose", (0, 1)), tok("Ben", "owloose", (1, 1))]
@@ -587,6 +593,9 @@ def test_begator_function_matches_the_api_example() -> None:
 # --- the placement referee ------------------------------------------------------------
 
 TWO_CARDS = ["FFWW", "FSSW"]
+#: The set-up pair and one turn's card: a map a token can lie on (a turn's card adds 2
+#: spaces at least, so the pair alone holds none).
+THREE_CARDS = ["FFWW", "FSSW", "..MM", "..MM"]
 BEN_FLORA = Token("Ben", "flora", ((0, 0),))
 
 
@@ -790,7 +799,7 @@ def test_check_refuses_a_malformed_card() -> None:
 
 def test_placement_endpoint_legal_turn() -> None:
     body = {
-        "map": TWO_CARDS,
+        "map": THREE_CARDS,
         "tokens": [tok("Ben", "flora", (0, 0))],
         "players": ["Ann", "Ben"],
         "card": {"at": [2, 0], "terrains": ["MM", "WS"]},
@@ -799,7 +808,7 @@ def test_placement_endpoint_legal_turn() -> None:
     assert GAME.api_endpoints()["placement"](body) == {
         "legal": True,
         "problems": [],
-        "map": ["FFWW", "FSSW", "MM", "WS"],
+        "map": ["FFWW", "FSSW", "MMMM", "WSMM"],
         "tokens": [tok("Ben", "flora", (0, 0)), tok("Ann", "begator", (3, 1))],
         "shift": [0, 0],
     }
@@ -1139,30 +1148,42 @@ POOL = ["begator", "flora", "flora", "owloose", "pangeroo", "pigehorse", "grizzs
 PLAYERS = ["Ann", "Ben", "Cy"]
 
 
-def made_by_cards(rows: list[str]) -> list[str]:
-    """The map without the spaces no 2x2 map card can have made (again, until none is
-    left: clearing one may leave a neighbour outside every 2x2 block), and only its
-    largest piece (cards are laid against the map, so a map hangs together)."""
+def made_by_cards(rows: list[str], pair: str = "") -> list[str]:
+    """The map with the set-up ``pair`` (8 terrain letters, if given) laid at its top left,
+    in 2 rows of 4, without the spaces no 2x2 map card can have made (again, until none is
+    left: clearing one may leave a neighbour outside every 2x2 block), and only the piece
+    holding the pair, else the largest (cards are laid against the map, so a map hangs
+    together)."""
     rows = list(rows)
+    if pair:
+        rows += [""] * (2 - len(rows))
+        for r in range(2):
+            rows[r] = pair[4 * r : 4 * r + 4] + rows[r][4:]
     while unmade := unmade_spaces(rows):
         for r, c in unmade:
             rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
     spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    pieces = sorted(components(spaces), key=len, reverse=True)
+    pieces = sorted(components(spaces), key=lambda p: ((0, 0) in p, len(p)), reverse=True)
     for piece in pieces[1:]:  # every piece is whole 2x2 blocks: the rest stays made
         for r, c in piece:
             rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
     return rows
 
 
+#: The set-up pair's 8 terrain letters (2 rows of 4), or none (an empty map).
+PAIRS = st.text(alphabet="FSWM", min_size=8, max_size=8) | st.just("")
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid three-player table: a map 2x2 cards can make, tokens on distinct spaces
-    within supply."""
-    rows = made_by_cards(draw(MAPS))
+    """A valid three-player table: a map that grew from the set-up pair by 2x2 cards (or
+    none yet), tokens on distinct spaces within supply."""
+    pair = draw(PAIRS)
+    # Without the pair, the map is empty: nothing entered yet.
+    rows = made_by_cards(draw(MAPS), pair) if pair else []
     spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    # Each token is a turn, and each card adds at least 2 spaces to the 2 set-up cards'.
-    most = min(12, max(0, (len(spaces) - 6) // 2))
+    # Each token is a turn, and each turn's card adds at least 2 spaces to the pair's 8.
+    most = min(12, max(0, (len(spaces) - 8) // 2))
     chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=most)) if most else []
     tokens = [
         tok(PLAYERS[n % 3], POOL[n // 3], cell) for n, cell in enumerate(chosen[: 3 * len(POOL)])
@@ -1316,12 +1337,13 @@ def _answer(name: str, body: dict[str, Any]) -> dict[str, Any] | list[Problem]:
 VALID_BODIES: dict[str, dict[str, Any]] = {
     "score": state(
         [tok("Ann", "begator", (0, 1)), tok("Ben", "whalephant", (0, 2), (0, 3))],
+        rows=["FFWW", "FSSW", "MMSS"],
         points={"Ben": {"pangeroo": 4}},
         definitions={"whalephant": {"A": {"points": 5, "two_space": "largest"}}},
     ),
     "map": {"map": API_MAP, "tokens": [tok("Ann", "flora", (2, 0))], "players": ["Ann"]},
     "placement": {
-        "map": TWO_CARDS,
+        "map": THREE_CARDS,
         "tokens": [tok("Ben", "flora", (0, 0))],
         "players": ["Ann", "Ben"],
         "card": {"at": [2, 0], "terrains": ["MM", "WS"]},
@@ -1527,3 +1549,99 @@ def test_placement_beyond_what_the_cards_make_is_illegal() -> None:
             "message": f"With this card the map would span 76 rows and 2 columns; {EXTENT}",
         },
     ]
+
+
+# --- readings said aloud ----------------------------------------------------------------
+
+
+def reading_ids(body: dict[str, Any]) -> list[str]:
+    """The ids of the readings a score answer carries."""
+    return [r["id"] for r in GAME.api_endpoints()["score"](body).get("readings", [])]
+
+
+#: Ann's two Flora share the joined forest of 6; Ben's lie in a water of 6 and a shore of 5.
+JOINED = ["FFFWWW", "FFFWWW", "SSSSSM", "MMMMMM"]
+JOINED_TOKENS = [
+    tok("Ann", "flora", (0, 0)),
+    tok("Ann", "flora", (1, 2)),
+    tok("Ben", "flora", (0, 3)),
+    tok("Ben", "flora", (2, 0)),
+]
+
+
+def test_two_tokens_in_a_joined_territory_are_said_when_they_decide() -> None:
+    body = state(JOINED_TOKENS, rows=JOINED)
+    result = GAME.api_endpoints()["score"](body)
+    # Per token Ann wins (6, 6 against 6, 5); once per territory Ben would (6 against 6, 5).
+    assert result["winners"] == ["Ann"]
+    assert [r["id"] for r in result["readings"]] == ["oddland/tiebreak/two-tokens"]
+    # Ben's shore grows to 8: he wins either way, and the reading decided nothing.
+    grown = state(JOINED_TOKENS, rows=["FFFWWW", "FFFWWW", "SSSSSS", "MMMMSS"])
+    assert GAME.api_endpoints()["score"](grown)["winners"] == ["Ben"]
+    assert "oddland/tiebreak/two-tokens" not in reading_ids(grown)
+    # Points apart: no tiebreak is compared at all.
+    ahead = state(JOINED_TOKENS, rows=JOINED, points={"Ben": {"flora": 1}})
+    assert "oddland/tiebreak/two-tokens" not in reading_ids(ahead)
+
+
+def test_lines_past_a_gap_are_said_only_when_the_gap_changes_the_count() -> None:
+    row = {"owloose": {"A": {"points": 1, "region": "row"}}}
+    body = state([tok("Ann", "owloose", (0, 0))], rows=["FF.FF", "FFFFF", "FFFFF"])
+    body["sides"]["owloose"] = "A"
+    assert reading_ids({**body, "definitions": row}) == ["oddland/lines"]
+    # Its column has no gap: both readings count the same.
+    column = {"owloose": {"A": {"points": 1, "region": "column"}}}
+    assert "oddland/lines" not in reading_ids({**body, "definitions": column})
+    # Only mountain counts, and none lies past the gap.
+    mountain = {"owloose": {"A": {"points": 1, "region": "row", "terrain": "M"}}}
+    assert "oddland/lines" not in reading_ids({**body, "definitions": mountain})
+    # Points typed on the scoreboard: nothing the app counted.
+    typed = {**body, "definitions": row, "points": {"Ann": {"owloose": 2}}}
+    assert "oddland/lines" not in reading_ids(typed)
+
+
+def test_begator_a_is_said_only_when_the_app_scores_it() -> None:
+    body = state([tok("Ann", "begator", (0, 0))], rows=["FFWW", "FFWW", "SSMM"])
+    assert reading_ids(body) == ["oddland/species/begator"]
+    defined = {**body, "definitions": {"begator": {"A": BEGATOR_A_JSON}}}
+    assert reading_ids(defined) == []
+    assert reading_ids({**body, "points": {"Ann": {"begator": 9}}}) == []
+
+
+def test_flora_a_solo_modifier_is_said_in_solo_only() -> None:
+    body = state([tok("Ann", "flora", (0, 0))], players=["Ann"], rows=["FFWW", "FFWW", "SSMM"])
+    assert reading_ids(body) == ["oddland/solo", "oddland/species/flora-solo"]
+    two = state([tok("Ann", "flora", (0, 0))], rows=["FFWW", "FFWW", "SSMM"])
+    assert "oddland/species/flora-solo" not in reading_ids(two)
+
+
+def test_a_species_limit_refusal_carries_the_token_count_reading() -> None:
+    ann = [tok("Ann", key, (0, n)) for n, key in enumerate(["begator", "begator"])]
+    with pytest.raises(InvalidStateError) as raised:
+        GAME.api_endpoints()["score"](state(ann, rows=["FFFFFF", "FFFFFF"]))
+    [refused] = raised.value.problems
+    assert refused.path == "tokens[1].species"
+    assert refused.reading is not None
+    assert refused.reading.id == "oddland/tokens"
+    # The total of 7 tokens is the rulebook's own.
+    many = [tok("Ann", "flora", (0, 0)), tok("Ann", "flora", (0, 1))]
+    many += [tok("Ann", key, (1, n)) for n, key in enumerate(["a", "b", "c", "d", "e", "f"])]
+    with pytest.raises(InvalidStateError) as raised:
+        GAME.api_endpoints()["score"](state(many, rows=["F" * 12] * 2))
+    assert [(p.path, p.reading) for p in raised.value.problems] == [("tokens[7]", None)]
+
+
+def test_referee_answers_carry_the_whalephant_and_set_up_readings() -> None:
+    whale = tok("Ann", "whalephant", (2, 0), (2, 1))
+    body = {"map": THREE_CARDS, "card": {"at": [2, 0], "terrains": ["MM", "WS"]}}
+    reply = placement_endpoint({**body, "token": whale})
+    assert reply["legal"]
+    assert [r["id"] for r in reply["readings"]] == ["oddland/species/whalephant"]
+    assert "readings" not in placement_endpoint({**body, "token": tok("Ann", "begator", (2, 0))})
+    # Refused, the Whalephant still rests on the reading.
+    apart = placement_endpoint({**body, "token": tok("Ann", "whalephant", (2, 0), (3, 1))})
+    assert not apart["legal"]
+    assert [r["id"] for r in apart["readings"]] == ["oddland/species/whalephant"]
+    shifted = map_endpoint({"map": ["FF..", "FFWW", "..WW"], "tokens": []})
+    assert [r["id"] for r in shifted["readings"]] == ["oddland/setup/pair"]
+    assert "readings" not in map_endpoint({"map": TWO_CARDS, "tokens": []})

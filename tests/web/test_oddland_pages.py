@@ -635,6 +635,56 @@ def test_play_along_whalephant_and_supply(client: FlaskClient, links: TableLinks
     assert "Ann has only 1 Whalephant token." in text(response)
 
 
+def setup_form(row: int, col: int, terrains: str) -> dict[str, str]:
+    """The turn form of a set-up card: no token fields."""
+    return {
+        k: v
+        for k, v in turn_form(row, col, terrains).items()
+        if k not in ("player", "species", "space", "second")
+    }
+
+
+def verdict_readings(html: str) -> list[str]:
+    """The ids of the readings shown beside the play-along verdict."""
+    verdict = re.search(r'<div class="ol-verdict.*?</div>', html, re.S)
+    assert verdict is not None
+    return re.findall(r'data-reading="([^"]+)"', verdict.group(0))
+
+
+def test_play_along_second_set_up_card_lies_beside_the_first(
+    app: Flask, client: FlaskClient, links: TableLinks
+) -> None:
+    play = start_oddland(client, links.edit, play_along="y")
+    first = post(client, links.edit, play, "turn", action="place", laid="0",
+                 **setup_form(0, 0, "FSWM"))  # fmt: skip
+    assert first.status_code == 200, text(first)
+    # On the first card (covering 2 of its spaces): refused beside the form, not stored.
+    on = post(client, links.edit, play, "turn", action="place", laid="1",
+              **setup_form(0, 1, "FFWW"))  # fmt: skip
+    assert on.status_code == 422
+    assert "The 2 set-up cards are dealt next to each other: this second one would lie on" in (
+        text(on)
+    )
+    assert '#setup/pair"' in text(on)  # the rule it applies, linked
+    assert len(state_of(app, play)["cards"]) == 1
+    # In line beside it: the set-up itself, no reading involved.
+    beside = post(client, links.edit, play, "turn", action="check", laid="1",
+                  **setup_form(0, 2, "FFWW"))  # fmt: skip
+    assert beside.status_code == 200
+    assert verdict_readings(text(beside)) == []
+    # Shifted by one space: next to it all the same, the app's reading said beside it.
+    shifted = post(client, links.edit, play, "turn", action="check", laid="1",
+                   **setup_form(1, 2, "FFWW"))  # fmt: skip
+    assert shifted.status_code == 200
+    assert "Legal: this set-up card follows every rule." in text(shifted)
+    assert verdict_readings(text(shifted)) == ["oddland/setup/pair"]
+    laid = post(client, links.edit, play, "turn", action="place", laid="1",
+                **setup_form(1, 2, "FFWW"))  # fmt: skip
+    assert laid.status_code == 200, text(laid)
+    readings = standings_readings(text(client.get(f"/t/{links.edit}/plays/{play}")))
+    assert any(r.startswith("Accepting set-up cards shifted by one space") for r in readings)
+
+
 def test_map_tools_are_refused_in_play_along(client: FlaskClient, links: TableLinks) -> None:
     play = start_oddland(client, links.edit, play_along="y")
     response = tap(client, links.edit, play, "F", (0, 0))
@@ -921,6 +971,25 @@ def _store_state(app: Flask, play_id: int, state: dict[str, Any]) -> None:
         db.session.commit()
 
 
+def shown_once_finished(
+    app: Flask,
+    client: FlaskClient,
+    token: str,
+    play_id: int,
+    *,
+    rows: list[str],
+    tokens: list[dict[str, Any]],
+) -> list[str]:
+    """The problems shown beside the map once the last token is placed (the play's map and
+    tokens replaced); before it, while a player is still placing, none are."""
+    state = {**state_of(app, play_id), "map": rows, "tokens": tokens}
+    _store_state(app, play_id, {**state, "tokens": tokens[:-1]})
+    assert "ol-map-problem" not in text(client.get(f"/t/{token}/plays/{play_id}"))
+    _store_state(app, play_id, state)
+    html = text(client.get(f"/t/{token}/plays/{play_id}"))
+    return re.findall(r'<p class="error ol-map-problem">([^<]*)</p>', html)
+
+
 def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
     app: Flask, client: FlaskClient, links: TableLinks, play_id: int
 ) -> None:
@@ -936,19 +1005,13 @@ def test_a_finished_map_the_cards_cannot_make_is_shown_beside_the_map(
         {"player": name, "species": "whalephant", "cells": [[row, 6], [row, 7]]}
         for row, name in enumerate(["Ann", "Ben"])
     ]
-    state = {**state_of(app, play_id), "map": rows, "tokens": tokens}
-    _store_state(app, play_id, {**state, "tokens": tokens[:-1]})
-    html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
-    assert "ol-map-problem" not in html  # Ben is still placing: no nagging
-    _store_state(app, play_id, state)
-    html = text(client.get(f"/t/{links.edit}/plays/{play_id}"))
-    problems = re.findall(r'<p class="error ol-map-problem">([^<]*)</p>', html)
+    problems = shown_once_finished(app, client, links.edit, play_id, rows=rows, tokens=tokens)
     assert problems == [
         "Not a table the rules allow: Map cards are 2x2, so every space lies in a 2x2 block"
         " of the map, but row 3 col 1 does not.",
-        "Not a table the rules allow: 14 tokens mean 14 turns after the 2 set-up cards: 16"
-        " cards, each after the first adding at least 2 spaces (a card covers at most 2), so"
-        " the map has at least 34 spaces, not 17.",
+        "Not a table the rules allow: 14 tokens mean 14 turns after the set-up: its 2 cards"
+        " make 8 spaces and each turn's card adds at least 2 (a card covers at most 2), so"
+        " the map has at least 36 spaces, not 17.",
     ]
 
 
@@ -963,6 +1026,36 @@ def test_the_standings_show_the_readings_the_verdict_rests_on(
     # A token in a larger territory decides: no reading is involved any more.
     tap(client, links.edit, play_id, "token", (0, 0), base="F", species="flora")
     assert standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}"))) == []
+
+
+def test_a_finished_map_without_the_set_up_pair_is_shown_beside_the_map(
+    app: Flask, client: FlaskClient
+) -> None:
+    links = create_table(client, ["Ann"])
+    play_id = start_oddland(client, links.edit, solo="y")
+    # Every space lies in a 2x2 block, but no 2 whole cards lie side by side.
+    rows = ["FFF", "FFF", "FFF"]
+    species = ["flora", "flora", "begator", "owloose", "pangeroo", "pigehorse"]
+    tokens = [
+        {"player": "Ann", "species": key, "cells": [[n // 3, n % 3]]}
+        for n, key in enumerate(species)
+    ]
+    tokens.append({"player": "Ann", "species": "whalephant", "cells": [[2, 0], [2, 1]]})
+    problems = shown_once_finished(app, client, links.edit, play_id, rows=rows, tokens=tokens)
+    assert problems[0] == (
+        "Not a table the rules allow: The 2 set-up cards are dealt face up next to each other,"
+        " and a covered space stays a space, so every map holds 2 whole cards side by side (2"
+        " rows of 4 spaces, or 4 rows of 2), but this one does not."
+    )
+    assert "so the map has at least 22 spaces, not 9." in problems[1]
+
+
+def test_a_painted_map_on_a_shifted_set_up_pair_says_the_reading(
+    client: FlaskClient, links: TableLinks, play_id: int
+) -> None:
+    paint_rows(client, links.edit, play_id, ["FF..", "FFWW", "..WW"])
+    readings = standings_readings(text(client.get(f"/t/{links.edit}/plays/{play_id}")))
+    assert any(r.startswith("Accepting set-up cards shifted by one space") for r in readings)
 
 
 def test_a_solo_whalephant_shows_its_readings(client: FlaskClient) -> None:

@@ -8,7 +8,7 @@ is this card and this token placed legally, and what does the map look like afte
 
 >>> result = GAME.score({
 ...     "players": ["Ann", "Ben"],
-...     "map": ["FFWW", "FSSW", "MM.."],
+...     "map": ["FFWW", "FSSW", "MMSS"],
 ...     "tokens": [
 ...         {"player": "Ann", "species": "begator", "cells": [[0, 1]]},
 ...         {"player": "Ben", "species": "flora", "cells": [[2, 0]]},
@@ -16,9 +16,9 @@ is this card and this token placed legally, and what does the map look like afte
 ...     "sides": {"begator": "A", "flora": "A"},
 ... })
 >>> [(s.player, s.score) for s in result.standings]
-[('Ann', 14), ('Ben', 0)]
+[('Ann', 18), ('Ben', 0)]
 >>> result.standing("Ann").breakdown[0].label
-'Begator (A) at row 1, col 2: 7 spaces in neighbouring territories, 2 points each'
+'Begator (A) at row 1, col 2: 9 spaces in neighbouring territories, 2 points each'
 
 Sentences count rows and columns from 1 (the top-left space is "row 1, col 1"); JSON
 positions are ``[row, col]`` counted from 0, as everywhere in the API. The request and
@@ -28,8 +28,10 @@ the "Oddland" section of ``docs/api.md``.
 
 The package is split along its seams: :mod:`.species` (the species cards and their rule
 vocabulary), :mod:`.map` (tokens, territories, regions), :mod:`.facts` (token facts),
-:mod:`.state` (request shapes and validation), :mod:`.table` (a parsed table),
-:mod:`.scoring`, :mod:`.placement` (the referee) and :mod:`.game` (the registered engine).
+:mod:`.state` (request shapes and validation), :mod:`.setup` (the set-up pair),
+:mod:`.table` (a parsed table), :mod:`.scoring`, :mod:`.placement` (the referee),
+:mod:`.readings` (where the app reads the rulebook) and :mod:`.game` (the registered
+engine).
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ from companion.games.oddland.placement import (
     card_problems,
     check_placement,
     check_turn,
+    placement_readings,
     read_turn,
     render_rows,
     replay,
@@ -118,6 +121,15 @@ from companion.games.oddland.scoring import (
     side_scoring,
     tiebreak_sizes,
 )
+from companion.games.oddland.setup import (
+    SETUP_CARDS,
+    SETUP_SPACES,
+    PairLie,
+    map_pair,
+    map_pair_problems,
+    map_spaces,
+    second_card_problems,
+)
 from companion.games.oddland.state import (
     CARD_NOT_2X2,
     CARD_ROW_WRONG,
@@ -126,7 +138,6 @@ from companion.games.oddland.state import (
     POSITION_NOT_PAIR,
     ROW_TOO_LONG,
     ROWS_TOO_MANY,
-    SETUP_CARDS,
     STATE_SIZE,
     CardModel,
     MapModel,
@@ -186,6 +197,7 @@ __all__ = [
     "ROWS_TOO_MANY",
     "ROW_TOO_LONG",
     "SETUP_CARDS",
+    "SETUP_SPACES",
     "SIDE_LETTERS",
     "SLUG",
     "STATE_SIZE",
@@ -201,6 +213,7 @@ __all__ = [
     "MapAnalysis",
     "MapModel",
     "Oddland",
+    "PairLie",
     "Placement",
     "PlacementModel",
     "PlayerScore",
@@ -227,9 +240,13 @@ __all__ = [
     "extent_message",
     "flora_a",
     "map_endpoint",
+    "map_pair",
+    "map_pair_problems",
     "map_problems",
+    "map_spaces",
     "parse",
     "placement_endpoint",
+    "placement_readings",
     "read_turn",
     "region_cells",
     "render_rows",
@@ -239,6 +256,7 @@ __all__ = [
     "rule_territories",
     "score_player",
     "score_table",
+    "second_card_problems",
     "shape_problems",
     "side_scoring",
     "supply_problems",

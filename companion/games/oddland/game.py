@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.games import schemas
@@ -26,17 +26,35 @@ from companion.games.oddland.map import (
     TRUE_WORDS,
     Token,
 )
-from companion.games.oddland.placement import _card, apply_placement, check_placement
-from companion.games.oddland.scoring import (
+from companion.games.oddland.placement import (
+    _card,
+    apply_placement,
+    check_placement,
+    placement_readings,
+    setup_pair_turns,
+)
+from companion.games.oddland.readings import (
+    BEGATOR_READING,
+    FLORA_SOLO_READING,
+    LINES_READING,
+    PAIR_READING,
     PLACES_READING,
     SHARED_READING,
     SOLO_READING,
+    TOKENS_READING,
+    TWO_TOKENS_READING,
     WHALEPHANT_READING,
-    score_table,
+)
+from companion.games.oddland.scoring import score_table
+from companion.games.oddland.setup import (
+    map_pair_reading,
+    map_spaces,
+    second_card_problems,
 )
 from companion.games.oddland.species import (
     SPECIES,
     SPECIES_CARDS,
+    TWO_SPACE_SPECIES,
     Side,
     is_species_key,
     species_name,
@@ -53,16 +71,15 @@ from companion.games.oddland.state import (
     _token,
     _tokens,
     analyse_map,
-    map_connection_problems,
+    impossible_map_problems,
     map_problems,
-    map_shape_problems,
     setup_token_problems,
-    spaces_for_tokens_problems,
     turn_order_problems,
 )
 from companion.games.oddland.table import parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
+from companion.games.readings import Reading, readings_json
 
 
 def map_endpoint(body: object) -> dict[str, Any]:
@@ -80,7 +97,7 @@ def map_endpoint(body: object) -> dict[str, Any]:
     Map cards are 2x2, so every space lies in a 2x2 block of the
     """
     model = validate_model(MapModel, body, MAP_REQUEST_SIZE)
-    problems = made_map_problems(model.map)
+    problems = made_map_problems(model.map, tokens=len(model.tokens))
     names = None
     if model.players is not None:
         problems += name_problems(model.players, path=lambda i: f"players[{i}]")
@@ -89,7 +106,22 @@ def map_endpoint(body: object) -> dict[str, Any]:
     problems += shape
     if problems:
         raise InvalidStateError(problems)
-    return analyse_map(model.map, tokens).to_json()
+    reply = analyse_map(model.map, tokens).to_json()
+    return _with_readings(reply, _map_readings(model.map, tokens))
+
+
+def _map_readings(rows: Sequence[str], tokens: Sequence[Token]) -> list[Reading | None]:
+    """The readings a map itself rests on: a shifted set-up pair, a two-space token."""
+    two_space = any(token.species in TWO_SPACE_SPECIES for token in tokens)
+    return [map_pair_reading(map_spaces(rows)), WHALEPHANT_READING if two_space else None]
+
+
+def _with_readings(reply: dict[str, Any], readings: Iterable[Reading | None]) -> dict[str, Any]:
+    """A referee answer with the readings it applied (``readings``, only when some)."""
+    listed = readings_json(readings)
+    if listed:
+        reply["readings"] = listed
+    return reply
 
 
 def placement_endpoint(body: object) -> dict[str, Any]:
@@ -100,7 +132,7 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     (True, ['FS', 'WM'], [0, 0])
     """
     model = validate_model(PlacementModel, body, PLACEMENT_SIZE)
-    problems = made_map_problems(model.map)
+    problems = made_map_problems(model.map, tokens=len(model.tokens))
     names = None
     if model.players is not None:
         problems += player_count_problems(
@@ -118,9 +150,10 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     problems += card_shape
     if problems:
         raise InvalidStateError(problems)
-    rule_problems = check_placement(
-        model.map, card=card, tokens=tokens, token=token, players=model.players
-    )
+    rule_problems = [
+        *second_card_problems(map_spaces(model.map), card.at),
+        *check_placement(model.map, card=card, tokens=tokens, token=token, players=model.players),
+    ]
     reply: dict[str, Any] = {
         "legal": not rule_problems,
         "problems": [p.to_json() for p in rule_problems],
@@ -130,17 +163,19 @@ def placement_endpoint(body: object) -> dict[str, Any]:
     }
     if not rule_problems:
         reply.update(apply_placement(model.map, card=card, tokens=tokens, token=token).to_json())
-    return reply
+    readings = placement_readings(model.map, card=card, token=token, problems=rule_problems)
+    return _with_readings(reply, [*_map_readings(model.map, tokens), *readings])
 
 
-def made_map_problems(rows: Sequence[str]) -> list[Problem]:
-    """A malformed map, or one the 2x2 map cards cannot make or in pieces (``map``,
-    ``placement``)."""
-    return map_problems(rows) or [*map_shape_problems(rows), *map_connection_problems(rows)]
+def made_map_problems(rows: Sequence[str], *, tokens: int) -> list[Problem]:
+    """A malformed map, or one the map cards cannot make: not of 2x2 cards, in pieces,
+    without the set-up pair, or too small for its ``tokens`` (``map``, ``placement``)."""
+    return map_problems(rows) or impossible_map_problems(rows, tokens=tokens)
 
 
-#: The table of the API description's examples (API.md's).
-EXAMPLE_MAP = ["FFWW", "FSSW", "MM.."]
+#: The table of the API description's examples: API.md's map, grown by the two spaces
+#: the second token's turn added at least (the set-up pair and two turns make 12 spaces).
+EXAMPLE_MAP = ["FFWW", "FSSW", "MMSS"]
 EXAMPLE_TOKENS = [
     {"player": "Ann", "species": "begator", "cells": [[0, 1]]},
     {"player": "Ben", "species": "flora", "cells": [[2, 0]]},
@@ -154,10 +189,21 @@ class Oddland(Game):
     name = "Oddland"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    engine_version = 3
+    engine_version = 4
     tiebreaks = (TERRITORY_TIEBREAK,)
     has_play_along = True
-    readings = (SHARED_READING, WHALEPHANT_READING, SOLO_READING, PLACES_READING)
+    readings = (
+        PAIR_READING,
+        TOKENS_READING,
+        SHARED_READING,
+        TWO_TOKENS_READING,
+        WHALEPHANT_READING,
+        BEGATOR_READING,
+        LINES_READING,
+        SOLO_READING,
+        FLORA_SOLO_READING,
+        PLACES_READING,
+    )
     #: Rules entries the pages link to: a tie, and the end of the game.
     tie_rule = TIEBREAK_RULE
     end_rule = END_RULE
@@ -189,20 +235,19 @@ class Oddland(Game):
         return score_table(parse(state))
 
     def table_problems(self, state: object) -> list[Problem]:
-        """A map the 2x2 map cards cannot make, in pieces or too small for its tokens (a
-        play-along map is made of laid cards), or a play-along game whose set-up cards
+        """A map the 2x2 map cards cannot make, in pieces, without the set-up pair or too
+        small for its tokens (a play-along map is made of laid cards), or a play-along
+        game whose second set-up card does not lie beside the first, whose set-up cards
         carry a token or whose tokens are placed out of turn."""
         model = validate_model(StateModel, state, STATE_SIZE)
         if model.cards:
+            misplaced, _reading = setup_pair_turns(model.cards)
             return [
+                *misplaced,
                 *setup_token_problems(model.cards),
                 *turn_order_problems(model.cards, model.players),
             ]
-        return [
-            *map_shape_problems(model.map),
-            *map_connection_problems(model.map),
-            *spaces_for_tokens_problems(model.map, len(model.tokens)),
-        ]
+        return impossible_map_problems(model.map, tokens=len(model.tokens))
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
         """An empty map for these players; ``options["sides"]`` or, as the box holds 6
@@ -331,7 +376,11 @@ class Oddland(Game):
             "map": ApiDescription(
                 "The territories of a map.",
                 MapModel,
-                schemas.obj({"territories": schemas.array(territory)}),
+                schemas.obj(
+                    {"territories": schemas.array(territory)},
+                    # The app's readings the answer rests on (only when there are some).
+                    {"readings": schemas.READINGS},
+                ),
                 {"map": EXAMPLE_MAP, "tokens": EXAMPLE_TOKENS},
             ),
             "placement": ApiDescription(
@@ -339,6 +388,7 @@ class Oddland(Game):
                 PlacementModel,
                 schemas.obj(
                     {"legal": schemas.BOOLEAN, "problems": schemas.PROBLEMS},
+                    {"readings": schemas.READINGS},
                     nullable={
                         "map": schemas.STRINGS,
                         "tokens": schemas.array(schemas.ANY_OBJECT),

@@ -326,8 +326,43 @@ def rule_territories(analysis: MapAnalysis, index: int, pick: TwoSpace) -> tuple
     return (max(mine, key=lambda t: (size[t], -t)),)
 
 
-def rule_count(analysis: MapAnalysis, index: int, rule: SideRule) -> int:
+#: The steps along the lines a region counts: its row, its column, both, its diagonals.
+LINE_STEPS: dict[Region, tuple[Cell, ...]] = {
+    Region.ROW: ((0, 1),),
+    Region.COLUMN: ((1, 0),),
+    Region.ROW_AND_COLUMN: ((0, 1), (1, 0)),
+    Region.DIAGONALS: ((1, 1), (1, -1)),
+}
+
+
+def unbroken_lines(analysis: MapAnalysis, cells: Sequence[Cell], region: Region) -> set[Cell]:
+    """The spaces of a token's lines (``region``: a key of :data:`LINE_STEPS`) up to the
+    first place without a card each way: the lines as they would count if a gap between
+    cards ended them.
+
+    >>> from companion.games.oddland import analyse_map
+    >>> sorted(unbroken_lines(analyse_map(["FF.FF", "FFFFF"]), [(0, 0)], Region.ROW))
+    [(0, 0), (0, 1)]
+    """
+    found: set[Cell] = set()
+    for start in cells:
+        for dr, dc in LINE_STEPS[region]:
+            for sign in (1, -1):
+                cell = start
+                while cell in analysis.spaces:
+                    found.add(cell)
+                    cell = (cell[0] + sign * dr, cell[1] + sign * dc)
+    return found
+
+
+def rule_count(
+    analysis: MapAnalysis, index: int, rule: SideRule, *, unbroken: bool = False
+) -> int:
     """How many units ``rule`` counts for token ``index`` (multiply by its points).
+
+    A token's row, column and diagonals run across the whole map, gaps between cards
+    included (the app's reading); with ``unbroken`` they stop at the first gap instead,
+    to tell whether that reading changed the count.
 
     >>> from companion.games.oddland import analyse_map
     >>> a = analyse_map(["FFWW", "FSSW", "MM.."], [Token("Ann", "begator", ((0, 1),))])
@@ -335,10 +370,17 @@ def rule_count(analysis: MapAnalysis, index: int, rule: SideRule) -> int:
     7
     >>> rule_count(a, 0, SideRule(points=1, per=Unit.TERRITORY, region=Region.MAP))
     4
+    >>> b = analyse_map(["FF.FF", "FFFFF"], [Token("Ann", "owloose", ((0, 0),))])
+    >>> row = SideRule(points=1, region=Region.ROW)
+    >>> rule_count(b, 0, row), rule_count(b, 0, row, unbroken=True)
+    (4, 2)
     """
     token = analysis.tokens[index]
     own = rule_territories(analysis, index, rule.two_space)
-    cells = region_cells(analysis, token.cells, rule.region, own)
+    if unbroken and rule.region in LINE_STEPS:
+        cells = unbroken_lines(analysis, token.cells, rule.region)
+    else:
+        cells = region_cells(analysis, token.cells, rule.region, own)
     if not rule.count_own_space:
         cells.difference_update(token.cells)
     if rule.terrain is not None:

@@ -35,6 +35,13 @@ from companion.games.oddland.map import (
     _analyse,
     _terrain_map,
 )
+from companion.games.oddland.readings import TOKENS_READING, WHALEPHANT_READING
+from companion.games.oddland.setup import (
+    SETUP_CARDS,
+    map_spaces,
+    second_card_problems,
+    second_card_reading,
+)
 from companion.games.oddland.species import (
     MAP_CARDS,
     TWO_SPACE_SPECIES,
@@ -59,6 +66,7 @@ from companion.games.oddland.state import (
     shape_problems,
 )
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.readings import Reading, unique_readings
 
 
 @dataclass(frozen=True)
@@ -150,6 +158,30 @@ def check_placement(
     return problems
 
 
+def placement_readings(
+    rows: Sequence[str], *, card: Card, token: Token | None, problems: Sequence[Problem] = ()
+) -> tuple[Reading, ...]:
+    """The app's readings a turn's verdict rests on: a second set-up card shifted beside
+    the first, a two-space token, and those of the ``problems`` found.
+
+    >>> whale = Token("Ann", "whalephant", ((2, 0), (2, 1)))
+    >>> [r.id for r in placement_readings(["FFWW", "FSSW"], card=Card((2, 0), ("MM", "WS")),
+    ...                                   token=whale)]
+    ['oddland/species/whalephant']
+    >>> [r.id for r in placement_readings(["FS", "WM"], card=Card((1, 2), ("MM", "WS")),
+    ...                                   token=None)]
+    ['oddland/setup/pair']
+    """
+    two_space = token is not None and token.species in TWO_SPACE_SPECIES
+    return unique_readings(
+        [
+            second_card_reading(map_spaces(rows), card.at),
+            WHALEPHANT_READING if two_space else None,
+            *(problem.reading for problem in problems),
+        ]
+    )
+
+
 def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]) -> list[Problem]:
     spaces = analysis.spaces
     covered = [cell for cell in footprint if cell in spaces]
@@ -215,6 +247,7 @@ def _room_problems(
                     f"No two adjacent spaces of this card lie in territories without a token, "
                     f"so the {species_name(token.species)} has no room; move the card.",
                     rule=ROOM_RULE,
+                    reading=WHALEPHANT_READING,
                 )
             ]
         return []
@@ -237,6 +270,8 @@ def _token_rule_problems(
     if not is_species_key(token.species):
         problems.append(Problem("token.species", _species_key_message(token.species)))
     problems += shape_problems(token, path="token.cells")
+    # Where a two-space token may lie is the app's reading.
+    reading = WHALEPHANT_READING if token.species in TWO_SPACE_SPECIES else None
     for number, cell in enumerate(token.cells):
         where = f"token.cells[{number}]"
         if cell not in footprint:
@@ -245,6 +280,7 @@ def _token_rule_problems(
                     where,
                     "A token goes on one of the 4 spaces of the card just played.",
                     rule=TOKEN_RULE,
+                    reading=reading,
                 )
             )
         elif not _open(after, cell):
@@ -257,6 +293,7 @@ def _token_rule_problems(
                     f"{first.player}'s {species_name(first.species)}; a new token needs a "
                     "territory of its own.",
                     rule=TERRITORY_RULE,
+                    reading=reading,
                 )
             )
     return problems
@@ -273,7 +310,8 @@ def _supply_for(token: Token, tokens: Sequence[Token], players: Sequence[str]) -
     limit = token_limit(token.species, player_count=count)
     if same >= limit:
         placed = Token(owner, token.species, token.cells)
-        return [Problem("token.species", _limit_message(placed, limit, count), rule=TOKENS_RULE)]
+        message = _limit_message(placed, limit, count)
+        return [Problem("token.species", message, rule=TOKENS_RULE, reading=TOKENS_READING)]
     if len(mine) >= tokens_per_player(count):
         message = f"{owner} has already placed all {len(mine)} tokens."
         return [Problem("token", message, rule=TOKENS_RULE)]
@@ -485,6 +523,35 @@ def _replay_after(
     return Replayed(tuple(rows), tuple(tokens), ())
 
 
+def setup_pair_turns(turns: Sequence[TurnModel]) -> tuple[list[Problem], Reading | None]:
+    """The second set-up card of a play-along game against the first: what is wrong with
+    where it lies (at ``cards[1].card.at``), or the reading it rests on (see
+    :mod:`~companion.games.oddland.setup`). Turns that cannot be read or laid are
+    reported where the game is replayed.
+
+    >>> def card(at):
+    ...     return TurnModel.model_validate({"card": {"at": at, "terrains": ["FS", "WM"]}})
+    >>> setup_pair_turns([card([0, 0]), card([0, 2])])
+    ([], None)
+    >>> [p.path for p in setup_pair_turns([card([0, 0]), card([0, 1])])[0]]
+    ['cards[1].card.at']
+    >>> setup_pair_turns([card([0, 0]), card([-1, 2])])[1].id
+    'oddland/setup/pair'
+    """
+    if len(turns) < SETUP_CARDS:
+        return [], None
+    rows, _tokens, laid = replay(turns[:1])
+    second, _token, unread = read_turn(turns[1])
+    if laid or unread:
+        return [], None
+    spaces = map_spaces(rows)
+    problems = [
+        _turn_problem(1, "cards[1]", problem)
+        for problem in second_card_problems(spaces, second.at)
+    ]
+    return problems, second_card_reading(spaces, second.at)
+
+
 def read_turn(
     turn: TurnModel, *, players: Sequence[str] | None = None
 ) -> tuple[Card, Token | None, list[Problem]]:
@@ -518,7 +585,14 @@ def check_turn(
 
 
 def _turn_problem(number: int, where: str, problem: Problem) -> Problem:
-    return Problem(f"{where}.{problem.path}", f"Card {number + 1}: {problem.message}")
+    """A problem of one turn as the game's: its path under the card, its rule and reading
+    kept."""
+    return Problem(
+        f"{where}.{problem.path}",
+        f"Card {number + 1}: {problem.message}",
+        rule=problem.rule,
+        reading=problem.reading,
+    )
 
 
 def _card(model: CardModel) -> tuple[Card, list[Problem]]:

@@ -11,11 +11,23 @@ from companion.games.oddland.map import (
     BEGATOR_A_SOLO_MODIFIER,
     BEGATOR_POINTS_PER_SPACE,
     FLORA_A_SOLO_MODIFIER,
+    LINE_STEPS,
     SLUG,
     TERRITORY_TIEBREAK,
     MapAnalysis,
     describe_cells,
     rule_count,
+    rule_territories,
+)
+from companion.games.oddland.readings import (
+    BEGATOR_READING,
+    FLORA_SOLO_READING,
+    LINES_READING,
+    PLACES_READING,
+    SHARED_READING,
+    SOLO_READING,
+    TWO_TOKENS_READING,
+    WHALEPHANT_READING,
 )
 from companion.games.oddland.species import (
     BEGATOR,
@@ -24,13 +36,14 @@ from companion.games.oddland.species import (
     Region,
     Side,
     SideRule,
+    TwoSpace,
     count_phrase,
     species_name,
     tokens_per_player,
 )
 from companion.games.oddland.table import Table
-from companion.games.ranking import BreakdownLine, Decision, Entry, Result, rank
-from companion.games.readings import Reading, places_reading
+from companion.games.ranking import BreakdownLine, Decision, Entry, Ranking, Result, rank
+from companion.games.readings import Reading, unique_readings
 
 
 @dataclass(frozen=True)
@@ -236,27 +249,35 @@ def _species_lines(
     return lines, warnings
 
 
-def tiebreak_sizes(analysis: MapAnalysis, player: str) -> tuple[int, ...]:
-    """Sizes of the territories holding a player's tokens, largest first (one per token).
+def tiebreak_sizes(
+    analysis: MapAnalysis, player: str, *, once_per_territory: bool = False
+) -> tuple[int, ...]:
+    """Sizes of the territories holding a player's tokens, largest first: one per token
+    (the app's reading), or each territory once.
 
     >>> from companion.games.oddland import Token, analyse_map
     >>> tokens = [Token("A", "flora", ((0, 0),)), Token("A", "begator", ((0, 2),))]
     >>> a = analyse_map(["FFW"], tokens)
     >>> tiebreak_sizes(a, "A")
     (2, 1)
+    >>> joined = analyse_map(["FFF"], [Token("A", "flora", ((0, 0),)), *tokens[1:]])
+    >>> tiebreak_sizes(joined, "A"), tiebreak_sizes(joined, "A", once_per_territory=True)
+    ((3, 3), (3,))
     """
-    sizes = [
-        max(analysis.territories[t].size for t in analysis.territories_of(index))
+    held = [
+        rule_territories(analysis, index, TwoSpace.LARGEST)[0]
         for index, token in enumerate(analysis.tokens)
         if token.player == player
     ]
-    return tuple(sorted(sizes, reverse=True))
+    if once_per_territory:
+        held = list(dict.fromkeys(held))
+    return tuple(sorted((analysis.territories[t].size for t in held), reverse=True))
 
 
-def score_table(table: Table) -> Result:
-    """Score a parsed table: standings, tiebreak by territory sizes, warnings."""
-    scores = [score_player(table, player) for player in table.players]
-    sizes = [tiebreak_sizes(table.analysis, player) for player in table.players]
+def _ranking(
+    table: Table, scores: Sequence[PlayerScore], sizes: Sequence[tuple[int, ...]]
+) -> Ranking:
+    """The standings by score, then by the territory sizes given for each player."""
     # Equal lengths make "no token at all" compare as the smallest territory.
     width = max((len(s) for s in sizes), default=0)
     entries = [
@@ -268,7 +289,14 @@ def score_table(table: Table) -> Result:
         )
         for player, score, own in zip(table.players, scores, sizes, strict=True)
     ]
-    ranking = rank(entries, tiebreaks=(TERRITORY_TIEBREAK,))
+    return rank(entries, tiebreaks=(TERRITORY_TIEBREAK,))
+
+
+def score_table(table: Table) -> Result:
+    """Score a parsed table: standings, tiebreak by territory sizes, warnings."""
+    scores = [score_player(table, player) for player in table.players]
+    sizes = [tiebreak_sizes(table.analysis, player) for player in table.players]
+    ranking = _ranking(table, scores, sizes)
     needed = tokens_per_player(len(table.players))
     placed = Counter(token.player for token in table.analysis.tokens)
     finished = all(placed[player] == needed for player in table.players)
@@ -281,43 +309,70 @@ def score_table(table: Table) -> Result:
         ranking.decided_by,
         finished,
         tuple(warnings),
-        readings=_readings(
-            table, ranking.decided_by, places_by_tiebreak=ranking.places_by_tiebreak
-        ),
+        readings=_readings(table, ranking, two_tokens=_two_tokens_decide(table, scores, ranking)),
     )
 
 
-SHARED_READING = Reading(
-    "oddland/tiebreak/shared",
-    "A shared victory is the app's reading: the rulebook compares the tied players'"
-    " territories, largest first, but does not say what happens when every one is equal.",
-)
-WHALEPHANT_READING = Reading(
-    "oddland/species/whalephant",
-    "The Whalephant's token covering two adjacent spaces is the app's reading, taken from"
-    " the species card rather than the rulebook's text; it counts the larger of its"
-    " territories for the tiebreak.",
-)
-SOLO_READING = Reading(
-    "oddland/solo",
-    "The solo modifiers are the app's reading: the rulebook's text shows only Begator A's"
-    " (-3); the others come from the species cards (Flora A has none).",
-)
+def _two_tokens_decide(table: Table, scores: Sequence[PlayerScore], ranking: Ranking) -> bool:
+    """Whether counting a joined territory once per token (the app's reading) decided a
+    place: counting each territory once would order the players otherwise."""
+    once = [
+        tiebreak_sizes(table.analysis, player, once_per_territory=True) for player in table.players
+    ]
+    if all(
+        len(own) == sum(1 for t in table.analysis.tokens if t.player == player)
+        for player, own in zip(table.players, once, strict=True)
+    ):
+        return False  # no player holds one territory with two tokens
+    other = _ranking(table, scores, once)
+    return _places(other) != _places(ranking) or other.decided_by != ranking.decided_by
 
 
-#: The territory tiebreak puts the places below first in order too: the app's extension.
-PLACES_READING = places_reading(SLUG)
+def _places(ranking: Ranking) -> list[tuple[str, int]]:
+    return [(standing.player, standing.rank) for standing in ranking.standings]
 
 
-def _readings(table: Table, decided_by: str, *, places_by_tiebreak: bool) -> tuple[Reading, ...]:
-    """The app's readings this verdict rests on (the API's ``readings``), if any."""
-    readings = []
-    if decided_by == Decision.SHARED and len(table.players) > 1:
+def _built_in_side(table: Table, species: str) -> Side | None:
+    """The side of a species the app scores by its own built-in rule, if it does."""
+    side = table.sides.get(species)
+    if side is None or (species, side) in table.definitions or (species, side) not in BUILT_IN:
+        return None
+    return side
+
+
+def _lines_decide(table: Table, index: int) -> bool:
+    """Whether a token's lines running on past a gap between cards (the app's reading)
+    changed what its defined side counted."""
+    token = table.analysis.tokens[index]
+    side = table.sides.get(token.species)
+    rule = table.definitions.get((token.species, side)) if side is not None else None
+    if rule is None or rule.region not in LINE_STEPS:
+        return False
+    counted = rule_count(table.analysis, index, rule)
+    return counted != rule_count(table.analysis, index, rule, unbroken=True)
+
+
+def _readings(table: Table, ranking: Ranking, *, two_tokens: bool) -> tuple[Reading, ...]:
+    """The app's readings this verdict rests on (the API's ``readings``), if any: only
+    tokens whose points the app computed (none typed on the scoreboard) count."""
+    tokens = table.analysis.tokens
+    computed = [i for i, t in enumerate(tokens) if (t.player, t.species) not in table.points]
+    built_in = {tokens[i].species for i in computed if _built_in_side(table, tokens[i].species)}
+    readings = [*table.readings]
+    if ranking.decided_by == Decision.SHARED and len(table.players) > 1:
         readings.append(SHARED_READING)
-    if any(token.species in TWO_SPACE_SPECIES for token in table.analysis.tokens):
+    if two_tokens:
+        readings.append(TWO_TOKENS_READING)
+    if any(token.species in TWO_SPACE_SPECIES for token in tokens):
         readings.append(WHALEPHANT_READING)
+    if BEGATOR in built_in:
+        readings.append(BEGATOR_READING)
+    if any(_lines_decide(table, index) for index in computed):
+        readings.append(LINES_READING)
     if table.solo:
         readings.append(SOLO_READING)
-    if places_by_tiebreak:
+        if FLORA in built_in:
+            readings.append(FLORA_SOLO_READING)
+    if ranking.places_by_tiebreak:
         readings.append(PLACES_READING)
-    return tuple(readings)
+    return unique_readings(readings)

@@ -39,6 +39,15 @@ from companion.games.oddland.map import (
     _analyse,
     _terrain_map,
 )
+from companion.games.oddland.readings import TOKENS_READING, WHALEPHANT_READING
+from companion.games.oddland.setup import (
+    SETUP_CARDS,
+    SETUP_SPACES,
+    card_cells,
+    map_pair_problems,
+    map_spaces,
+    whole_cards,
+)
 from companion.games.oddland.species import (
     FLORA,
     MAP_CARDS,
@@ -321,15 +330,21 @@ def shape_problems(token: Token, *, path: str) -> list[Problem]:
     need = spaces_of(token.species)
     if len(token.cells) != need:
         noun = "space" if need == 1 else "spaces"
-        rule = WHALEPHANT_RULE if token.species in TWO_SPACE_SPECIES else None
+        two_space = token.species in TWO_SPACE_SPECIES
         message = f"A {name} covers exactly {need} {noun}, not {len(token.cells)}."
-        return [Problem(path, message, rule=rule)]
+        return [
+            Problem(
+                path,
+                message,
+                rule=WHALEPHANT_RULE if two_space else None,
+                reading=WHALEPHANT_READING if two_space else None,
+            )
+        ]
     if token.species in TWO_SPACE_SPECIES:
         (r1, c1), (r2, c2) = token.cells
         if abs(r1 - r2) + abs(c1 - c2) != 1:
-            return [
-                Problem(path, f"A {name}'s two spaces must share an edge.", rule=WHALEPHANT_RULE)
-            ]
+            message = f"A {name}'s two spaces must share an edge."
+            return [Problem(path, message, rule=WHALEPHANT_RULE, reading=WHALEPHANT_READING)]
     return []
 
 
@@ -414,6 +429,8 @@ def supply_problems(
                     f"{path}[{index}].species",
                     _limit_message(token, limit, player_count),
                     rule=TOKENS_RULE,
+                    # How many of each species a set holds is the app's reading.
+                    reading=TOKENS_READING,
                 )
             )
         elif per_player[token.player] > total:
@@ -462,8 +479,6 @@ def _state_problems(
 SETUP_RULE = "oddland/setup"
 COMPONENTS_RULE = "oddland/components"
 TURN_RULE = "oddland/turn"
-#: The map cards laid face up at set-up, before anyone's turn: they carry no token.
-SETUP_CARDS = 2
 
 
 def _side_problems(sides: Mapping[str, str | None]) -> list[Problem]:
@@ -556,18 +571,9 @@ def unmade_spaces(rows: Sequence[str]) -> list[tuple[int, int]]:
     >>> unmade_spaces(["FW", "S."]), unmade_spaces(["FFW", "FWW", ".MM"])
     ([(0, 0), (0, 1), (1, 0)], [])
     """
-    spaces = {
-        (r, c) for r, row in enumerate(rows) for c, letter in enumerate(row) if letter not in EMPTY
-    }
-
-    def in_a_block(r: int, c: int) -> bool:
-        return any(
-            {(top, left), (top, left + 1), (top + 1, left), (top + 1, left + 1)} <= spaces
-            for top in (r - 1, r)
-            for left in (c - 1, c)
-        )
-
-    return sorted(cell for cell in spaces if not in_a_block(*cell))
+    spaces = map_spaces(rows)
+    made = {cell for top_left in whole_cards(spaces) for cell in card_cells(top_left)}
+    return sorted(spaces - made)
 
 
 def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
@@ -589,8 +595,8 @@ def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Proble
 
 
 def map_connection_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
-    """A map in pieces: the set-up lays its 2 cards side by side and every card laid
-    shares an edge with the map, so the spaces of a map are all linked through edges.
+    """A map in pieces: the set-up deals its 2 cards next to each other and every card
+    laid shares an edge with the map, so the spaces of a map are all linked through edges.
 
     >>> map_connection_problems(["FF.FF", "FF.FF"])[0].message
     'Every map card is laid against the map, so its spaces hang together, but this map \
@@ -598,10 +604,7 @@ is in 2 pieces (one of them at row 1, col 4).'
     >>> map_connection_problems(["FFW", "FWW"])
     []
     """
-    spaces = [
-        (r, c) for r, row in enumerate(rows) for c, letter in enumerate(row) if letter not in EMPTY
-    ]
-    pieces = components(spaces)
+    pieces = components(map_spaces(rows))
     if len(pieces) < len(("one", "other")):
         return []
     return [
@@ -617,20 +620,20 @@ is in 2 pieces (one of them at row 1, col 4).'
 
 
 def spaces_for_tokens_problems(rows: Sequence[str], tokens: int) -> list[Problem]:
-    """A map too small for the tokens on it. Each token is a turn, and each turn lays a
-    card after the 2 set-up cards; the first card makes 4 spaces and every later one at
-    least 2 more (it covers at most 2), so ``tokens`` turns leave at least
-    ``2 * tokens + 6`` spaces. (A map without tokens yet is still being entered.)
+    """A map too small for the tokens on it. Each token is a turn after the set-up, whose
+    2 cards make 8 spaces; every turn's card adds at least 2 more (it covers at most 2,
+    and a covered space stays a space), so ``tokens`` turns leave at least
+    ``8 + 2 * tokens`` spaces. (A map without tokens is left to :func:`map_pair_problems`.)
 
-    >>> spaces_for_tokens_problems(["FF", "FF"], 1)[0].message
-    '1 token means 1 turn after the 2 set-up cards: 3 cards, each after the first adding \
-at least 2 spaces (a card covers at most 2), so the map has at least 8 spaces, not 4.'
-    >>> spaces_for_tokens_problems(["FFFF", "FFFF"], 1), spaces_for_tokens_problems(["FF"], 0)
+    >>> print(spaces_for_tokens_problems(["FFFF", "FFFF"], 1)[0].message)
+    1 token means 1 turn after the set-up: its 2 cards make 8 spaces and each turn's card \
+adds at least 2 (a card covers at most 2), so the map has at least 10 spaces, not 8.
+    >>> spaces_for_tokens_problems(["FFFFF", "FFFFF"], 1), spaces_for_tokens_problems(["FF"], 0)
     ([], [])
     """
-    spaces = sum(1 for row in rows for letter in row if letter not in EMPTY)
-    cards = tokens + SETUP_CARDS
-    least = CARD_SIZE * CARD_SIZE + (cards - 1) * (CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES)
+    spaces = len(map_spaces(rows))
+    added = CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES
+    least = SETUP_SPACES + tokens * added
     if not tokens or spaces >= least:
         return []
     plural = "s" if tokens != 1 else ""
@@ -638,14 +641,32 @@ at least 2 spaces (a card covers at most 2), so the map has at least 8 spaces, n
         Problem(
             "map",
             f"{tokens} token{plural} mean{'' if plural else 's'} {tokens} turn{plural} after"
-            f" the {SETUP_CARDS} set-up cards: {cards} cards, each after the first adding at"
-            f" least {CARD_SIZE * CARD_SIZE - MAX_COVERED_SPACES} spaces (a card covers at"
-            f" most {MAX_COVERED_SPACES}), so the map has at least {least} spaces, not"
-            f" {spaces}.",
+            f" the set-up: its {SETUP_CARDS} cards make {SETUP_SPACES} spaces and each"
+            f" turn's card adds at least {added} (a card covers at most"
+            f" {MAX_COVERED_SPACES}), so the map has at least {least} spaces, not {spaces}.",
             rule=COVER_RULE,
             # Tokens may be placed on a map still being painted.
             pending=True,
         )
+    ]
+
+
+def impossible_map_problems(rows: Sequence[str], *, tokens: int) -> list[Problem]:
+    """Every way a well-formed map with ``tokens`` on it is one the map cards cannot make:
+    not of whole 2x2 cards, in pieces, without the set-up pair (not said again when
+    either of the first two already is) or too small for its tokens. Each is ``pending``:
+    painting a map passes through such maps.
+
+    >>> [p.rule for p in impossible_map_problems(["FFF", "FFF", "FFF"], tokens=1)]
+    ['oddland/setup/pair', 'oddland/placement/cover']
+    >>> impossible_map_problems(["FFFFF", "FFFFF"], tokens=1)
+    []
+    """
+    made = [*map_shape_problems(rows), *map_connection_problems(rows)]
+    return [
+        *made,
+        *(map_pair_problems(rows) if not made else []),
+        *spaces_for_tokens_problems(rows, tokens),
     ]
 
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from companion.games.limits import validate_model
 from companion.games.oddland.map import MapAnalysis, Token, _analyse, _terrain_map
-from companion.games.oddland.placement import PLAY_ALONG_BOARD, replay
+from companion.games.oddland.placement import PLAY_ALONG_BOARD, replay, setup_pair_turns
+from companion.games.oddland.setup import map_pair_reading, map_spaces
 from companion.games.oddland.species import (
     Side,
     SideRule,
@@ -24,6 +25,7 @@ from companion.games.oddland.state import (
     token_less_turn_problems,
 )
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.readings import Reading
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class Table:
     points: Mapping[tuple[str, str], int]
     definitions: Mapping[tuple[str, Side], SideRule]
     solo: bool
+    #: The app's readings the map itself rests on (a set-up pair shifted by one space).
+    readings: tuple[Reading, ...] = ()
 
 
 def parse(state: object) -> Table:
@@ -51,6 +55,10 @@ def parse(state: object) -> Table:
     problems = _state_problems(model, tokens=tokens, board=board)
     if problems:
         raise InvalidStateError(problems)
+    if model.cards:
+        _misplaced, pair = setup_pair_turns(model.cards)
+    else:
+        pair = map_pair_reading(map_spaces(rows))
     points = {
         (names[player.strip().casefold()], species): value
         for player, entries in model.points.items()
@@ -68,6 +76,7 @@ def parse(state: object) -> Table:
             for side, rule in sides.items()
         },
         solo=_is_solo(model),
+        readings=(pair,) if pair is not None else (),
     )
 
 

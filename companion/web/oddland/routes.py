@@ -288,6 +288,7 @@ def turn(token: str, play_id: int) -> Response:
     if request.form.get("action") == "check" or problems:
         status = HTTPStatus.UNPROCESSABLE_ENTITY if problems else HTTPStatus.OK
         verdict = _verdict(problems, setup=setup)
+        verdict["readings"] = service.turn_readings(opened.play.state, proposed, problems)
         return play_response(
             opened,
             status=status,

@@ -25,11 +25,7 @@ from companion.games.oddland.species import (
     species_name,
     tokens_per_player,
 )
-from companion.games.oddland.state import (
-    map_connection_problems,
-    map_shape_problems,
-    spaces_for_tokens_problems,
-)
+from companion.games.oddland.state import impossible_map_problems
 from companion.games.problems import InvalidStateError
 from companion.models import Play
 from companion.services import oddland as service
@@ -127,20 +123,16 @@ def context(page: PlayPage) -> dict[str, Any]:
 
 
 def _map_problems(page: PlayPage) -> list[str]:
-    """A finished map the 2x2 map cards cannot make, in pieces or too small for its
-    tokens, said beside the map (as the API refuses it); while tokens are still being
-    placed the map is likely being painted, so nothing is said yet. A play-along map is
-    made of laid cards."""
+    """A finished map the 2x2 map cards cannot make, in pieces, without the set-up pair
+    or too small for its tokens, said beside the map (as the API refuses it); while tokens
+    are still being placed the map is likely being painted, so nothing is said yet. A
+    play-along map is made of laid cards."""
     result = page.view.result or {}
     if "cards" in page.play.state or not result.get("finished"):
         return []
     rows = page.play.state.get("map", [])
     placed = len(page.play.state.get("tokens", []))
-    problems = [
-        *map_shape_problems(rows),
-        *map_connection_problems(rows),
-        *spaces_for_tokens_problems(rows, placed),
-    ]
+    problems = impossible_map_problems(rows, tokens=placed)
     return [IMPOSSIBLE_TABLE + problem.message for problem in problems]
 
 
