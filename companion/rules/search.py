@@ -10,8 +10,9 @@ keywords. A question is understood in four steps:
 1. **Which game.** A game named in the question ("who wins owl about") scopes the
    answers to it; the other games' best answers are offered below, apart.
 2. **Mended words.** A word the reference never uses is replaced by the closest word it
-   does use (:mod:`difflib`), but a word of the reference's own vocabulary, a game's
-   name or a word that glues a question together is never rewritten ("odd world" stays).
+   does use (:mod:`difflib`; the game asked about's words when there is one), but a word
+   of the reference's own vocabulary, a game's name or a word that glues a question
+   together is never rewritten ("odd world" stays).
 3. **Synonyms players use.** Each word stands for a group: *max*, *most*, *limit*;
    *hold*, *keep*, *have*; *tie*, *draw*, *same points*; and so on (:data:`SYNONYMS`).
 4. **What it asks.** The question form ("how many", "who", "when", "where", "can I...",
@@ -230,6 +231,74 @@ class _Concept:
     idf: float | None = None
 
 
+class _Words:
+    """The words some entries use: what a typo is mended to and what a word still being
+    typed may become, each found by a few lookups rather than by reading them all."""
+
+    def __init__(self, words_of_entries: Iterable[set[str]]) -> None:
+        #: Every word, folded, with how many entries use it.
+        self.using: Counter[str] = Counter()
+        for words in words_of_entries:
+            self.using.update(words)
+        #: The words most used first, and each word's place in that order.
+        self.by_use = sorted(self.using, key=lambda w: -self.using[w])
+        self.rank = {word: n for n, word in enumerate(self.by_use)}
+        #: The words in alphabetical order, for a prefix's range (bisect).
+        self.alphabetical = sorted(self.using)
+        # Where a typo's candidates are found at once: by length and first letter, and by
+        # length and ending (see closest).
+        self.by_start: dict[tuple[int, str], list[str]] = {}
+        self.by_ending: dict[tuple[int, str], list[str]] = {}
+        for word in self.alphabetical:
+            self.by_start.setdefault((len(word), word[0]), []).append(word)
+            self.by_ending.setdefault((len(word), word[-2:]), []).append(word)
+        #: Mended words remembered (typing resends the words before).
+        self._mended: dict[str, str] = {}
+
+    def mended(self, word: str) -> str:
+        """The closest word to ``word``, remembered."""
+        if word not in self._mended:
+            if len(self._mended) >= MENDED_CACHE:
+                self._mended.clear()
+            self._mended[word] = self.closest(word)
+        return self._mended[word]
+
+    def closest(self, word: str) -> str:
+        """The word closest to ``word`` (itself when none is close)."""
+        size = len(word)
+        # A typo keeps the word's first letter or its ending (players misspell the
+        # middle: whalefant, tiebrake, sqaure): weighing only those words keeps a query
+        # of made-up words fast.
+        lengths = range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
+        candidates = list(
+            dict.fromkeys(
+                w
+                for length in lengths
+                for found in (
+                    self.by_start.get((length, word[0]), ()),
+                    self.by_ending.get((length, word[-2:]), ()),
+                )
+                for w in found
+            )
+        )
+        close = difflib.get_close_matches(word, candidates, n=CLOSE_CHOICES, cutoff=CLOSE_ENOUGH)
+        if not close:
+            return word
+        # Equally close words (tode: toad, told): the one more entries use is the one meant.
+        best = difflib.SequenceMatcher(None, word, close[0]).ratio()
+        tied = [w for w in close if difflib.SequenceMatcher(None, word, w).ratio() == best]
+        return max(tied, key=lambda w: (self.using[w], w == close[0]))
+
+    def prefixed(self, start: str) -> list[str]:
+        """The words that begin with ``start``, most used first."""
+        if len(start) < MIN_PREFIX:
+            return []
+        # The words beginning so are one run of the alphabetical list.
+        first = bisect.bisect_left(self.alphabetical, start)
+        last = bisect.bisect_left(self.alphabetical, start + "\U0010ffff", lo=first)
+        return sorted(self.alphabetical[first:last], key=self.rank.__getitem__)[:MAX_PREFIXED]
+
+
 class RulesIndex:
     """An in-memory index of a library's entries (thread-safe: one lock)."""
 
@@ -272,30 +341,31 @@ class RulesIndex:
         }
         self._forms = [_form(TOKEN_WORD.findall(e.title.casefold())) for e in self._entries]
         self._games = {slug: _game_names(slug) for slug in library.games}
+        #: Each game's names by their first word, longest first.
+        self._names_from: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for slug, names in self._games.items():
+            for name in names:
+                self._names_from.setdefault(name[0], []).append((name, slug))
+        for found in self._names_from.values():
+            found.sort(key=lambda named: -len(named[0]))
         self._openings = [_opening(e) for e in self._entries]
-        self._entries_using = _entries_using(self._entries)
-        self._vocabulary = sorted(self._entries_using, key=lambda w: -self._entries_using[w])
+        #: The words of all entries, and of each game's: what a typo may be mended to and
+        #: what a word being typed may become, in the game asked about if any.
+        used = [_words_used(entry) for entry in self._entries]
+        self._words = {None: _Words(used)} | {
+            slug: _Words(used[n] for n, entry in enumerate(self._entries) if entry.game == slug)
+            for slug in library.games
+        }
         self._synonyms = _synonym_map()
         never_mended = {w for names in self._games.values() for n in names for w in n}
         never_mended |= STOP_WORDS | set(self._synonyms) | set(PHRASES.values())
-        self._known = frozenset(self._entries_using) | never_mended
-        # Where a typo's candidates are found at once: by length and first letter, and by
-        # length and ending (see _closest).
-        self._by_start: dict[tuple[int, str], list[str]] = {}
-        self._by_ending: dict[tuple[int, str], list[str]] = {}
-        for word in sorted(self._entries_using):
-            self._by_start.setdefault((len(word), word[0]), []).append(word)
-            self._by_ending.setdefault((len(word), word[-2:]), []).append(word)
-        #: The words of the entries in alphabetical order, for a prefix's range (bisect).
-        self._alphabetical = sorted(self._entries_using)
-        self._rank = {word: n for n, word in enumerate(self._vocabulary)}
-        self._mended: dict[str, str] = {}
+        self._known = frozenset(self._words[None].using) | never_mended
         self._stems: dict[str, str | None] = {}
         self._stem_all([*self._known, *(w for g in self._synonyms.values() for w in g)])
         self._word_of = {
             stem: word
             for word, stem in sorted(self._stems.items(), reverse=True)
-            if stem is not None and word in self._entries_using
+            if stem is not None and word in self._words[None].using
         }
         glue = {self._stems.get(w) for w in STOP_WORDS}
         for stems in self._titles:
@@ -303,9 +373,9 @@ class RulesIndex:
 
     # --- understanding a question --------------------------------------------------------
 
-    def understand(self, text: str) -> Query:
+    def understand(self, text: str, *, game: str | None = None) -> Query:
         """The words to search for ``text``: the game named, synonyms mapped, typos
-        mended, glue dropped.
+        mended (to the words of ``game``, or of the game named, if any), glue dropped.
 
         >>> from companion.rules import load
         >>> RulesIndex(load()).understand("Who wins a Tie Break in Odd World?")
@@ -318,8 +388,9 @@ class RulesIndex:
         # question never needs more), and the last word may still be being typed: it is
         # mended only if no word begins so.
         unknown = [n for n, w in enumerate(typed) if w not in self._known][:MAX_WORDS]
+        vocabulary = self._vocabulary(game or self._named_game(typed)[0])
         words = [
-            self._mend(w, last=n == len(typed) - 1) if n in unknown else w
+            self._mend(w, vocabulary, last=n == len(typed) - 1) if n in unknown else w
             for n, w in enumerate(typed)
         ]
         game, words = self._named_game(words)
@@ -351,77 +422,39 @@ class RulesIndex:
         return found, rest
 
     def _game_at(self, words: list[str], position: int) -> tuple[str, int] | None:
-        best: tuple[str, int] | None = None
-        for slug, names in self._games.items():
-            for name in names:
-                if tuple(words[position : position + len(name)]) == name and (
-                    best is None or len(name) > best[1]
-                ):
-                    best = (slug, len(name))
-        return best
+        """The game whose longest name starts at ``position``, and that name's length."""
+        for name, slug in self._names_from.get(words[position], ()):
+            if tuple(words[position : position + len(name)]) == name:
+                return slug, len(name)
+        return None
 
-    def _mend(self, word: str, *, last: bool) -> str:
+    def _vocabulary(self, game: str | None) -> _Words:
+        """The words of ``game``'s entries (of every entry when no game is asked)."""
+        return self._words.get(game) or self._words[None]
+
+    def _mend(self, word: str, vocabulary: _Words, *, last: bool) -> str:
         """The word itself if the reference uses it (or it is a name, a synonym or glue;
-        or, for the last word, if the reference has words starting with it), else the
-        closest word the reference uses."""
+        or, for the last word, if the vocabulary has words starting with it), else the
+        closest word of the vocabulary."""
         if word in self._known or word.isdigit() or len(word) < MIN_CORRECTED_LENGTH:
             return word
-        if last and self._prefixed(word):
+        if last and vocabulary.prefixed(word):
             return word  # still being typed: it stands for the words it begins
-        if word not in self._mended:
-            if len(self._mended) >= MENDED_CACHE:
-                self._mended.clear()
-            self._mended[word] = self._closest(word)
-        return self._mended[word]
-
-    def _closest(self, word: str) -> str:
-        """The word of the entries closest to ``word`` (itself when none is close)."""
-        size = len(word)
-        # A typo keeps the word's first letter or its ending (players misspell the
-        # middle: whalefant, tiebrake, sqaure): weighing only those words keeps a query
-        # of made-up words fast.
-        lengths = range(size - LENGTH_SLACK, size + LENGTH_SLACK + 1)
-        candidates = list(
-            dict.fromkeys(
-                w
-                for length in lengths
-                for found in (
-                    self._by_start.get((length, word[0]), ()),
-                    self._by_ending.get((length, word[-2:]), ()),
-                )
-                for w in found
-            )
-        )
-        close = difflib.get_close_matches(word, candidates, n=CLOSE_CHOICES, cutoff=CLOSE_ENOUGH)
-        if not close:
-            return word
-        # Equally close words (tode: toad, told): the one more entries use is the one meant.
-        best = difflib.SequenceMatcher(None, word, close[0]).ratio()
-        tied = [w for w in close if difflib.SequenceMatcher(None, word, w).ratio() == best]
-        return max(tied, key=lambda w: (self._entries_using[w], w == close[0]))
-
-    def _prefixed(self, start: str) -> list[str]:
-        """The words of the entries that begin with ``start``, most used first."""
-        if len(start) < MIN_PREFIX:
-            return []
-        # The words beginning so are one run of the alphabetical list.
-        first = bisect.bisect_left(self._alphabetical, start)
-        last = bisect.bisect_left(self._alphabetical, start + "\U0010ffff", lo=first)
-        return sorted(self._alphabetical[first:last], key=self._rank.__getitem__)[:MAX_PREFIXED]
+        return vocabulary.mended(word)
 
     # --- answering -------------------------------------------------------------------------
 
     def answer(self, text: str, *, game: str | None = None) -> Answer:
         """The entries answering ``text``, best first: in ``game`` if given, else in the
         game the question names (with the other games' best apart), else in all."""
-        query = self.understand(text)
+        query = self.understand(text, game=game)
         scope = game or query.game
         if not query.words:
             if scope is None:
                 return Answer(query, None, False, [], [])
             rows = [n for n, e in enumerate(self._entries) if e.game == scope]
             return Answer(query, scope, game is None, self._hits(rows[:MAX_RESULTS], []), [])
-        concepts = self._concepts(query)
+        concepts = self._concepts(query, self._vocabulary(scope))
         scores = self._scores(concepts, query.form)
         ranked = sorted(scores, key=lambda n: (-scores[n], n))
         inside = [n for n in ranked if scope is None or self._entries[n].game == scope]
@@ -441,9 +474,9 @@ class RulesIndex:
         found = self.answer(text, game=game)
         return (found.hits + found.others)[:MAX_RESULTS]
 
-    def _concepts(self, query: Query) -> list[_Concept]:
+    def _concepts(self, query: Query, vocabulary: _Words) -> list[_Concept]:
         """Each word asked as the stems that find it: its own, its synonyms', and for the
-        word still being typed, those of the words it begins."""
+        word still being typed, those of the words of the vocabulary it begins."""
         concepts = []
         self._stem_all(w for w in query.words if " " not in w)
         for n, word in enumerate(query.words):
@@ -451,8 +484,8 @@ class RulesIndex:
             self._weigh(weights, word, 1.0)
             for other in self._synonyms.get(word, ()):
                 self._weigh(weights, other, SYNONYM_WEIGHT)
-            if n == len(query.words) - 1 and word not in self._entries_using:
-                for longer in self._prefixed(word):
+            if n == len(query.words) - 1 and word not in vocabulary.using:
+                for longer in vocabulary.prefixed(word):
                     self._weigh(weights, longer, PREFIX_WEIGHT)
             own = self._stem(word) if " " not in word else None
             concepts.append(_Concept(weights, idf=self._idf.get(own or "")))
@@ -621,11 +654,7 @@ def _marked(text: str) -> Markup:
     return Markup(safe.replace(OPEN, "<mark>").replace(CLOSE, "</mark>"))
 
 
-def _entries_using(entries: Iterable[Entry]) -> Counter[str]:
-    """Every word the entries use, folded (what a typed word may be corrected to), with
-    how many entries use it."""
-    using: Counter[str] = Counter()
-    for entry in entries:
-        text = " ".join([entry.title, entry.body, entry.why, *entry.keywords]).casefold()
-        using.update(set(TOKEN_WORD.findall(text)))
-    return using
+def _words_used(entry: Entry) -> set[str]:
+    """Every word an entry uses, folded (what a typed word may be corrected to)."""
+    text = " ".join([entry.title, entry.body, entry.why, *entry.keywords]).casefold()
+    return set(TOKEN_WORD.findall(text))

@@ -101,20 +101,22 @@ def test_a_search_never_reads_through_the_whole_vocabulary() -> None:
     """The worst query (every word made up, the last one a prefix) costs a few lookups per
     word, not a pass over the reference's words: that pass took up to 58 ms under load."""
     index = RulesIndex(load())
-    index._vocabulary = CountedWords(index._vocabulary)
-    index._alphabetical = CountedWords(index._alphabetical)
+    for words in index._words.values():
+        words.by_use = CountedWords(words.by_use)
+        words.alphabetical = CountedWords(words.alphabetical)
     CountedWords.passes = 0
     index.search("qwertyu asdfghjk zxcvbnm poiuytr lkjhgfd mnbvcxz tie")
     index.search("whalefant surounding tiebrake sqaure fightin powr ti")
+    index.search("whalefant surounding tiebrake sqaure oddland ti")
+    index.search("fightin powr ti", game="owl-about")
     assert CountedWords.passes == 0
 
 
 @pytest.mark.parametrize("start", ["ti", "whale", "sq", "zz", "night"])
 def test_a_word_being_typed_stands_for_the_words_it_begins_most_used_first(start: str) -> None:
-    index = RulesIndex(load())
-    vocabulary = index._vocabulary
-    expected = [word for word in vocabulary if word.startswith(start)][:40]
-    assert index._prefixed(start) == expected
+    for words in RulesIndex(load())._words.values():
+        expected = [word for word in words.by_use if word.startswith(start)][:40]
+        assert words.prefixed(start) == expected
 
 
 # --- issue 26: questions as players ask them --------------------------------------------
@@ -210,3 +212,16 @@ def test_synonyms_players_use_find_the_words_of_the_entries() -> None:
     for said in ("tie", "same points", "tied", "equal points"):
         top = INDEX.search(f"{said} oddland")[0]
         assert top.entry.rule_id == "oddland/tiebreak/territories", said
+
+
+@pytest.mark.parametrize(
+    ("question", "game"), [("flor vp", "owl-about"), ("flor vp owl about", None)]
+)
+def test_a_typo_about_one_game_is_mended_to_that_game_s_words(
+    question: str, game: str | None
+) -> None:
+    """Asked on Owl About's page, or naming it, *flor* is its *floor* (VP never drop under
+    0), not Oddland's *Flora*, the closest word across all games."""
+    assert INDEX.understand("flor vp").words == ("flora", "vp")
+    assert INDEX.understand(question, game=game).words == ("floor", "vp")
+    assert INDEX.search(question, game=game)[0].entry.rule_id == "owl-about/vp-floor"
