@@ -9,20 +9,25 @@ keywords. A question is understood in four steps:
 
 1. **Which game.** A game named in the question ("who wins owl about") scopes the
    answers to it; the other games' best answers are offered below, apart.
-2. **Mended words.** A word the reference never uses is replaced by the closest word it
-   does use (:mod:`difflib`; the game asked about's words when there is one), but a word
-   of the reference's own vocabulary, a game's name or a word that glues a question
-   together is never rewritten ("odd world" stays).
+2. **Mended words.** A word the reference never uses (in any form) is replaced by the
+   closest word it does use (:mod:`difflib`; the game asked about's words when there is
+   one), but a word of the reference's own vocabulary, a game's name or a word that
+   glues a question together is never rewritten ("odd world" stays).
 3. **Synonyms players use.** Each word stands for a group: *max*, *most*, *limit*;
-   *hold*, *keep*, *have*; *tie*, *draw*, *same points*; and so on (:data:`SYNONYMS`).
+   *hold*, *keep*, *have*; *tie*, *draw*, *same points*; *run out*, *empty*, *no cards
+   left*; and so on (:data:`SYNONYM_GROUPS`, :data:`PHRASES`).
 4. **What it asks.** The question form ("how many", "who", "when", "where", "can I...",
    "what if") is matched against the form of each entry's own question (its title), and
    "how many ... can I have" also asks for a limit.
 
 Each entry then scores, for every word asked, how rare that word is (IDF) times where it
 occurs (its question, then keywords, then its answer, then the why of a reading) and how
-often, scaled by the share of the question it answers; an entry whose own question has
-the form asked, or is covered by the words asked, gains a little.
+often, scaled by the square of the share of the question it answers; an entry whose own
+question has the form asked, or is covered by the words asked, gains a little, and one
+whose subject the question names (a mode, a variant, a character...) gains by that
+subject's rarity. Rarity is counted within the game when the question is about one game
+(named, or asked on its rules page), so that no other game's content moves its answers;
+across all games, each game weighs the same however many entries it has.
 
 >>> from companion.rules import load
 >>> index = RulesIndex(load())
@@ -70,10 +75,24 @@ PREFIX_WEIGHT = 0.9
 FORM_BONUS = 1.5
 #: How much an entry gains when the question covers its own question (title) whole.
 TITLE_BONUS = 3.0
+#: How much an entry gains, times the rarity of its subject, when the question names what
+#: it is about (the last part of its id, a name in its question, when no other entry of
+#: its game has it for subject): "quick mode follow" asks about quick mode before the rule
+#: it changes, "traveller on the main square" about the Traveller. A rarer subject is the
+#: more precise one, so it gains more.
+SUBJECT_BONUS = 1.0
+#: How much leaving part of the question unanswered costs: what an entry matches is
+#: scaled by the share of the question it answers to this power (2: an entry answering
+#: two words of three keeps 4/9). The entry of a mode, a variant or a character also says
+#: the general rule it changes, so it answers all of "follow in quick mode"; the general
+#: rule misses "quick".
+ANSWERED_POWER = 2.0
 #: How much an entry using a word again gains (per doubling, about 0.7 times this).
 REPEAT_GAIN = 0.2
 #: How much a word found only in an entry's body answers that part of the question.
 BODY_ANSWERS = 0.75
+#: How much a word found only in the why of a reading answers (it explains the answer).
+WHY_ANSWERS = 0.5
 #: How close a typed word must be to a word of the entries to stand for it (0-1).
 CLOSE_ENOUGH = 0.75
 #: Words shorter than this are never corrected (too many near neighbours).
@@ -102,6 +121,9 @@ PHRASES = {
     "neighbor": "neighbour",
     "neighbors": "neighbours",
     "neighboring": "neighbouring",
+    # Word forms the stemmer leaves apart (tied: "ti", tie: "tie"): one word.
+    "tied": "tie",
+    "ties": "tie",
     "same points": "tie",
     "same score": "tie",
     "same number of points": "tie",
@@ -114,6 +136,35 @@ PHRASES = {
     "go first": "first",
     "goes first": "first",
     "game over": "end",
+    # Short forms typed on a phone, without their apostrophe.
+    "whats": "what",
+    "hows": "how",
+    "whos": "who",
+    "wheres": "where",
+    "whens": "when",
+    "im": "i",
+    "ive": "i",
+    "cant": "can",
+    "dont": "do",
+    "doesnt": "does",
+    "isnt": "is",
+    "u": "you",
+    "ur": "your",
+    # Running out is one thing however it is said ("the piles ran dry", "no cards left").
+    "run out": "empty",
+    "runs out": "empty",
+    "ran out": "empty",
+    "running out": "empty",
+    "run dry": "empty",
+    "runs dry": "empty",
+    "ran dry": "empty",
+    "out of cards": "deck empty",
+    "run out of cards": "deck empty",
+    "runs out of cards": "deck empty",
+    "ran out of cards": "deck empty",
+    "no cards left": "deck empty",
+    "no more cards": "deck empty",
+    "none left": "empty",
     # "What counts as a territory?" asks what a territory is, not how anything counts.
     "count as": "is",
     "counts as": "is",
@@ -134,6 +185,8 @@ SYNONYM_GROUPS = (
     ("rotate", "spin", "upside"),
     ("bird", "birds", "species"),
     ("mistake", "wrong", "penalty"),
+    ("empty", "run out", "run dry", "gone"),
+    ("show", "reveal"),
 )
 #: The words a limit question ("how many X can I have") also looks for.
 LIMIT_WORDS = ("limit", "max", "most", "more", "never")
@@ -227,8 +280,9 @@ class _Concept:
 
     stems: dict[str, float]
     counted: bool = True  # False: it adds to a score but is not required
-    #: How rare the word typed is: a rarer synonym counts no more than the word itself.
-    idf: float | None = None
+    #: The stem of the word typed, when the entries use it: a synonym rarer than the
+    #: word itself counts only as rare as the word.
+    own: str | None = None
 
 
 class _Words:
@@ -309,15 +363,16 @@ class RulesIndex:
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE entries USING fts5("
-            f"game UNINDEXED, title, keywords, body, why, topic, tokenize = '{TOKENIZER}')"
+            "game UNINDEXED, title, keywords, body, why, topic, subject,"
+            f" tokenize = '{TOKENIZER}')"
         )
         self._db.execute("CREATE VIRTUAL TABLE entry_terms USING fts5vocab(entries, 'instance')")
         self._db.execute(f"CREATE VIRTUAL TABLE words USING fts5(word, tokenize = '{TOKENIZER}')")
         self._db.execute("CREATE VIRTUAL TABLE word_terms USING fts5vocab(words, 'instance')")
         topics = {(g.slug, t.id): t.title for g in library.games.values() for t in g.topics}
         self._db.executemany(
-            "INSERT INTO entries (rowid, game, title, keywords, body, why, topic)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO entries (rowid, game, title, keywords, body, why, topic, subject)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     n,
@@ -327,18 +382,22 @@ class RulesIndex:
                     to_text(e.body),
                     to_text(e.why),
                     topics[e.game, e.topic],
+                    " ".join(_subject(e)),
                 )
                 for n, e in enumerate(self._entries)
             ],
         )
-        #: Each entry's stems in its question, and those found in its body only.
+        #: Each entry's stems in its question; those found only in its body or its why,
+        #: with how much of the question each answers; and those naming its subject.
         self._titles: list[set[str]] = [set() for _ in self._entries]
-        self._bodies: list[set[str]] = [set() for _ in self._entries]
+        self._partly: list[dict[str, float]] = [{} for _ in self._entries]
+        self._subjects: list[set[str]] = [set() for _ in self._entries]
         self._postings = self._read_postings()
-        self._idf = {
-            stem: math.log((len(self._entries) + 1) / (len(rows) + 0.5))
-            for stem, rows in self._postings.items()
-        }
+        #: Each entry's game; how rare each stem is in each game and across all (None);
+        #: and each entry's game's rarities.
+        self._game_of = [e.game for e in self._entries]
+        self._rarity = _rarity(self._postings, self._game_of)
+        self._row_rarity = [self._rarity[game] for game in self._game_of]
         self._forms = [_form(TOKEN_WORD.findall(e.title.casefold())) for e in self._entries]
         self._games = {slug: _game_names(slug) for slug in library.games}
         #: Each game's names by their first word, longest first.
@@ -353,7 +412,7 @@ class RulesIndex:
         #: what a word being typed may become, in the game asked about if any.
         used = [_words_used(entry) for entry in self._entries]
         self._words = {None: _Words(used)} | {
-            slug: _Words(used[n] for n, entry in enumerate(self._entries) if entry.game == slug)
+            slug: _Words(used[n] for n, game in enumerate(self._game_of) if game == slug)
             for slug in library.games
         }
         self._synonyms = _synonym_map()
@@ -368,7 +427,7 @@ class RulesIndex:
             if stem is not None and word in self._words[None].using
         }
         glue = {self._stems.get(w) for w in STOP_WORDS}
-        for stems in self._titles:
+        for stems in (*self._titles, *self._subjects):
             stems -= glue
 
     # --- understanding a question --------------------------------------------------------
@@ -388,6 +447,7 @@ class RulesIndex:
         # question never needs more), and the last word may still be being typed: it is
         # mended only if no word begins so.
         unknown = [n for n, w in enumerate(typed) if w not in self._known][:MAX_WORDS]
+        self._stem_all(typed[n] for n in unknown)
         vocabulary = self._vocabulary(game or self._named_game(typed)[0])
         words = [
             self._mend(w, vocabulary, last=n == len(typed) - 1) if n in unknown else w
@@ -433,11 +493,13 @@ class RulesIndex:
         return self._words.get(game) or self._words[None]
 
     def _mend(self, word: str, vocabulary: _Words, *, last: bool) -> str:
-        """The word itself if the reference uses it (or it is a name, a synonym or glue;
-        or, for the last word, if the vocabulary has words starting with it), else the
-        closest word of the vocabulary."""
+        """The word itself if the reference uses it or another form of it (or it is a
+        name, a synonym or glue; or, for the last word, if the vocabulary has words
+        starting with it), else the closest word of the vocabulary."""
         if word in self._known or word.isdigit() or len(word) < MIN_CORRECTED_LENGTH:
             return word
+        if self._stem(word) in self._postings:
+            return word  # another form of a word the entries use (drawing: draw)
         if last and vocabulary.prefixed(word):
             return word  # still being typed: it stands for the words it begins
         return vocabulary.mended(word)
@@ -455,7 +517,7 @@ class RulesIndex:
             rows = [n for n, e in enumerate(self._entries) if e.game == scope]
             return Answer(query, scope, game is None, self._hits(rows[:MAX_RESULTS], []), [])
         concepts = self._concepts(query, self._vocabulary(scope))
-        scores = self._scores(concepts, query.form)
+        scores = self._scores(concepts, query.form, scope=scope, only=game is not None)
         ranked = sorted(scores, key=lambda n: (-scores[n], n))
         inside = [n for n in ranked if scope is None or self._entries[n].game == scope]
         outside = [] if game or scope is None else [n for n in ranked if n not in inside]
@@ -488,7 +550,8 @@ class RulesIndex:
                 for longer in vocabulary.prefixed(word):
                     self._weigh(weights, longer, PREFIX_WEIGHT)
             own = self._stem(word) if " " not in word else None
-            concepts.append(_Concept(weights, idf=self._idf.get(own or "")))
+            own = own if own in self._postings else None
+            concepts.append(_Concept(weights, own=own))
         if query.form == "how many" and HOLDING & set(query.words):
             limit: dict[str, float] = {}
             for word in LIMIT_WORDS:
@@ -502,23 +565,32 @@ class RulesIndex:
             if stem is not None and weight > weights.get(stem, 0.0):
                 weights[stem] = weight
 
-    def _scores(self, concepts: Sequence[_Concept], form: str | None) -> dict[int, float]:
+    def _scores(
+        self, concepts: Sequence[_Concept], form: str | None, *, scope: str | None, only: bool
+    ) -> dict[int, float]:
         """Every entry answering some of the concepts, with its score: what it matches
-        (rarity times place), times the share of the question it answers, plus a little
-        for a question of the form asked and for a question the words asked cover."""
+        (rarity times place), times the share of the question it answers (squared), plus
+        a little for a question of the form asked, for a question the words asked cover
+        and for a subject they name. When the question is about one game (``scope``),
+        rarity is counted within each entry's own game, and with ``only`` no other game's
+        entry is scored; otherwise rarity is counted across all games."""
+        rarity = self._row_rarity if scope else [self._rarity[None]] * len(self._entries)
         gained: dict[int, float] = {}
         answered: dict[int, float] = {}
         asked_stems: set[str] = set()
         for concept in concepts:
             asked_stems.update(concept.stems)
             best: dict[int, tuple[float, float]] = {}
+            own = concept.own
             for stem, weight in concept.stems.items():
-                idf = self._idf.get(stem, 0.0)
-                if concept.idf is not None:
-                    idf = min(idf, concept.idf)
                 for row, field in self._postings.get(stem, {}).items():
+                    if only and self._game_of[row] != scope:
+                        continue
+                    idf = rarity[row][stem]
+                    if own is not None:  # a rarer synonym counts as rare as the word typed
+                        idf = min(idf, rarity[row].get(own, idf))
                     value = idf * weight * field
-                    share = weight * (1.0 if stem not in self._bodies[row] else BODY_ANSWERS)
+                    share = weight * self._partly[row].get(stem, 1.0)
                     old = best.get(row, (0.0, 0.0))
                     best[row] = (max(old[0], value), max(old[1], share))
             for row, (value, share) in best.items():
@@ -530,12 +602,16 @@ class RulesIndex:
             if not answered.get(row):
                 continue
             part = answered[row] / asked
-            score = value * part
+            score = value * part**ANSWERED_POWER
             if self._forms[row] == (form or OVERVIEW):
                 score += FORM_BONUS * part
             title = self._titles[row]
             if title:
                 score += TITLE_BONUS * part * len(title & asked_stems) / len(title)
+            named = self._subjects[row] & asked_stems
+            if named:
+                subject = sum(rarity[row][stem] for stem in named) / len(self._subjects[row])
+                score += SUBJECT_BONUS * part * subject
             scores[row] = score
         return scores
 
@@ -567,20 +643,35 @@ class RulesIndex:
     def _read_postings(self) -> dict[str, dict[int, float]]:
         """For every stem, the entries using it, each with its best field's weight, a
         little more the more often the entry uses it (outside a why: it explains, it is
-        not the answer)."""
+        not the answer). Also notes each entry's title stems, those that answer only in
+        part, and its subject's."""
         cases = " ".join(f"WHEN '{c}' THEN {w}" for c, w in FIELD_WEIGHTS.items())
         rows = self._db.execute(
-            f"SELECT term, doc, max(CASE col {cases} ELSE 0 END), sum(col != 'why'),"
-            " max(col = 'title') FROM entry_terms GROUP BY term, doc"
+            f"SELECT term, doc, max(CASE col {cases} ELSE 0 END),"
+            " sum(col NOT IN ('why', 'subject')), max(col = 'title'), max(col = 'subject')"
+            " FROM entry_terms GROUP BY term, doc"
         ).fetchall()
         postings: dict[str, dict[int, float]] = {}
-        for term, doc, weight, uses, in_title in rows:
+        subjects: list[tuple[str, int]] = []
+        for term, doc, weight, uses, in_title, in_subject in rows:
+            if not weight:
+                continue  # a word of the id only (an id may abbreviate): not the entry's
+            if in_subject:
+                subjects.append((term, doc))
             if in_title:
                 self._titles[doc].add(term)
+            elif weight <= FIELD_WEIGHTS["why"]:
+                self._partly[doc][term] = WHY_ANSWERS
             elif weight <= FIELD_WEIGHTS["body"]:
-                self._bodies[doc].add(term)
+                self._partly[doc][term] = BODY_ANSWERS
             gain = 1 + REPEAT_GAIN * math.log(max(uses, 1))
             postings.setdefault(term, {})[doc] = weight * gain
+        # A subject is a name, not a topic, when no other entry of its game has it for
+        # subject (*quick* names quick mode; *token* is the subject of several entries).
+        naming = Counter((term, self._entries[doc].game) for term, doc in subjects)
+        for term, doc in subjects:
+            if naming[term, self._entries[doc].game] == 1:
+                self._subjects[doc].add(term)
         return postings
 
     def _hits(self, rows: Sequence[int], stems: Sequence[str]) -> list[Hit]:
@@ -612,6 +703,42 @@ class RulesIndex:
         return (self._word_of[stem] for stem in set(stems) if stem in self._word_of)
 
 
+def _rarity(
+    postings: dict[str, dict[int, float]], game_of: Sequence[str]
+) -> dict[str | None, dict[str, float]]:
+    """How rare every stem is (its IDF). Under each game's slug: counted among that
+    game's own entries, for a question about one game, so that no other game's content
+    changes how its entries rank. Under ``None``, for a question across all games: from
+    the share of each game's entries using the stem, every game weighing the same, so
+    that a game with many entries cannot make the others' words look common.
+
+    >>> rarity = _rarity({"tie": {0: 1.0, 1: 1.0}, "owl": {2: 3.0}}, ["a", "a", "b"])
+    >>> round(rarity["a"]["tie"], 2), round(rarity["b"]["owl"], 2)
+    (0.18, 0.29)
+    >>> round(rarity[None]["tie"], 2), round(rarity[None]["owl"], 2)
+    (0.69, 0.69)
+    """
+    sizes = Counter(game_of)
+    using: dict[str, Counter[str]] = {game: Counter() for game in sizes}
+    for stem, rows in postings.items():
+        for row in rows:
+            using[game_of[row]][stem] += 1
+    rarity: dict[str | None, dict[str, float]] = {
+        game: {stem: math.log((sizes[game] + 1) / (count + 0.5)) for stem, count in found.items()}
+        for game, found in using.items()
+    }
+    # The same smoothing as within a game: half an entry among all of them.
+    total = len(game_of)
+    rarity[None] = {
+        stem: math.log(
+            (1 + 1 / total)
+            / (sum(using[g][stem] / sizes[g] for g in sizes) / len(sizes) + 0.5 / total)
+        )
+        for stem in postings
+    }
+    return rarity
+
+
 def _form(words: Sequence[str]) -> str | None:
     """The form of a question from its words: "how many", "who", "can"... or None."""
     if words[:1] == ["how"] and words[-1:] == ["work"]:
@@ -623,6 +750,21 @@ def _form(words: Sequence[str]) -> str | None:
         if len(start) == 1 and start[0] in words[:4]:
             return form
     return "yes-no" if words and words[0] in YES_NO else None
+
+
+def _subject(entry: Entry) -> list[str]:
+    """The words naming what an entry is about: the last part of its id and the names
+    (capitalised words) of its question after its first word.
+
+    >>> from companion.rules import load
+    >>> _subject(load().entry("owl-about/mode/quick"))
+    ['quick']
+    >>> _subject(load().entry("luckys-misadventures/tiebreak/pumpkin-ted"))
+    ['pumpkin', 'ted']
+    """
+    named = [w for w in TOKEN_WORD.findall(entry.title)[1:] if w[0].isupper() and len(w) > 1]
+    words = entry.id.rpartition("/")[2].split("-") + named
+    return list(dict.fromkeys(word.casefold() for word in words))
 
 
 def _game_names(slug: str) -> list[tuple[str, ...]]:

@@ -4,14 +4,18 @@ escaped; a query never breaks the search, whatever it contains."""
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games import GAMES
-from companion.rules import load
+from companion.rules import RULES_DIR, Library, load
 from companion.rules.search import MAX_RESULTS, STOP_WORDS, RulesIndex
-from support.rules_queries import QUERIES
+from support.rules_queries import QUERIES, QUESTIONS
 
 INDEX = RulesIndex(load())
 
@@ -225,3 +229,95 @@ def test_a_typo_about_one_game_is_mended_to_that_game_s_words(
     assert INDEX.understand("flor vp").words == ("flora", "vp")
     assert INDEX.understand(question, game=game).words == ("floor", "vp")
     assert INDEX.search(question, game=game)[0].entry.rule_id == "owl-about/vp-floor"
+
+
+# --- issue 35: one game's content cannot push another game's answers down ---------------
+
+
+def _library_with_a_copycat(folder: Path, copied: str, copies: int = 12) -> Library:
+    """The real rules plus a large made-up game ("filler") whose entries repeat every
+    entry of ``copied`` twelve times: that game's words become common everywhere."""
+    for path in RULES_DIR.glob("*.toml"):
+        shutil.copy(path, folder / path.name)
+    lines = ['game = "filler"', "", "[[topic]]", 'id = "copies"', 'title = "Copies"']
+    for n in range(copies):
+        for entry in load().games[copied].entries:
+            lines += [
+                "",
+                "[[entry]]",
+                f'id = "copy-{n}-{entry.id.replace("/", "-")}"',
+                'topic = "copies"',
+                f"title = {json.dumps(entry.title)}",
+                f"body = {json.dumps(entry.body + ' ' + entry.why)}",
+                f"keywords = {json.dumps(list(entry.keywords))}",
+            ]
+    (folder / "filler.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load(folder)
+
+
+#: Every query and question, asked on the rules page of the game of its expected entry.
+SCOPED = [(query, expected.split("/")[0]) for query, _, expected in QUERIES] + [
+    (question["ask"], question["first"].split("/")[0]) for question in QUESTIONS
+]
+
+
+@pytest.mark.parametrize("copied", sorted(GAMES))
+def test_a_large_game_full_of_another_game_s_words_changes_no_game_s_answers(
+    tmp_path: Path, copied: str
+) -> None:
+    """Asked on a game's page or naming a game, a question is answered from that game's
+    entries as they rank among themselves: a game with twelve times as many entries, all
+    made of one game's words, neither reorders that game's answers nor any other's (with
+    rarity counted across every entry, it did: *nite card* on Owl About's page, *all nine
+    birds* on Odd World's)."""
+    bigger = RulesIndex(_library_with_a_copycat(tmp_path, copied))
+    assert sum(1 for entry in bigger.library if entry.game == "filler") > 100
+    for query, game in SCOPED:
+        alone = [hit.entry.rule_id for hit in INDEX.answer(query, game=game).hits]
+        beside = [hit.entry.rule_id for hit in bigger.answer(query, game=game).hits]
+        assert beside == alone, (query, game)
+    for question in QUESTIONS:
+        named = INDEX.answer(question["ask"])
+        if named.named:
+            beside = bigger.answer(question["ask"])
+            assert [h.entry for h in beside.hits] == [h.entry for h in named.hits], question
+
+
+# --- issue 34: a mode, a variant, the end of the game, a character named -----------------
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "below"),
+    [
+        (
+            "do we still follow speed when playing quick",
+            "owl-about/mode/quick",
+            "owl-about/follow",
+        ),
+        ("quick mode can i play a nite card", "owl-about/mode/quick", "owl-about/night"),
+        (
+            "what if i collect 3 nite cards",
+            "owl-about/variant/night-collection-3",
+            "owl-about/night",
+        ),
+        ("what if both piles run out", "odd-world/end", "odd-world/empty-pile"),
+        ("both draw piles are empty now what", "odd-world/end", "odd-world/empty-pile"),
+        ("no cards left to draw odd world", "odd-world/end", "odd-world/empty-pile"),
+        ("what if only one pile is empty", "odd-world/empty-pile", "odd-world/end"),
+        ("traveller on the square", "oddville/character/traveller", "oddville/main-square"),
+        (
+            "what happens when a guild pile runs out",
+            "oddville/character-take",
+            "odd-world/empty-pile",
+        ),
+    ],
+)
+def test_what_a_question_names_comes_before_the_general_rule(
+    question: str, first: str, below: str
+) -> None:
+    """A mode or variant named ranks its entry above the rule it changes; both piles (or
+    every card) running out is the end of the game, one pile only its split; a character
+    named ranks its own entry above the place it acts on."""
+    found = [hit.entry.rule_id for hit in INDEX.search(question)]
+    assert found[0] == first, found[:3]
+    assert below in found[1:], found
