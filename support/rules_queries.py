@@ -25,6 +25,10 @@ QUERIES = [
     ("draw pile empty", None, "odd-world/empty-pile"),
     ("all nine birds", None, "odd-world/end"),
     ("keep or give", None, "odd-world/turn"),
+    ("both piles empty", None, "odd-world/end"),
+    ("deck empty", "odd-world", "odd-world/end"),
+    ("one pile empty", None, "odd-world/empty-pile"),
+    ("3 games total", "odd-world", "odd-world/series"),
     # Owl About
     ("nite card", None, "owl-about/night"),
     ("night cards", "owl-about", "owl-about/night"),
@@ -41,6 +45,10 @@ QUERIES = [
     ("nite collection 4", None, "owl-about/variant/night-collection-4"),
     ("same speed", None, "owl-about/variant/same-speed"),
     ("quick mode", None, "owl-about/mode/quick"),
+    ("quick mode follow", None, "owl-about/mode/quick"),
+    ("quick night card", "owl-about", "owl-about/mode/quick"),
+    ("same speed bonus", None, "owl-about/variant/same-speed"),
+    ("advanced mode", None, "owl-about/mode/advanced"),
     ("wrong card", None, "owl-about/penalty"),
     ("penalties", None, "owl-about/penalty"),
     ("fewest vp", None, "owl-about/fewest-vp"),
@@ -57,6 +65,7 @@ QUERIES = [
     ("whalefant", None, "oddland/species/whalephant"),
     ("whalephants", None, "oddland/species/whalephant"),
     ("begator", None, "oddland/species/begator"),
+    ("begator", "oddland", "oddland/species/begator"),
     ("alligator", None, "oddland/species/begator"),
     ("flora tokens", None, "oddland/tokens"),
     ("how many tokens", None, "oddland/tokens"),
@@ -74,6 +83,8 @@ QUERIES = [
     ("caracters", "oddville", "oddville/characters"),
     ("lamplighter", None, "oddville/character/lamplighter"),
     ("traveler", None, "oddville/character/traveller"),
+    ("traveller main square", None, "oddville/character/traveller"),
+    ("landowner", None, "oddville/character/landowner"),
     ("diamonds in the city", "oddville", "oddville/vp/diamonds"),
     ("rotate a card", "oddville", "oddville/construction/rotation"),
     ("feed the tode", "luckys-misadventures", "luckys-misadventures/feed-the-toad"),
@@ -84,10 +95,13 @@ QUERIES = [
     ("death trash", None, "luckys-misadventures/fate/death"),
     ("pumpkin ted", None, "luckys-misadventures/tiebreak/pumpkin-ted"),
     ("maven", None, "luckys-misadventures/scoring/mavens"),
+    ("winged monkey", None, "luckys-misadventures/scoring/hirelings"),
+    ("steam golem vp", None, "luckys-misadventures/scoring/machines"),
+    ("fate deck runs out", None, "luckys-misadventures/halves"),
 ]
 
 
-#: Questions as players ask them, each with the entry that must come first (at least 60).
+#: Questions as players ask them, each with the entry that must come first (at least 100).
 QUESTIONS: list[dict[str, Any]] = tomllib.loads(
     (Path(__file__).with_name("rules_questions.toml")).read_text("utf-8")
 )["question"]
