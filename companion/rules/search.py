@@ -121,9 +121,6 @@ PHRASES = {
     "neighbor": "neighbour",
     "neighbors": "neighbours",
     "neighboring": "neighbouring",
-    # Word forms the stemmer leaves apart (tied: "ti", tie: "tie"): one word.
-    "tied": "tie",
-    "ties": "tie",
     "same points": "tie",
     "same score": "tie",
     "same number of points": "tie",
@@ -169,6 +166,9 @@ PHRASES = {
     "count as": "is",
     "counts as": "is",
 }
+#: Forms of one word that the stemmer leaves apart (tied: "ti", tie: "tie"): a question
+#: using one form finds the others as the word itself, not as a synonym.
+WORD_FORMS = {"tied": "tie", "ties": "tie", "tying": "tie", "won": "win"}
 #: Groups of words a player uses for one thing: a word of a group also finds the others.
 SYNONYM_GROUPS = (
     ("max", "maximum", "most", "limit", "cap", "never more"),
@@ -197,7 +197,7 @@ to what when where which who whom whose why with you your we our us they them th
 this that these those should would will may might must am was were been being get gets
 got happen happens happened many much anything something any one s as than then so
 else someone somebody anyone anybody now just only still also too very really please
-allowed able possible supposed need needs
+allowed able possible supposed need needs up
 """
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 #: Other names and short forms of the games (each slug's own words are names too).
@@ -543,13 +543,15 @@ class RulesIndex:
         self._stem_all(w for w in query.words if " " not in w)
         for n, word in enumerate(query.words):
             weights: dict[str, float] = {}
+            base = WORD_FORMS.get(word, word)
             self._weigh(weights, word, 1.0)
-            for other in self._synonyms.get(word, ()):
+            self._weigh(weights, base, 1.0)
+            for other in self._synonyms.get(base, ()):
                 self._weigh(weights, other, SYNONYM_WEIGHT)
             if n == len(query.words) - 1 and word not in vocabulary.using:
                 for longer in vocabulary.prefixed(word):
                     self._weigh(weights, longer, PREFIX_WEIGHT)
-            own = self._stem(word) if " " not in word else None
+            own = self._stem(base) if " " not in base else None
             own = own if own in self._postings else None
             concepts.append(_Concept(weights, own=own))
         if query.form == "how many" and HOLDING & set(query.words):
