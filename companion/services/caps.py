@@ -74,8 +74,7 @@ def too_many_photos_per_play() -> str:
 def too_many_photos_per_table() -> str:
     """Refusing a photo past the table's cap."""
     return (
-        f"A table keeps at most {MAX_PHOTOS_PER_TABLE} photos: remove one, or start a new "
-        "table."
+        f"A table keeps at most {MAX_PHOTOS_PER_TABLE} photos: remove one, or start a new table."
     )
 
 

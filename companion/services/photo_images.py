@@ -14,14 +14,17 @@ or screenshot gives are ever tried.
 >>> kept = prepare(out.getvalue())
 >>> (kept.width, kept.height), kept.photo[:2] == JPEG_START
 ((1600, 800), True)
->>> prepare(b"<html>not a photo</html>")
-Traceback (most recent call last):
-...
-companion.services.photo_images.PhotoRefused: This file is not a photo the app can read (JPEG, PNG or WebP).
+>>> try:
+...     prepare(b"<html>not a photo</html>")
+... except PhotoRefused as refused:
+...     print(refused.message)
+This file is not a photo the app can read (JPEG, PNG or WebP).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 import struct
 import warnings
@@ -195,6 +198,25 @@ def _jpeg(image: Image.Image, quality: int) -> bytes:
     out = io.BytesIO()
     image.save(out, "JPEG", quality=quality, optimize=True)
     return out.getvalue()
+
+
+def from_base64(text: object) -> bytes:
+    """A photo's bytes from its base64 text (an export's ``jpeg``); ``ValueError`` when it
+    is not base64 text.
+
+    >>> from_base64("/9j/")
+    b'\\xff\\xd8\\xff'
+    >>> from_base64(12)
+    Traceback (most recent call last):
+    ...
+    ValueError: not base64 text
+    """
+    if not isinstance(text, str):
+        raise ValueError("not base64 text")
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise ValueError("not base64 text") from None
 
 
 def restored(data: bytes) -> Prepared:

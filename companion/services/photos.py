@@ -97,9 +97,7 @@ def _record(play: Play, kept: Kept, *, author: Author) -> Photo:
     return photo
 
 
-def new_row(
-    play: Play, uid: str, prepared: Prepared, *, device: str, author: str | None
-) -> Photo:
+def new_row(play: Play, uid: str, prepared: Prepared, *, device: str, author: str | None) -> Photo:
     """A photo's row for files kept under ``uid`` (not added to the session)."""
     return Photo(
         uid=uid,
@@ -126,7 +124,9 @@ def remove_photo(play: Play, uid: str) -> None:
 
 def of_play(play_id: int) -> list[Photo]:
     """The play's photos, oldest first."""
-    return list(db.session.scalars(select(Photo).where(Photo.play_id == play_id).order_by(Photo.id)))
+    return list(
+        db.session.scalars(select(Photo).where(Photo.play_id == play_id).order_by(Photo.id))
+    )
 
 
 def of_plays(play_ids: Sequence[int]) -> dict[int, list[Photo]]:

@@ -18,6 +18,7 @@ from companion.models import Play
 from companion.services import (
     evening,
     groups,
+    photos,
     stats,
     table_results,
     tables,
@@ -335,6 +336,8 @@ def history(token: str) -> Response:
         token=group_token(group_access),
         form=form,
         past=past,
+        # The photos kept with the plays listed, by play (one query).
+        past_photos=photos.of_plays([p.play_id for p in past]),
         limit=stats.HISTORY_LIMIT,
         games=GAMES,
     )
@@ -438,4 +441,6 @@ def table_extras(table_access: TableAccess, counted: table_results.TableResults)
         "finished_plays": [(p, links[p.id]) for p in shown],
         "older_finished": len(finished) - len(shown),
         "group_link": group_link,
+        # Photos of the table's games, by play (templates/_evening_photos.html).
+        "evening_photos": photos.of_table(table.id),
     }

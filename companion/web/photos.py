@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from http import HTTPStatus
 
-from flask import Blueprint, Response, abort, request
+from flask import Blueprint, abort, request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from werkzeug.wrappers import Response
 
 from companion.models import Photo
 from companion.services import caps, photo_store, photos
