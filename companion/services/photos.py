@@ -171,6 +171,26 @@ def uids_of_tables(table_ids: Iterable[int]) -> list[str]:
     return list(db.session.scalars(select(Photo.uid).where(Photo.table_id.in_(chosen))))
 
 
+#: Uids looked up in the database at once while tidying the storage.
+TIDY_BATCH = 500
+
+
+def unnamed_files() -> list[str]:
+    """The uids of the photo files in the storage that no photo row names."""
+    kept = list(photo_store.store().uids())
+    unnamed: list[str] = []
+    for start in range(0, len(kept), TIDY_BATCH):
+        chosen = kept[start : start + TIDY_BATCH]
+        named = set(db.session.scalars(select(Photo.uid).where(Photo.uid.in_(chosen))))
+        unnamed.extend(uid for uid in chosen if uid not in named)
+    return unnamed
+
+
+def remove_files(uids: Iterable[str]) -> None:
+    """Take these photos' files away from the storage."""
+    photo_store.store().remove(uids)
+
+
 # --- files follow their rows ------------------------------------------------------------------
 
 
