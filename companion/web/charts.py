@@ -190,7 +190,9 @@ def ratings_chart(
     span = WIDTH - LEFT - RIGHT
 
     def x_of(number: int) -> float:
-        return round(LEFT + span * (number - 1) / max(1, plays - 1), 1)
+        if plays == 1:  # one play: in the middle, as the wins chart puts one month
+            return round(LEFT + span / 2, 1)
+        return round(LEFT + span * (number - 1) / (plays - 1), 1)
 
     def y_of(value: float) -> float:
         return round(TOP + plot * (1 - (value - low) / (high - low)), 1)

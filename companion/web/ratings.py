@@ -93,7 +93,7 @@ def board(group: Group, replay: Replay, scope: str) -> Board:
             tuple(
                 sampled(
                     [
-                        (number, round(after[member].ordinal, 2))
+                        (number, after[member].ordinal)
                         for number, (_play, after) in enumerate(history, 1)
                         if member in after
                     ]
