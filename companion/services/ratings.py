@@ -33,7 +33,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -56,6 +57,9 @@ MARGIN_SIGMAS = 3.0
 CHECKPOINT_EVERY = 100
 #: The scope of every game together (a game's scope is its slug).
 OVERALL = ""
+#: How long a replay runs before it lets other requests go (``pause``): a group of 5,000
+#: plays is a second or two of work the first time a worker replays it.
+SLICE_SECONDS = 0.02
 
 _AT = datetime(2026, 1, 1)
 
@@ -194,21 +198,30 @@ def placed_plays(group_id: int) -> list[Placed]:
     return found
 
 
-def group_ratings(group_id: int, store: Store | None = None) -> Replay:
+def group_ratings(
+    group_id: int, store: Store | None = None, *, pause: Callable[[], None] | None = None
+) -> Replay:
     """The group's ratings now: replayed from what ``store`` keeps of the group's last
-    replay where the plays read are still the same, from scratch otherwise."""
+    replay where the plays read are still the same, from scratch otherwise; ``pause`` is
+    called every :data:`SLICE_SECONDS` of replaying (the web layer lets other requests go)."""
     plays = placed_plays(group_id)
     key = ("ratings", group_id)
     kept = store.get(key) if store is not None else None
-    made = replay(plays, kept=kept)
+    made = replay(plays, kept=kept, pause=pause)
     if store is not None and made is not kept:
         store.put(key, made)
     return made
 
 
-def replay(plays: Sequence[Placed], *, kept: Replay | None = None) -> Replay:
+def replay(
+    plays: Sequence[Placed],
+    *,
+    kept: Replay | None = None,
+    pause: Callable[[], None] | None = None,
+) -> Replay:
     """The ratings after ``plays`` in this order; ``kept``: an earlier replay to start
-    from, as far as its plays are the same as these (see the module's docstring)."""
+    from, as far as its plays are the same as these (see the module's docstring);
+    ``pause``: called every :data:`SLICE_SECONDS` of work."""
     plays = tuple(plays)
     if kept is not None and kept.plays == plays:
         return kept
@@ -221,7 +234,11 @@ def replay(plays: Sequence[Placed], *, kept: Replay | None = None) -> Replay:
         state = dict(kept.checkpoints[start]) if kept is not None and start else {}
         steps = list(kept.steps[:start]) if kept is not None else []
         checkpoints = dict(_kept_checkpoints(kept, start))
+    began = time.perf_counter()
     for index in range(start, len(plays)):
+        if pause is not None and time.perf_counter() - began >= SLICE_SECONDS:
+            pause()
+            began = time.perf_counter()
         if index % CHECKPOINT_EVERY == 0:
             checkpoints[index] = dict(state)
         steps.append(Step(plays[index], _rate(state, plays[index])))

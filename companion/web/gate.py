@@ -23,7 +23,9 @@ read no database, and their answers are pure scoring of the body they were sent,
 and waiting for nothing, so queueing them behind the tables' taps would only slow them
 (under wrk, a sixth of their throughput: their compression, which runs without the GIL,
 no longer overlapped another request's work). A group's ratings (``/api/v1/groups/...``)
-read the database like a page, and take their turn like one.
+read the database like a page, and take their turn like one; replaying a large group's
+plays (the first time a worker shows them, or after an old play changed) gives its turn
+back every ``SLICE`` or so (``letting_others_go``), as an export's building does.
 
 A photo sent to a play (``web/uploads.py``) may be larger than any other body: its
 body is read first like any other, up to its own cap.
@@ -57,7 +59,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -164,6 +166,26 @@ def goes_ahead(environ: dict[str, Any]) -> bool:
     return environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO", "").endswith(
         AHEAD_SUFFIX
     )
+
+
+def letting_others_go(environ: dict[str, Any]) -> Callable[[], None]:
+    """For long work a request does in slices (a group's ratings replayed): a function
+    that ends the request's turn, so the requests waiting go first, and waits for a turn
+    again; nothing to do without a gate."""
+    turns: Turns | None = environ.get(TURN)
+    if turns is None:
+        return _stay
+    held = turns
+
+    def let_others_go() -> None:
+        held.give_back()
+        held.take()
+
+    return let_others_go
+
+
+def _stay() -> None:
+    """Without a gate nobody waits for this request's turn."""
 
 
 def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:

@@ -5,7 +5,9 @@ head-to-head chance, and the JSON answer.
 The ratings are replayed from the group's finished plays (``services/ratings.py``); each
 worker keeps the last replay of each group it drew (:data:`MAX_GROUPS` of them, at most
 :data:`MAX_PLAYS_KEPT` plays in all), so a page drawn after a game was finished rates
-that one game, not the group's whole history.
+that one game, not the group's whole history. A long replay (a worker's first of a large
+group) gives its turn at the gate back every slice, so other tables' taps and polls wait
+at most one slice for it.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 
 from companion.games import GAMES
 from companion.models import Group
 from companion.services import ratings
 from companion.services.ratings import OVERALL, Replay
+from companion.web import gate
 from companion.web.cache import Cache
 from companion.web.charts import COLOURS, LineChart, RatingSeries, ratings_chart, sampled
 
@@ -65,8 +68,10 @@ def _kept() -> Cache[Replay]:
 
 
 def of_group(group: Group) -> Replay:
-    """The group's ratings now (this worker's last replay of it carried on)."""
-    return ratings.group_ratings(group.id, _kept())
+    """The group's ratings now (this worker's last replay of it carried on); a long
+    replay lets the requests waiting at the gate go every slice of its work."""
+    pause = gate.letting_others_go(request.environ)
+    return ratings.group_ratings(group.id, _kept(), pause=pause)
 
 
 def board(group: Group, replay: Replay, scope: str) -> Board:

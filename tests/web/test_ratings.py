@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 import re
+import threading
+import time
 from collections.abc import Hashable, Iterator
 from datetime import datetime, timedelta
 from html import unescape
@@ -27,6 +29,7 @@ from companion.models import Group, Play, Table
 from companion.services import groups, plays, ratings, transfer
 from companion.services.ratings import OVERALL, PROVISIONAL_GAMES, Placed, Replay
 from companion.services.tables import Access
+from companion.web import gate
 from support.groups import AUTHOR, LowTally, Tally, finish_with, member_ids
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve"]
@@ -355,3 +358,39 @@ def test_a_worker_carries_its_replay_on_and_reads_the_plays_in_one_query() -> No
     finally:
         event.remove(db.engine, "before_cursor_execute", count)
     assert len(statements) == 1
+
+
+def test_a_long_replay_lets_the_requests_waiting_at_the_gate_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    plays = [
+        Placed(number, "tally", AT + timedelta(hours=number), ((1, 1 + number % 2), (2, 2)))
+        for number in range(20)
+    ]
+    turns = gate.Turns(1)
+    turns.take()  # the request replaying holds its turn, as in the gate
+    served: list[bool] = []
+
+    def waiting_request() -> None:
+        with turns:
+            served.append(True)
+
+    waiter = threading.Thread(target=waiting_request)
+    waiter.start()
+    while not turns.waiting():
+        time.sleep(0.001)
+    monkeypatch.setattr(ratings, "SLICE_SECONDS", 0.0)  # every play a slice of its own
+    pauses: list[int] = []
+    let_go = gate.letting_others_go({gate.TURN: turns})
+
+    def pause() -> None:
+        pauses.append(len(served))
+        let_go()
+
+    paused = ratings.replay(plays, pause=pause)
+    waiter.join(timeout=5)
+    assert served == [True], "the waiting request went while the replay ran"
+    assert turns.locked(), "the replay has its turn back"
+    turns.give_back()
+    assert len(pauses) == len(plays)
+    assert paused.current == ratings.replay(plays).current
