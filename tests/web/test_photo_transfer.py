@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import re
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from companion.models import Group, Photo, Table
 from companion.services import caps, photo_store, ratings, transfer
 from companion.services.tables import Access, token_for
 from support.client import csrf, start_play
-from support.groups import create_group, start_group_table
+from support.groups import create_group, roster_ids, start_group_table
 from support.photos import bomb_png, camera_jpeg, plain_png, send_photo
 
 pytestmark = pytest.mark.both_backends("export and import are SQL reads and writes")
@@ -50,8 +49,7 @@ def group_with_photos(client: FlaskClient) -> str:
     """A group whose two tables played finished Odd World games with photos (one game
     with two, one with a screenshot), and one game still going with a photo."""
     links = create_group(client, "Photographers", NAMES)
-    page = client.get(f"/g/{links.edit}").get_data(as_text=True)
-    ids = [int(i) for i in re.findall(r'name="player" value="(\d+)"', page)]
+    ids = roster_ids(client, links.edit)
     first = start_group_table(client, links.edit, ids)
     for number in range(3):
         play_id = start_play(client, first)

@@ -23,7 +23,7 @@ from companion.models import Photo, Play
 from companion.services import caps, photo_images, photo_store, photos, plays
 from companion.web import uploads
 from support.client import HTMX, TableLinks, create_table, csrf, start_play
-from support.groups import create_group, start_group_table
+from support.groups import create_group, roster_ids, start_group_table
 from support.photos import (
     BOUNDARY,
     COMMENT,
@@ -164,8 +164,7 @@ def test_the_table_page_and_the_group_history_show_the_photos(
     app: Flask, client: FlaskClient
 ) -> None:
     links = create_group(client, "Thursdays", ["Ann", "Ben"])
-    group_page = client.get(f"/g/{links.edit}").get_data(as_text=True)
-    seated = [int(i) for i in re.findall(r'name="player" value="(\d+)"', group_page)]
+    seated = roster_ids(client, links.edit)
     table = start_group_table(client, links.edit, seated)
     play_id = start_play(client, table)
     send_photo(client, table, play_id, camera_jpeg())
@@ -317,8 +316,7 @@ def test_photos_count_in_the_table_and_group_caps(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     links = create_group(client, "Thursdays", ["Ann", "Ben"])
-    group_page = client.get(f"/g/{links.edit}").get_data(as_text=True)
-    seated = [int(i) for i in re.findall(r'name="player" value="(\d+)"', group_page)]
+    seated = roster_ids(client, links.edit)
     first = start_group_table(client, links.edit, seated)
     monkeypatch.setattr(caps, "MAX_PHOTOS_PER_TABLE", 2)
     monkeypatch.setattr(caps, "MAX_PHOTOS_PER_GROUP", 3)

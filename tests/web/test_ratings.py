@@ -10,7 +10,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from datetime import datetime, timedelta
 from html import unescape
 from typing import Any
@@ -24,29 +24,17 @@ from openskill.models import PlackettLuce
 from sqlalchemy import event
 
 from companion.extensions import db
-from companion.games import GAMES
 from companion.models import Group, Play, Table
 from companion.services import groups, plays, ratings, transfer
 from companion.services.ratings import OVERALL, PROVISIONAL_GAMES, Placed, Replay
 from companion.services.tables import Access
 from companion.web import gate
-from support.groups import AUTHOR, LowTally, Tally, finish_with, member_ids
+from support.groups import AUTHOR, ctx, finish_with, member_ids, tallies
+
+__all__ = ["ctx", "tallies"]  # fixtures
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve"]
 AT = datetime(2026, 3, 1, 20, 0)
-
-
-@pytest.fixture
-def tallies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two test games join the registry for the test: one highest-wins, one lowest."""
-    monkeypatch.setitem(GAMES, Tally.slug, Tally())
-    monkeypatch.setitem(GAMES, LowTally.slug, LowTally())
-
-
-@pytest.fixture
-def ctx(app: Flask, tallies: None) -> Iterator[None]:  # noqa: ARG001 (pytest: the games joined)
-    with app.app_context(), app.test_request_context():
-        yield
 
 
 class Kept:
