@@ -15,7 +15,8 @@ takes its files with it once the deletion is committed (:func:`_note_deleted`).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 from sqlalchemy import event, func, select
@@ -43,13 +44,22 @@ class Kept:
     prepared: Prepared
 
 
-def add_photo(play: Play, data: bytes, *, author: Author) -> Photo:
+def add_photo(
+    play: Play,
+    data: bytes,
+    *,
+    author: Author,
+    decoding: Callable[[], AbstractContextManager[None]] = nullcontext,
+) -> Photo:
     """Keep a photo with the play; commits. Raises :class:`PhotoRefused` (nothing kept)
-    past a cap or for a file that is not a photo the app keeps."""
-    refusal = cap_refusal(play)
-    if refusal is not None:
-        raise PhotoRefused(refusal)
-    kept = Kept(secrets.token_hex(16), prepare(data))
+    past a cap or for a file that is not a photo the app keeps. The photo is decoded
+    inside ``decoding()`` (the web layer's: other requests go meanwhile), with no
+    transaction open; the caps are counted before and again as the row is written."""
+    _refuse_past_caps(play)
+    db.session.rollback()  # no snapshot held while the photo is decoded
+    with decoding():
+        prepared = prepare(data)
+    kept = Kept(secrets.token_hex(16), prepared)
     store = photo_store.store()
     store.write(kept.uid, kept.prepared.photo, kept.prepared.thumbnail)
     try:
@@ -57,6 +67,12 @@ def add_photo(play: Play, data: bytes, *, author: Author) -> Photo:
     except BaseException:
         store.remove([kept.uid])
         raise
+
+
+def _refuse_past_caps(play: Play) -> None:
+    refusal = cap_refusal(play)
+    if refusal is not None:
+        raise PhotoRefused(refusal)
 
 
 def cap_refusal(play: Play) -> str | None:
@@ -90,7 +106,9 @@ def group_count(group_id: int) -> int:
 
 @unit_of_work
 def _record(play: Play, kept: Kept, *, author: Author) -> Photo:
-    """The photo's row, and the table's version raised (its phones show it); commits."""
+    """The photo's row, and the table's version raised (its phones show it); commits.
+    Counted again: another photo may have been kept while this one was decoded."""
+    _refuse_past_caps(play)
     photo = new_row(play, kept.uid, kept.prepared, device=author.device, author=author.name)
     db.session.add(photo)
     tables.bump(play.table)

@@ -59,8 +59,8 @@ from __future__ import annotations
 import io
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from companion.web import uploads
@@ -186,6 +186,22 @@ def letting_others_go(environ: dict[str, Any]) -> Callable[[], None]:
 
 def _stay() -> None:
     """Without a gate nobody waits for this request's turn."""
+
+
+@contextmanager
+def outside_turn(environ: dict[str, Any]) -> Iterator[None]:
+    """Run the block without the request's turn: for work that touches no database and
+    runs in C without the interpreter's lock (a photo decoded by Pillow), so that other
+    requests go meanwhile, on another core; the turn is taken again after it."""
+    turns: Turns | None = environ.get(TURN)
+    if turns is None:
+        yield
+        return
+    turns.give_back()
+    try:
+        yield
+    finally:
+        turns.take()
 
 
 def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:

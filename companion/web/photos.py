@@ -5,13 +5,17 @@ link (the read-only links too).
 Adding or removing a photo answers like any change of the play: htmx gets the panel, a
 plain form post is sent back to the play page (at its photos); a refusal (a cap, a file
 that is not a photo, a decompression bomb) is a 422 with the reason next to the camera's
-field. The files are served as JPEG, never sniffed, kept by the phone that opened them
-(their names are random and their contents never change) and never by a shared cache.
+field. A photo is decoded outside the request's turn at the gate (Pillow runs without the
+interpreter's lock: other tables' taps and polls go meanwhile), and photos sent are
+limited per network (``RATE_LIMIT_PHOTOS``). The files are served as JPEG, never sniffed,
+kept by the phone that opened them (their names are random and their contents never
+change) and never by a shared cache.
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 from http import HTTPStatus
 
 from flask import Blueprint, abort, request
@@ -19,10 +23,11 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
+from companion.extensions import limiter
 from companion.models import Photo
 from companion.services import caps, photo_store, photos
 from companion.services.photo_images import EMPTY, MAX_BYTES, PhotoRefused
-from companion.web import security, uploads
+from companion.web import gate, limits, security, uploads
 from companion.web.actions import load_play
 from companion.web.context import OpenPlay, open_table
 from companion.web.groups import open_group
@@ -55,6 +60,7 @@ def _refused(opened: OpenPlay, message: str) -> Response:
 
 
 @bp.post(uploads.UPLOAD_RULE)
+@limiter.limit(limits.photos_limit)
 def add(token: str, play_id: int) -> Response:
     """Keep a photo of the table with the play."""
     opened = load_play(token, play_id, edit=True)
@@ -64,7 +70,12 @@ def add(token: str, play_id: int) -> Response:
     # One byte more than the cap is enough to know the file is too large.
     data = form.photo.data.read(MAX_BYTES + 1)
     try:
-        photos.add_photo(opened.play, data, author=opened.author)
+        photos.add_photo(
+            opened.play,
+            data,
+            author=opened.author,
+            decoding=partial(gate.outside_turn, request.environ),
+        )
     except PhotoRefused as refused:
         return _refused(opened, refused.message)
     return play_response(opened)

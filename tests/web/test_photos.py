@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
 from markupsafe import escape
 from PIL import Image
@@ -21,7 +21,7 @@ from companion.cli import tidy_command
 from companion.extensions import db
 from companion.models import Photo, Play
 from companion.services import caps, photo_images, photo_store, photos, plays
-from companion.web import uploads
+from companion.web import gate, uploads
 from support.client import HTMX, TableLinks, create_table, csrf, start_play
 from support.groups import create_group, roster_ids, start_group_table
 from support.photos import (
@@ -411,3 +411,34 @@ def test_tidying_finds_and_removes_files_no_photo_names(
     assert "Removed 1 photos' files." in removed.output
     with app.app_context():
         assert sorted(photo_store.store().uids()) == [photo.uid]
+
+
+def test_a_photo_is_decoded_outside_the_requests_turn_at_the_gate(
+    app: Flask,
+    client: FlaskClient,
+    table: TableLinks,
+    play_id: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    turns_held: list[bool] = []
+    real = photos.prepare
+
+    def watched(data: bytes) -> photo_images.Prepared:
+        turns_held.append(request.environ[gate.TURN].locked())
+        return real(data)
+
+    monkeypatch.setattr(photos, "prepare", watched)
+    assert send_photo(client, table.edit, play_id, camera_jpeg()).status_code == 303
+    assert turns_held == [False], "other requests go while the photo is decoded"
+    assert len(_stored(app)) == 1
+
+
+def test_photos_sent_are_limited_per_network(
+    app: Flask, client: FlaskClient, table: TableLinks, play_id: int
+) -> None:
+    app.config["RATE_LIMIT_PHOTOS"] = "2 per hour"
+    answers = [
+        send_photo(client, table.edit, play_id, camera_jpeg()).status_code for _ in range(3)
+    ]
+    assert answers == [303, 303, 429]
+    assert len(_stored(app)) == 2
