@@ -91,7 +91,8 @@ def test_the_camera_form_works_without_javascript_and_with_htmx(
     assert 'method="post"' in tag
     assert 'enctype="multipart/form-data"' in tag
     assert 'hx-encoding="multipart/form-data"' in tag
-    assert f'action="/t/{table.edit}/plays/{play_id}/photos#play-photos"' in tag
+    action = f"/t/{table.edit}/plays/{play_id}/photos?seat=all&amp;anchor=play-photos"
+    assert f'action="{action}#play-photos"' in tag
     field = '<input id="photo-file-0" type="file" name="photo" accept="image/*"'
     assert f'{field} capture="environment"' in page
     answer = send_photo(client, table.edit, play_id, camera_jpeg(), htmx=True)
