@@ -48,10 +48,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         live,
         operations,
         pages,
+        photos,
         rules,
         security,
         sessions,
         static_files,
+        uploads,
     )
     from companion.web import help as help_pages
 
@@ -70,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app,
         at_once=int(app.config[gate.SETTING]),
         max_body=int(app.config["MAX_CONTENT_LENGTH"]),
+        max_upload=uploads.MAX_BODY,
     )
     security.wrap(app)  # before ProxyFix, so the HTTPS setting has the last word
     proxies = int(app.config["TRUSTED_PROXIES"])
@@ -82,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(photos.bp)
     games.register(app)
     rules.init_app(app)
     help_pages.init_app(app)

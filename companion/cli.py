@@ -1,4 +1,5 @@
-"""Backups from the command line: ``flask --app companion export`` and ``import``.
+"""Backups from the command line: ``flask --app companion export`` and ``import``; and
+``photos tidy``, which finds the photo files no database row names.
 
 ``export`` writes every group and every table that belongs to none (or one group or
 table, by its link) as JSON or CSV, with a progress bar over the tables. ``import``
@@ -16,7 +17,7 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
-from companion.services import groups, tables, transfer
+from companion.services import groups, photos, tables, transfer
 
 
 @click.command("export")
@@ -98,7 +99,29 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+@click.group("photos")
+def photos_commands() -> None:
+    """The photos' files in the photo storage."""
+
+
+@photos_commands.command("tidy")
+@click.option("--remove", is_flag=True, help="Remove the files listed (else only list them).")
+@with_appcontext
+def tidy_command(remove: bool) -> None:
+    """List the photo files that no photo of the database names (a database restored from
+    an older copy, rows deleted by hand); ``--remove`` takes them away."""
+    unnamed = photos.unnamed_files()
+    for uid in unnamed:
+        click.echo(uid)
+    if remove:
+        photos.remove_files(unnamed)
+        click.echo(f"Removed {len(unnamed)} photos' files.")
+    else:
+        click.echo(f"{len(unnamed)} photos' files are named by no photo (--remove removes them).")
+
+
 def register(app: Flask) -> None:
     """Add the commands to ``flask --app companion``."""
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
+    app.cli.add_command(photos_commands)

@@ -66,6 +66,8 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT_API": "600 per minute",
     # Exports (JSON and CSV of a play, a table or a group) per network, all together.
     "RATE_LIMIT_EXPORTS": "60 per hour",
+    # Photos sent to plays per network (each is decoded: a large one is a second of work).
+    "RATE_LIMIT_PHOTOS": "60 per hour",
     # Where the rate limits count: "database://" is the app's own database, which every
     # worker process shares (companion/services/rate_counts.py); "memory://" counts in
     # each process alone (one worker only: gunicorn.conf.py refuses more); Redis or

@@ -148,6 +148,9 @@ class Play(db.Model):  # type: ignore[name-defined,misc]
     edits: Mapped[list[Edit]] = relationship(
         back_populates="play", order_by="Edit.number", cascade="all, delete-orphan"
     )
+    photos: Mapped[list[Photo]] = relationship(
+        back_populates="play", order_by="Photo.id", cascade="all, delete-orphan"
+    )
 
     @property
     def finished(self) -> bool:
@@ -176,6 +179,31 @@ class Edit(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     play: Mapped[Play] = relationship(back_populates="edits")
+
+
+class Photo(db.Model):  # type: ignore[name-defined,misc]
+    """A photo of the table kept with a play: re-encoded as JPEG without any metadata,
+    stored as two files (the photo and its thumbnail) named by ``uid`` in the photo
+    storage (``services/photo_store.py``); the row says what they are."""
+
+    __tablename__ = "photos"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Random, never reused: names the stored files, and the addresses that serve them.
+    uid: Mapped[str] = mapped_column(String(32), unique=True)
+    play_id: Mapped[int] = mapped_column(ForeignKey("plays.id", ondelete="CASCADE"), index=True)
+    # The play's table, kept on the row: a table's and a group's photos are counted (caps)
+    # and found (a group's history) without going through every play.
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    width: Mapped[int]
+    height: Mapped[int]
+    # The stored photo's size in bytes (its thumbnail is a small fraction of it).
+    size: Mapped[int]
+    device: Mapped[str] = mapped_column(String(16))
+    author: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    play: Mapped[Play] = relationship(back_populates="photos")
 
 
 class Submission(db.Model):  # type: ignore[name-defined,misc]
@@ -303,6 +331,18 @@ class PlayResult(db.Model):  # type: ignore[name-defined,misc]
             "rank",
         ),
         Index("ix_play_results_plays", "group_id", "seat", "finished_at", "play_id", "game"),
+        # The skill ratings replay a group's plays in the order they were finished, each
+        # with its players' places: read in that order from this index alone.
+        Index(
+            "ix_play_results_ratings",
+            "group_id",
+            "finished_at",
+            "play_id",
+            "seat",
+            "group_player_id",
+            "rank",
+            "game",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -30,6 +30,7 @@ import waitress
 from flask import Flask
 
 from companion import create_app, hosts
+from companion.web import uploads
 
 DEFAULT_PORT = 5000
 #: Threads running the app's code; requests reach them whole (the app itself runs one
@@ -179,7 +180,9 @@ def main(arguments: list[str] | None = None) -> None:
     options = parse(sys.argv[1:] if arguments is None else arguments)
     app, urls = build(options.local, options.port)
     raise_file_limit()
-    settings = server_settings(options.local, options.port, int(app.config["MAX_CONTENT_LENGTH"]))
+    # A photo sent to a play is the largest body the app takes (web/uploads.py).
+    largest = max(int(app.config["MAX_CONTENT_LENGTH"]), uploads.MAX_BODY)
+    settings = server_settings(options.local, options.port, largest)
     server = waitress.create_server(app, **settings)
     threading.Thread(
         target=announce_when_ready, args=(urls, options.port, sys.stdout), daemon=True

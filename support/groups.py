@@ -1,18 +1,21 @@
-"""Helpers for group tests: a tiny scored game for hand-made histories, and groups made
-through the pages."""
+"""Helpers for group tests: a tiny scored game for hand-made histories (and the fixtures
+that register it for a test), and groups made through the pages."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from companion.extensions import db
+from companion.games import GAMES
 from companion.games.base import Game
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.ranking import Entry, Result, ScoreOrder, rank
@@ -67,6 +70,20 @@ class LowTally(Tally):
     slug: ClassVar[str] = "low-tally"
     name: ClassVar[str] = "Low Tally"
     score_order: ClassVar[ScoreOrder] = ScoreOrder.LOWEST_FIRST
+
+
+@pytest.fixture
+def tallies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two test games join the registry for the test: one highest-wins, one lowest."""
+    monkeypatch.setitem(GAMES, Tally.slug, Tally())
+    monkeypatch.setitem(GAMES, LowTally.slug, LowTally())
+
+
+@pytest.fixture
+def ctx(app: Flask, tallies: None) -> Iterator[None]:  # noqa: ARG001 (pytest: the games joined)
+    """The test runs inside the app (and a request), with the test games registered."""
+    with app.app_context(), app.test_request_context():
+        yield
 
 
 AUTHOR = plays.Author("test")
@@ -130,3 +147,9 @@ def start_group_table(
     response = client.post(f"/g/{token}/tables", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"].rsplit("/t/", 1)[1]
+
+
+def roster_ids(client: FlaskClient, token: str) -> list[int]:
+    """The ids of the group's players on its page, in roster order (edit link)."""
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    return [int(found) for found in re.findall(r'name="player" value="(\d+)"', page)]

@@ -20,6 +20,13 @@ MAX_GROUP_TABLES = 1000
 #: undo and its export read all of them; its history page reads a page of them
 #: (``play_history.HISTORY_PAGE_EDITS``), older pages a link away.
 MAX_EDITS_PER_PLAY = 500
+#: Photos kept with one play (the final table, a close-up or two), with one table (a long
+#: evening's dozen games, a few of them photographed) and with one group (years of weekly
+#: evenings): each is 150-400 KB kept, and every one of them is in the exports and
+#: backups, which these keep to tens of megabytes for a table and a few hundred for a group.
+MAX_PHOTOS_PER_PLAY = 4
+MAX_PHOTOS_PER_TABLE = 40
+MAX_PHOTOS_PER_GROUP = 1000
 #: Finishing or reopening a play that reached ``MAX_EDITS_PER_PLAY`` stays possible, a
 #: few times: its results still count.
 STATUS_CHANGES_PAST_CAP = 20
@@ -56,4 +63,24 @@ def too_many_status_changes() -> str:
     return (
         f"This game has {MAX_EDITS_PER_PLAY:,} changes and was finished and reopened too "
         "often: start a new game."
+    )
+
+
+def too_many_photos_per_play() -> str:
+    """Refusing a photo past the play's cap."""
+    return f"A game keeps at most {MAX_PHOTOS_PER_PLAY} photos: remove one to add another."
+
+
+def too_many_photos_per_table() -> str:
+    """Refusing a photo past the table's cap."""
+    return (
+        f"A table keeps at most {MAX_PHOTOS_PER_TABLE} photos: remove one, or start a new table."
+    )
+
+
+def too_many_photos_per_group() -> str:
+    """Refusing a photo past the group's cap."""
+    return (
+        f"A group keeps at most {MAX_PHOTOS_PER_GROUP:,} photos: remove some from older "
+        "games, or start a new group."
     )

@@ -5,11 +5,13 @@ The JSON holds what the database holds, without its ids or any secret: rows refe
 each other by their position in the export (a table's seat, a group's member number), so
 exporting an import gives the same document again. Importing creates new groups and
 tables with fresh random uids, hence fresh links; nothing from the old links carries
-over. Every state, edit, cached result and engine version is kept as it was.
+over. Every state, edit, cached result and engine version is kept as it was, and so is
+every photo kept with a play (its JPEG in base64, as stored: ``photos`` of each play).
 """
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import secrets
@@ -28,13 +30,14 @@ from companion.models import (
     Edit,
     Group,
     GroupPlayer,
+    Photo,
     Play,
     PlayResult,
     Series,
     SpeciesDefinition,
     Table,
 )
-from companion.services import groups, tables, transfer_checks
+from companion.services import groups, photo_images, photo_store, photos, tables, transfer_checks
 from companion.services.tables import Access
 
 FORMAT = "odd-companion"
@@ -203,6 +206,32 @@ def results_json(rows: Iterable[PlayResult], members: Mapping[int, int]) -> list
     ]
 
 
+def photo_json(photo: Any, data: bytes) -> dict[str, Any]:
+    """A photo (a stored ``Photo``, or a row of its columns) and its JPEG as the export
+    lists it."""
+    return {
+        "created_at": _when(photo.created_at),
+        "device": photo.device,
+        "author": photo.author,
+        "width": photo.width,
+        "height": photo.height,
+        "jpeg": base64.b64encode(data).decode("ascii"),
+    }
+
+
+def photos_json(listed: Iterable[Photo]) -> list[dict[str, Any]]:
+    """The photos with their JPEGs, as the export lists them (one whose file is gone
+    from the storage has nothing to show, and is left out)."""
+    store = photo_store.store()
+    found = []
+    for photo in listed:
+        try:
+            found.append(photo_json(photo, store.read(photo.uid)))
+        except FileNotFoundError:
+            continue
+    return found
+
+
 def _play_json(
     play: Play,
     *,
@@ -224,6 +253,7 @@ def _play_json(
         **play_head_json(play, seats=seats, series=series, private=private),
         "edits": [edit_json(edit, private) for edit in play.edits],
         "results": results_json(results, members) if members else [],
+        "photos": photos_json(play.photos),
     }
 
 
@@ -289,7 +319,7 @@ def _plays_with_edits(table: Table) -> list[Play]:
             select(Play)
             .where(Play.table_id == table.id)
             .order_by(Play.id)
-            .options(selectinload(Play.edits))
+            .options(selectinload(Play.edits), selectinload(Play.photos))
         )
     )
 
@@ -483,8 +513,9 @@ def import_document(document: Any, progress: Progress | None = None) -> list[tup
     """
     check_document(document)
     created: list[Group | Table] = []
+    written: list[str] = []
     try:
-        _import(document, progress, created)
+        _import(document, progress, created, written)
     except (
         KeyError,
         TypeError,
@@ -494,8 +525,9 @@ def import_document(document: Any, progress: Progress | None = None) -> list[tup
         OverflowError,
         RecursionError,
         SQLAlchemyError,
+        photo_images.PhotoRefused,
     ) as error:
-        _remove(created)
+        _remove(created, written)
         raise ImportRefused(f"This is not a complete export ({type(error).__name__}).") from None
     return [
         ("group", groups.token_for(item, Access.EDIT))
@@ -505,16 +537,19 @@ def import_document(document: Any, progress: Progress | None = None) -> list[tup
     ]
 
 
-def _remove(created: Sequence[Group | Table]) -> None:
-    """Take back what a failed import wrote (its tables, then its groups)."""
+def _remove(created: Sequence[Group | Table], written: Sequence[str] = ()) -> None:
+    """Take back what a failed import wrote (its tables, then its groups), and the
+    photos' files it wrote (``written``: their uids, committed or not)."""
     db.session.rollback()
     table_ids = [item.id for item in created if isinstance(item, Table)]
     group_ids = [item.id for item in created if isinstance(item, Group)]
     if group_ids:
         table_ids += db.session.scalars(select(Table.id).where(Table.group_id.in_(group_ids)))
+    gone = {*written, *photos.uids_of_tables(table_ids)}
     db.session.execute(delete(Table).where(Table.id.in_(table_ids)))
     db.session.execute(delete(Group).where(Group.id.in_(group_ids)))
     db.session.commit()
+    photo_store.store().remove(sorted(gone))
 
 
 def check_document(document: Any) -> None:
@@ -539,19 +574,26 @@ def check_document(document: Any) -> None:
         raise ImportRefused(*problems)
 
 
-def _import(document: Any, progress: Progress | None, created: list[Group | Table]) -> None:
-    """Write a checked document; ``created`` collects each group and table once stored."""
+def _import(
+    document: Any, progress: Progress | None, created: list[Group | Table], written: list[str]
+) -> None:
+    """Write a checked document; ``created`` collects each group and table once stored,
+    ``written`` the uid of each photo whose files were written."""
     kind = document["kind"]
     found_groups = [document["group"]] if kind == "group" else document.get("groups", [])
     loose = [document["table"]] if kind in ("play", "table") else document.get("tables", [])
     for data in found_groups:
-        _import_group(data, progress, created)
+        _import_group(data, progress, created, written)
     for data in loose:
-        created.append(_import_table(data, group=None, members=[], progress=progress))
+        table = _import_table(data, group=None, members=[], progress=progress, written=written)
+        created.append(table)
 
 
 def _import_group(
-    data: Mapping[str, Any], progress: Progress | None, created: list[Group | Table]
+    data: Mapping[str, Any],
+    progress: Progress | None,
+    created: list[Group | Table],
+    written: list[str],
 ) -> None:
     group = Group(
         uid=secrets.token_hex(16),
@@ -574,7 +616,7 @@ def _import_group(
     db.session.commit()
     created.append(group)
     for table in data["tables"]:
-        _import_table(table, group=group, members=members, progress=progress)
+        _import_table(table, group=group, members=members, progress=progress, written=written)
 
 
 def _import_table(
@@ -583,6 +625,7 @@ def _import_table(
     group: Group | None,
     members: Sequence[GroupPlayer],
     progress: Progress | None,
+    written: list[str],
 ) -> Table:
     names = [str(p["name"]).strip() for p in sorted(data["players"], key=lambda p: p["seat"])]
     table = tables.new_table(names)
@@ -616,11 +659,25 @@ def _import_table(
         )
     db.session.flush()
     for play in data["plays"]:
-        _import_play(play, table=table, group=group, members=members)
+        _import_play(play, table=table, group=group, members=members, written=written)
     db.session.commit()  # one table a transaction: live tables' taps wait little
     if progress is not None:
         progress(1)
     return table
+
+
+def _import_photo(data: Mapping[str, Any], *, play: Play, written: list[str]) -> None:
+    """Keep a photo of the export with its imported play: its JPEG as it was when it is
+    what the app writes (``photo_images.restored``), its thumbnail made again."""
+    kept = photo_images.restored(photo_images.from_base64(data["jpeg"]))
+    uid = secrets.token_hex(16)
+    photo_store.store().write(uid, kept.photo, kept.thumbnail)
+    written.append(uid)
+    row = photos.new_row(play, uid, kept, device=str(data["device"]), author=data.get("author"))
+    created_at = _parse_when(data["created_at"])
+    if created_at is not None:
+        row.created_at = created_at
+    db.session.add(row)
 
 
 def _known(slug: Any) -> str:
@@ -630,7 +687,12 @@ def _known(slug: Any) -> str:
 
 
 def _import_play(
-    data: Mapping[str, Any], *, table: Table, group: Group | None, members: Sequence[GroupPlayer]
+    data: Mapping[str, Any],
+    *,
+    table: Table,
+    group: Group | None,
+    members: Sequence[GroupPlayer],
+    written: list[str],
 ) -> None:
     seats = {p.seat: p.id for p in table.players}
     player_ids = data["player_ids"]
@@ -670,6 +732,8 @@ def _import_play(
     ]
     db.session.add(play)
     db.session.flush()
+    for photo in data.get("photos", []):
+        _import_photo(photo, play=play, written=written)
     if group is None:
         return
     for row in data["results"]:

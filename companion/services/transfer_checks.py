@@ -20,7 +20,7 @@ from companion.games.oddland.map import SIDE_LETTERS
 from companion.games.oddland.species import SideRule
 from companion.games.problems import InvalidStateError
 from companion.models import GROUP_NAME_LENGTH, EditKind, PlayStatus
-from companion.services import caps
+from companion.services import caps, photo_images
 from companion.services.groups import GroupRefused, checked_name
 from companion.services.results import result_json
 from companion.services.tables import MAX_PLAYERS_AT_TABLE
@@ -35,6 +35,8 @@ MAX_INT = 2**31 - 1
 DEVICE_LENGTH = 16
 PATH_LENGTH = 200
 MONTH_LENGTH = 7
+#: The longest base64 text a photo may be: the photo's own cap, in base64.
+PHOTO_TEXT_LENGTH = -(-photo_images.MAX_BYTES // 3) * 4
 
 M = TypeVar("M", bound=pydantic.BaseModel)
 Count = Annotated[int, pydantic.Field(strict=True, ge=0, le=MAX_INT)]
@@ -83,6 +85,15 @@ class _Scored(pydantic.BaseModel):
     standings: list[_Standing]
 
 
+class _Photo(_Strict):
+    created_at: When | None
+    device: Annotated[str, pydantic.Field(max_length=DEVICE_LENGTH)]
+    author: Annotated[str, pydantic.Field(max_length=MAX_NAME_LENGTH)] | None
+    width: Count
+    height: Count
+    jpeg: Annotated[str, pydantic.Field(max_length=PHOTO_TEXT_LENGTH)]
+
+
 class _Play(_Strict):
     game: str
     options: dict[str, Any]
@@ -98,6 +109,8 @@ class _Play(_Strict):
     series_index: Count | None
     edits: list[_Edit]
     results: list[_Result]
+    # An export made before photos were kept has none.
+    photos: list[_Photo] = []
 
 
 class _Seat(_Strict):
@@ -214,8 +227,22 @@ def _checked_group(data: Any, where: str) -> Iterator[str]:
     if len(tables) > caps.MAX_GROUP_TABLES:
         yield f"{where}.tables: {caps.too_many_tables()}"
         return
+    if _photos_in(tables) > caps.MAX_PHOTOS_PER_GROUP:
+        yield f"{where}.tables: {caps.too_many_photos_per_group()}"
     for index, table in enumerate(tables):
         yield from _checked_table(table, f"{where}.tables[{index}]", members=len(group.players))
+
+
+def _photos_in(tables: Sequence[Any]) -> int:
+    """How many photos the plays of these tables (as exported) hold, counted before any
+    is read: what is not a list counts nothing (its own check says what is wrong)."""
+    return sum(
+        len(play["photos"])
+        for table in tables
+        if isinstance(table, dict) and isinstance(table.get("plays"), list)
+        for play in table["plays"]
+        if isinstance(play, dict) and isinstance(play.get("photos"), list)
+    )
 
 
 def _without_tables(data: Any) -> Any:
@@ -256,6 +283,9 @@ def _checked_table(data: Any, where: str, *, members: int | None) -> Iterator[st
     if len(table.plays) > caps.MAX_PLAYS_PER_TABLE:
         yield f"{where}.plays: {caps.too_many_plays()}"
         return
+    if sum(len(play.photos) for play in table.plays) > caps.MAX_PHOTOS_PER_TABLE:
+        yield f"{where}.plays: {caps.too_many_photos_per_table()}"
+        return
     for index, play in enumerate(table.plays):
         if len(play.edits) > caps.MAX_EDITS_PER_PLAY + caps.STATUS_CHANGES_PAST_CAP:
             yield f"{where}.plays[{index}].edits: {caps.too_many_edits()}"
@@ -266,6 +296,24 @@ def _checked_table(data: Any, where: str, *, members: int | None) -> Iterator[st
         for row, result in enumerate(play.results):
             place = f"{where}.plays[{index}].results[{row}]"
             yield from _member_problem(result.member, members, f"{place}.member")
+        yield from _photo_problems(play.photos, f"{where}.plays[{index}].photos")
+
+
+def _photo_problems(photos: Sequence[_Photo], where: str) -> Iterator[str]:
+    """A play's photos: at most its cap, each a photo the app would keep (decoded under
+    the same caps as a photo a phone sends)."""
+    if len(photos) > caps.MAX_PHOTOS_PER_PLAY:
+        yield f"{where}: {caps.too_many_photos_per_play()}"
+        return
+    for index, photo in enumerate(photos):
+        if photo.author is not None and hidden_character(photo.author) is not None:
+            yield f"{where}[{index}].author: a name has no invisible characters."
+        try:
+            photo_images.restored(photo_images.from_base64(photo.jpeg))
+        except ValueError:
+            yield f"{where}[{index}].jpeg: this is not base64 text."
+        except photo_images.PhotoRefused as refused:
+            yield f"{where}[{index}].jpeg: {refused.message}"
 
 
 def _member_problem(member: int | None, members: int | None, where: str) -> Iterator[str]:

@@ -8,7 +8,9 @@ tap. Here the same document is written piece by piece:
 - each play's text is built from the rows themselves (its edits' stored JSON is copied as
   it is, unless the game hides some of it), a few thousand edits per query at most;
 - each play's text is kept (``Pieces``, keyed by the play's version and everything else
-  its text depends on), so an export after one tap builds one play again, not all;
+  its text depends on), so an export after one tap builds one play again, not all; its
+  photos, which its version does not count, are read each time and added after it, one
+  photo a piece;
 - :func:`in_turns` runs the building in turns of about ``SLICE_SECONDS`` taken at the
   process's gate (``web/gate.py``), so a tap or a poll waits at most one turn, and the
   text is sent between turns.
@@ -35,8 +37,17 @@ from sqlalchemy.orm import selectinload
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.models import Edit, Group, Play, PlayResult, Series, SpeciesDefinition, Table
-from companion.services import transfer
+from companion.models import (
+    Edit,
+    Group,
+    Photo,
+    Play,
+    PlayResult,
+    Series,
+    SpeciesDefinition,
+    Table,
+)
+from companion.services import photo_store, transfer
 
 #: How long one turn of building may hold the process (the budget is 100 ms a request).
 SLICE_SECONDS = 0.02
@@ -234,12 +245,41 @@ def _table(
     head = transfer.table_head_json(table, members=members, series=wanted, species=species)
     yield _encode(head)[:-1] + ', "plays": ['
     context = _digest(seats, series, members)
+    shown = _photos_of([row.id for row in listed])
     first = True
-    for text in _plays(
+    for play_id, text in _plays(
         listed, seats=seats, series=series, members=members, pieces=pieces, context=context
     ):
         yield text if first else ", " + text
         first = False
+        yield from _photos(shown.get(play_id, []))
+    yield "]}"
+
+
+def _photos_of(play_ids: Sequence[int]) -> dict[int, list[Photo]]:
+    """The photos of these plays (one query for a table's, in pieces of bounded size)."""
+    found: dict[int, list[Photo]] = {}
+    for start in range(0, len(play_ids), PLAYS_AT_ONCE * 8):
+        chosen = play_ids[start : start + PLAYS_AT_ONCE * 8]
+        query = select(Photo).where(Photo.play_id.in_(chosen)).order_by(Photo.play_id, Photo.id)
+        for photo in db.session.scalars(query):
+            found.setdefault(photo.play_id, []).append(photo)
+    return found
+
+
+def _photos(listed: Sequence[Photo]) -> Iterator[str]:
+    """The end of a play's object: its photos, each a piece of its own (a photo is a few
+    hundred kilobytes of base64; the building turns end between them)."""
+    yield ', "photos": ['
+    store = photo_store.store()
+    separator = ""
+    for photo in listed:
+        try:
+            data = store.read(photo.uid)
+        except FileNotFoundError:
+            continue  # as transfer.photos_json: a photo without its file is left out
+        yield separator + _encode(transfer.photo_json(photo, data))
+        separator = ", "
     yield "]}"
 
 
@@ -257,14 +297,15 @@ def _plays(
     members: Mapping[int, int],
     pieces: Pieces,
     context: str,
-) -> Iterator[str]:
-    """Each listed play's text: kept, or built with others in queries of bounded size."""
+) -> Iterator[tuple[int, str]]:
+    """Each listed play's id and text (all but its photos and its closing brace): kept, or
+    built with others in queries of bounded size."""
     waiting: list[Any] = []
     edits = 0
     for row in listed:
         kept = pieces.get(_key(row, context))
         if kept is not None and not waiting:
-            yield kept
+            yield row.id, kept
             continue
         waiting.append(row)
         edits += row.version
@@ -286,8 +327,9 @@ def _built(
     members: Mapping[int, int],
     pieces: Pieces,
     context: str,
-) -> Iterator[str]:
-    """The texts of these plays, in order: those kept as they are, the others built."""
+) -> Iterator[tuple[int, str]]:
+    """The ids and texts of these plays, in order: those kept as they are, the others
+    built."""
     texts: dict[int, str] = {}
     missing = []
     for row in rows:
@@ -302,7 +344,7 @@ def _built(
             pieces.put(("play", play_id, version, context), text)
     for row in rows:
         if row.id in texts:
-            yield texts[row.id]
+            yield row.id, texts[row.id]
 
 
 def _build(
@@ -311,7 +353,8 @@ def _build(
     series: Mapping[int, int],
     members: Mapping[int, int],
 ) -> Iterator[tuple[int, int, str]]:
-    """``(id, version, text)`` of each play: three queries for all of them."""
+    """``(id, version, text)`` of each play, its object left open for its photos: three
+    queries for all of them."""
     plays = db.session.execute(
         select(*PLAY_COLUMNS).where(Play.id.in_(ids)).order_by(Play.id)
     ).all()
@@ -349,7 +392,7 @@ def _build(
         logged = edits.get(play.id, [])
         text = (
             f'{_encode(head)[:-1]}, "edits": [{", ".join(logged)}], '
-            f'"results": {_encode(results.get(play.id, []))}}}'
+            f'"results": {_encode(results.get(play.id, []))}'
         )
         yield play.id, play.version, text
 

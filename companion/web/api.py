@@ -1,8 +1,11 @@
-"""The JSON API (``/api/v1``): stateless scorers and referee checks, per docs/api.md.
+"""The JSON API (``/api/v1``): stateless scorers and referee checks, per docs/api.md, and
+a group's skill ratings.
 
-Every handler computes from the request body alone, so it needs no login and no CSRF
-token. Errors always come back as JSON: 400 (not a JSON object), 404 (unknown game or
-endpoint), 405, 413, 415 (not JSON) and 422 with the problems found (at most
+Every scorer computes from the request body alone, so it needs no login and no CSRF
+token. A group's ratings are read through the group's link (its edit or read-only
+token in the path), like its pages. Errors always come back as JSON: 400 (not a JSON
+object), 404 (unknown game, endpoint or group link), 405, 413, 415 (not JSON) and 422
+with the problems found (at most
 :data:`~companion.games.problems.MAX_PROBLEMS`, then ``more_problems`` counts the rest).
 ``openapi.json`` describes every endpoint (see :mod:`companion.web.openapi`).
 
@@ -24,7 +27,8 @@ from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.problems import InvalidStateError, Problem, listed_problems
 from companion.games.readings import readings_json
-from companion.web import openapi, security
+from companion.services import groups
+from companion.web import openapi, ratings, security
 from companion.web.cache import Cache
 from companion.web.limits import api_limit
 
@@ -112,6 +116,20 @@ def openapi_document() -> Response:
     response.cache_control.public = True
     response.cache_control.max_age = openapi.MAX_AGE_SECONDS
     response.make_conditional(request)  # a 304 when the client's copy is current
+    return response
+
+
+@bp.get("/groups/<token>/ratings")
+def group_ratings(token: str) -> Response:
+    """A group's skill ratings (overall and per game), through its edit or read-only link."""
+    found = groups.find(token)
+    if found is None:
+        raise ApiError(404, "not_found", "No group has this link.")
+    rated = ratings.of_group(found.group)
+    response = jsonify(ratings.as_json(found.group, rated))
+    # The path holds the group's link: the answer is neither stored nor indexed.
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
     return response
 
 

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from companion.games import GAMES
 from companion.models import Play
-from companion.services import explain, plays, rule_refs, tables
+from companion.services import explain, photos, plays, rule_refs, tables
 from companion.services.tables import TableAccess
 from companion.web.finish import ending
 from companion.web.game_pages import GamePages, PlayPage
@@ -201,6 +201,8 @@ def play_context(
         "games": GAMES,
         # Which rules entry each breakdown line, tiebreak and verdict links to.
         "rule_refs": rule_refs.result_rules(view.game, play.state, view.result),
+        # Photos of the table with the play (templates/_play_photos.html).
+        "photos": photos.of_play(play.id),
         **shown,
     }
     pages = game_pages(play.game)

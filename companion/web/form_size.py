@@ -16,6 +16,8 @@ from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
 
+from companion.web import uploads
+
 if TYPE_CHECKING:  # Werkzeug names its parse result's type for type checkers only
     from werkzeug.formparser import t_parse_result
 
@@ -43,6 +45,18 @@ class CountedFormParser(FormDataParser):
 
 
 class CountedRequest(Request):
-    """Flask's request with the counting form parser (``app.request_class``)."""
+    """Flask's request with the counting form parser (``app.request_class``), whose body
+    may be larger when it sends a photo (``web/uploads.py``)."""
 
     form_data_parser_class = CountedFormParser
+
+    @property
+    def max_content_length(self) -> int | None:
+        """``MAX_CONTENT_LENGTH``, or the photo's cap for a photo sent to a play."""
+        if self._max_content_length is None and uploads.is_upload(self.method, self.path):
+            return uploads.MAX_BODY
+        return super().max_content_length
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value

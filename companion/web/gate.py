@@ -18,10 +18,17 @@ app run for ``REQUESTS_AT_ONCE`` requests of the process at a time, in the order
 (``Turns``); the answer is sent after. Flask pops its contexts (and the database
 session) before it returns, so all of the app's work is inside.
 
-The JSON API (``/api/``) goes round the gate: it reads no database, and its answers are
-pure scoring of the body it was sent, short and waiting for nothing, so queueing it behind
-the tables' taps would only slow it (under wrk, a sixth of its throughput: its
-compression, which runs without the GIL, no longer overlapped another request's work).
+The JSON API's scorers (``/api/v1/games``, and its description) go round the gate: they
+read no database, and their answers are pure scoring of the body they were sent, short
+and waiting for nothing, so queueing them behind the tables' taps would only slow them
+(under wrk, a sixth of their throughput: their compression, which runs without the GIL,
+no longer overlapped another request's work). A group's ratings (``/api/v1/groups/...``)
+read the database like a page, and take their turn like one; replaying a large group's
+plays (the first time a worker shows them, or after an old play changed) gives its turn
+back every ``SLICE`` or so (``letting_others_go``), as an export's building does.
+
+A photo sent to a play (``web/uploads.py``) may be larger than any other body: its
+body is read first like any other, up to its own cap.
 
 Exports (``.../export.json``, ``.../export.csv``) take their turns a slice at a time: the
 request itself only looks up what to send, and answers with a stream whose text is built
@@ -52,13 +59,15 @@ from __future__ import annotations
 import io
 import threading
 from collections import deque
-from collections.abc import Iterable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
+
+from companion.web import uploads
 
 SETTING = "REQUESTS_AT_ONCE"
 #: Paths whose requests never wait for a turn (see above).
-AROUND = ("/api/",)
+AROUND = ("/api/v1/games", "/api/v1/openapi.json")
 #: Requests that go ahead of the others waiting: live updates (see above).
 AHEAD_SUFFIX = "/poll"
 #: Where a request finds the gate, to take further turns for work it does while its
@@ -130,14 +139,18 @@ class Turns:
 class Gate:
     """WSGI middleware: the body read first, then at most ``at_once`` requests in the app."""
 
-    def __init__(self, wsgi_app: Any, *, at_once: int, max_body: int) -> None:
+    def __init__(
+        self, wsgi_app: Any, *, at_once: int, max_body: int, max_upload: int | None = None
+    ) -> None:
         self.wsgi_app = wsgi_app
         self.turns = Turns(at_once)
         self.max_body = max_body
+        self.max_upload = max_body if max_upload is None else max_upload
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        read_body_first(environ, self.max_body)
         path = environ.get("PATH_INFO", "")
+        upload = uploads.is_upload(environ.get("REQUEST_METHOD", ""), path)
+        read_body_first(environ, self.max_upload if upload else self.max_body)
         if path.startswith(AROUND):
             return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
         environ[TURN] = self.turns
@@ -155,17 +168,54 @@ def goes_ahead(environ: dict[str, Any]) -> bool:
     )
 
 
+def letting_others_go(environ: dict[str, Any]) -> Callable[[], None]:
+    """For long work a request does in slices (a group's ratings replayed): a function
+    that ends the request's turn, so the requests waiting go first, and waits for a turn
+    again; nothing to do without a gate."""
+    turns: Turns | None = environ.get(TURN)
+    if turns is None:
+        return _stay
+    held = turns
+
+    def let_others_go() -> None:
+        held.give_back()
+        held.take()
+
+    return let_others_go
+
+
+def _stay() -> None:
+    """Without a gate nobody waits for this request's turn."""
+
+
+@contextmanager
+def outside_turn(environ: dict[str, Any]) -> Iterator[None]:
+    """Run the block without the request's turn: for work that touches no database and
+    runs in C without the interpreter's lock (a photo decoded by Pillow), so that other
+    requests go meanwhile, on another core; the turn is taken again after it."""
+    turns: Turns | None = environ.get(TURN)
+    if turns is None:
+        yield
+        return
+    turns.give_back()
+    try:
+        yield
+    finally:
+        turns.take()
+
+
 def turn_of(environ: dict[str, Any]) -> AbstractContextManager[Any]:
     """A turn at the request's gate (nothing to wait for without a gate)."""
     turn: AbstractContextManager[Any] | None = environ.get(TURN)
     return turn if turn is not None else nullcontext()
 
 
-def wrap(wsgi_app: Any, *, at_once: int, max_body: int) -> Any:
-    """``wsgi_app`` behind the gate, or as it is when ``at_once`` is 0."""
+def wrap(wsgi_app: Any, *, at_once: int, max_body: int, max_upload: int | None = None) -> Any:
+    """``wsgi_app`` behind the gate, or as it is when ``at_once`` is 0 (``max_upload``:
+    the most a photo's body may weigh, see ``web/uploads.py``)."""
     if at_once <= 0:
         return wsgi_app
-    return Gate(wsgi_app, at_once=at_once, max_body=max_body)
+    return Gate(wsgi_app, at_once=at_once, max_body=max_body, max_upload=max_upload)
 
 
 def read_body_first(environ: dict[str, Any], most: int) -> None:

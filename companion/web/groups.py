@@ -14,10 +14,11 @@ from werkzeug.wrappers import Response
 
 from companion.extensions import limiter
 from companion.games import GAMES
-from companion.models import Play
+from companion.models import Group, Play
 from companion.services import (
     evening,
     groups,
+    photos,
     stats,
     table_results,
     tables,
@@ -25,8 +26,10 @@ from companion.services import (
     transfer_stream,
 )
 from companion.services.groups import GroupAccess, GroupRefused
+from companion.services.ratings import OVERALL, PROVISIONAL_GAMES
 from companion.services.tables import Access, TableAccess
 from companion.web import exports, limits
+from companion.web import ratings as group_ratings
 from companion.web.actions import load_play
 from companion.web.charts import distribution_chart, wins_chart
 from companion.web.context import open_table
@@ -263,6 +266,9 @@ def leaderboard(token: str) -> Response:
         "bars": bars,
         "spread": distribution_chart(bars),
         "games": GAMES,
+        # Skill ratings of the same scope (templates/groups/_ratings.html).
+        "ratings": group_ratings.board(group, group_ratings.of_group(group), slug or OVERALL),
+        "provisional_games": PROVISIONAL_GAMES,
     }
     return page_or_fragment("groups/stats.html", "groups/_stats.html", **context)
 
@@ -275,6 +281,7 @@ def versus(token: str) -> Response:
     valid = form.validate()
     status = 200 if valid else UNPROCESSABLE
     rows: list[stats.Versus] = []
+    chances: dict[str, int | None] = {}
     names = {p.id: p.name for p in group_access.group.players}
     first, second = form.a.data, form.b.data
     if valid and first is not None and second is not None:
@@ -286,6 +293,7 @@ def versus(token: str) -> Response:
             status = UNPROCESSABLE
         else:
             rows = stats.head_to_head(group_access.group, first, second)
+            chances = _chances(group_access.group, first, second, rows)
     return page_or_fragment(
         "groups/versus.html",
         "groups/_versus.html",
@@ -297,8 +305,19 @@ def versus(token: str) -> Response:
         rows=rows,
         first=names.get(first or 0),
         second=names.get(second or 0),
+        chances=chances,
         games=GAMES,
     )
+
+
+def _chances(
+    group: Group, first: int, second: int, rows: list[stats.Versus]
+) -> dict[str, int | None]:
+    """The ratings' chance, in percent, that the first player finishes ahead of the
+    second: over every game (``""``) and in each game of the head-to-head's rows."""
+    replay = group_ratings.of_group(group)
+    scopes = [OVERALL, *(row.game for row in rows if row.game)]
+    return {scope: group_ratings.chance_percent(replay, scope, first, second) for scope in scopes}
 
 
 @bp.get("/g/<token>/history")
@@ -335,6 +354,8 @@ def history(token: str) -> Response:
         token=group_token(group_access),
         form=form,
         past=past,
+        # The photos kept with the plays listed, by play (one query).
+        past_photos=photos.of_plays([p.play_id for p in past]),
         limit=stats.HISTORY_LIMIT,
         games=GAMES,
     )
@@ -438,4 +459,6 @@ def table_extras(table_access: TableAccess, counted: table_results.TableResults)
         "finished_plays": [(p, links[p.id]) for p in shown],
         "older_finished": len(finished) - len(shown),
         "group_link": group_link,
+        # Photos of the table's games, by play (templates/_evening_photos.html).
+        "evening_photos": photos.of_table(table.id),
     }

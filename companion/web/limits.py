@@ -102,6 +102,11 @@ def exports_limit() -> str:
     return str(current_app.config["RATE_LIMIT_EXPORTS"])
 
 
+def photos_limit() -> str:
+    """How many photos one network may send to plays (``RATE_LIMIT_PHOTOS``)."""
+    return str(current_app.config["RATE_LIMIT_PHOTOS"])
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A join attempt over the limit, and how long until the next one is allowed."""

@@ -15,8 +15,9 @@ from __future__ import annotations
 import logging
 import re
 
-#: A token in a table's or a group's path, up to the next separator.
-TOKEN_IN_PATH = re.compile(r"/([tg])/[^/\s?#\"'<>\[\]]+")
+#: A token in a table's or a group's path (the API's group paths too), up to the next
+#: separator.
+TOKEN_IN_PATH = re.compile(r"/([tg]|groups)/[^/\s?#\"'<>\[\]]+")
 REDACTED = r"/\1/…"
 #: Loggers whose lines may name a request's path (the app's own logger is added by name).
 LOGGERS = ("companion.errors", "werkzeug", "gunicorn.error", "gunicorn.access")
@@ -29,6 +30,8 @@ def redact(text: str) -> str:
     'Exception on /t/…/plays/4/edit [POST]'
     >>> redact("GET https://example.org/g/Zz9_-x/stats?x=1")
     'GET https://example.org/g/…/stats?x=1'
+    >>> redact("GET /api/v1/groups/Zz9_-x/ratings")
+    'GET /api/v1/groups/…/ratings'
     >>> redact("/static/app.css")
     '/static/app.css'
     """

@@ -4,7 +4,8 @@ Built once per process from the registry (:data:`companion.games.GAMES`), so a g
 added there is described without touching this module: each endpoint's request body is
 the JSON Schema of the pydantic model its handler validates with, and its answer the
 schema the game gives in :meth:`~companion.games.base.Game.api_descriptions`. The
-errors every endpoint can answer (API.md, "Errors") are described once and shared.
+errors every endpoint can answer (API.md, "Errors") are described once and shared. A
+group's skill ratings (read through the group's link) are described here too.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ INVALID_STATE: schemas.Schema = schemas.obj(
 #: Every error answer: (status, response component, description, schema component).
 ERRORS: tuple[tuple[int, str, str, str], ...] = (
     (400, "BadRequest", "The body is not JSON, or not a JSON object.", "Error"),
-    (404, "NotFound", "No such game or endpoint.", "Error"),
+    (404, "NotFound", "No such game, endpoint or group link.", "Error"),
     (405, "MethodNotAllowed", "The endpoint does not answer this method.", "Error"),
     (413, "PayloadTooLarge", "The body is larger than the server accepts (1 MiB).", "Error"),
     (415, "UnsupportedMediaType", "The body is not sent as application/json.", "Error"),
@@ -74,6 +75,35 @@ GAMES_LIST: schemas.Schema = schemas.obj(
     }
 )
 
+#: One player's skill rating in a scope (docs/api.md, "A group's ratings").
+RATING: schemas.Schema = schemas.obj(
+    {
+        "id": schemas.INTEGER,
+        "player": schemas.STRING,
+        "rating": {"type": "number"},
+        "mu": {"type": "number"},
+        "sigma": {"type": "number", "minimum": 0},
+        "games": {"type": "integer", "minimum": 1},
+        "provisional": schemas.BOOLEAN,
+    }
+)
+RATINGS: schemas.Schema = schemas.obj(
+    {
+        "group": schemas.STRING,
+        "model": schemas.STRING,
+        "provisional_games": schemas.INTEGER,
+        "plays": {"type": "integer", "minimum": 0},
+        "overall": schemas.array(RATING),
+        "games": {
+            "type": "object",
+            "additionalProperties": schemas.obj(
+                {"name": schemas.STRING, "ratings": schemas.array(RATING)}
+            ),
+        },
+    }
+)
+RATINGS_PATH = f"{PREFIX}/groups/{{token}}/ratings"
+
 #: An endpoint a game does not describe: any JSON object in, any JSON object out.
 UNDESCRIBED_ANSWER: schemas.Schema = schemas.ANY_OBJECT
 
@@ -101,6 +131,7 @@ def document() -> dict[str, Any]:
     paths: dict[str, Any] = {
         f"{PREFIX}/games": {"get": _games_operation()},
         f"{PREFIX}/openapi.json": {"get": _openapi_operation()},
+        RATINGS_PATH: {"get": _ratings_operation()},
     }
     for slug, name, described in operations:
         request = refs[(slug, described.request)] if described else schemas.ANY_OBJECT
@@ -197,6 +228,24 @@ def _openapi_operation() -> dict[str, Any]:
             "200": _ok("An OpenAPI 3.1 document.", schemas.ANY_OBJECT),
             **_errors(READ_ERRORS),
         },
+    }
+
+
+def _ratings_operation() -> dict[str, Any]:
+    return {
+        "operationId": "group-ratings",
+        "tags": ["Groups"],
+        "summary": "A group's skill ratings, over all games and per game, best first.",
+        "parameters": [
+            {
+                "name": "token",
+                "in": "path",
+                "required": True,
+                "description": "The group's edit or read-only token (from its link /g/<token>).",
+                "schema": {"type": "string"},
+            }
+        ],
+        "responses": {"200": _ok("The ratings.", RATINGS), **_errors(READ_ERRORS)},
     }
 
 

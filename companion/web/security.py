@@ -5,7 +5,9 @@ group's ``/g/<token>/``, exports included, and any HTML page,
 since the home page lists this phone's recent table links) are neither stored by caches
 nor indexed: a token in a shared cache or a search result is a key handed to strangers.
 A view may mark its page public (``mark_public``: no table's link on it) so it can be
-indexed; it is still not stored. Static files keep their normal caching.
+indexed; it is still not stored. Static files keep their normal caching. A photo served
+through a link (``mark_immutable_file``) holds no token and never changes: the phone that
+opened it may keep it (``private``: no shared cache); it is still never indexed.
 
 With ``HTTPS`` on, every response also carries HSTS and every request is treated as
 HTTPS, so links and QR codes say ``https://`` even behind a proxy that does not say so.
@@ -52,12 +54,16 @@ _ADDED = tuple((name.lower(), name, value) for name, value in HEADERS.items())
 _REDIRECTS = tuple(name.lower() for name in REDIRECT_HEADERS)
 HTML = "text/html"
 TOKEN_PAGE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+#: How a file served through a link that never changes may be kept: by the phone alone.
+IMMUTABLE_FILE_CACHE = "private, max-age=31536000, immutable"
 
 # Two years, subdomains included: the value hstspreload.org asks for.
 HSTS = "max-age=63072000; includeSubDomains"
 HTTPS_SETTING = "HTTPS"
 
 BAD_REQUEST = 400
+#: The answers a kept file may be cached with: the file, and "it has not changed".
+KEPT_STATUSES = (200, 304)
 UNTRUSTED_HOST = "This address is not one this app answers to."
 
 
@@ -92,6 +98,8 @@ def register(app: Flask) -> None:
             # Overwrite, not setdefault: an earlier max-age must not keep a token around.
             for name, value in TOKEN_PAGE_HEADERS.items():
                 response.headers.set(name, value)
+            if g.get("immutable_file") and response.status_code in KEPT_STATUSES:
+                response.headers.set("Cache-Control", IMMUTABLE_FILE_CACHE)
             if is_public(request.path, present):
                 del response.headers["X-Robots-Tag"]
         if app.config[HTTPS_SETTING]:
@@ -127,6 +135,12 @@ def mark_public() -> None:
     index it. Pages under ``/t/`` and redirects to them are never public, whatever a
     view says; the page is still not stored by caches (it holds a CSRF token)."""
     g.public_page = True
+
+
+def mark_immutable_file() -> None:
+    """Say the answer is a file that never changes and shows no link (a photo, named by
+    its random id): the phone may keep it, privately (see the module's docstring)."""
+    g.immutable_file = True
 
 
 def is_public(path: str, headers: Mapping[str, str]) -> bool:

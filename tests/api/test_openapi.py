@@ -50,8 +50,9 @@ positive_data_acceptance.enabled = false
 
 
 def _app() -> Flask:
-    """An app for the fuzzer: the API reads no table, so its database is never created,
-    and its rate limit is off (the fuzzer sends far more than a network may)."""
+    """An app for the fuzzer, with its own migrated database (a group's ratings read it;
+    the scorers read nothing), and its rate limit off (the fuzzer sends far more than a
+    network may)."""
     instance = tempfile.mkdtemp(prefix="companion-openapi-")
     atexit.register(shutil.rmtree, instance, ignore_errors=True)
     return create_app(
@@ -59,7 +60,6 @@ def _app() -> Flask:
             "TESTING": True,
             "INSTANCE_PATH": instance,
             "SECRET_KEY": "test-secret",
-            "AUTO_MIGRATE": False,
             "RATELIMIT_ENABLED": False,
         }
     )
@@ -109,6 +109,7 @@ def test_the_document_is_valid_openapi() -> None:
     operations = {result.ok().label for result in schema.get_all_operations()}
     assert operations >= {
         "GET /api/v1/games",
+        "GET /api/v1/groups/{token}/ratings",
         *(f"POST /api/v1/games/{slug}/{name}" for slug, name in ENDPOINTS),
     }
 

@@ -133,6 +133,37 @@ def test_the_json_api_goes_round_the_gate() -> None:
     assert met == [True, True, True]
 
 
+def test_a_groups_ratings_take_their_turn_like_a_page() -> None:
+    held: list[bool] = []
+
+    def app(environ: dict[str, Any], _start_response: Any) -> Iterable[bytes]:
+        held.append(environ[gate.TURN].locked())
+        return [b"ok"]
+
+    gated = gate.Gate(app, at_once=1, max_body=MOST)
+    for path in ("/api/v1/groups/abc/ratings", "/t/x/plays/1"):
+        gated(_environ(io.BytesIO(), PATH_INFO=path, REQUEST_METHOD="GET"), lambda *_: None)
+    assert held == [True, True]
+
+
+def test_a_photo_to_a_play_is_read_first_up_to_its_own_cap() -> None:
+    body = b"x" * (3 * MOST)
+    seen: list[bytes] = []
+
+    def app(environ: dict[str, Any], _start_response: Any) -> Iterable[bytes]:
+        seen.append(environ["wsgi.input"].read())
+        return [b""]
+
+    gated = gate.Gate(app, at_once=1, max_body=MOST, max_upload=4 * MOST)
+    for path in ("/t/x/plays/1/photos", "/t/x/plays/1/edit"):
+        dribbled = Dribble(body)
+        environ = _environ(dribbled, PATH_INFO=path, CONTENT_LENGTH=str(len(body)))
+        gated(environ, lambda *_: None)
+    photo, form = seen
+    assert photo == body  # read whole before the turn, as every body within its cap
+    assert form == b"xxx"  # past a form's cap: left unread for the app to refuse (413)
+
+
 def test_no_gate_when_turned_off() -> None:
     app, _inside = _counting_app(pause=0)
     assert gate.wrap(app, at_once=0, max_body=MOST) is app

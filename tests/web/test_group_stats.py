@@ -3,32 +3,18 @@ renamed and merged players, filters and charts; on SQLite and PostgreSQL alike."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date, datetime
 
 import pytest
-from flask import Flask
 
-from companion.games import GAMES
 from companion.models import Group
 from companion.services import evening, groups, stats
 from companion.web.charts import distribution_chart, wins_chart
-from support.groups import LowTally, Tally, finish_with, member_ids
+from support.groups import ctx, finish_with, member_ids, tallies
 
 pytestmark = pytest.mark.both_backends("the statistics are SQL aggregates")
 
-
-@pytest.fixture
-def tallies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two test games join the registry for the test: one highest-wins, one lowest."""
-    monkeypatch.setitem(GAMES, Tally.slug, Tally())
-    monkeypatch.setitem(GAMES, LowTally.slug, LowTally())
-
-
-@pytest.fixture
-def ctx(app: Flask, tallies: None) -> Iterator[None]:  # noqa: ARG001 (pytest: the games joined)
-    with app.app_context(), app.test_request_context():
-        yield
+__all__ = ["ctx", "tallies"]  # fixtures
 
 
 def _group() -> tuple[Group, dict[str, int]]:

@@ -22,6 +22,8 @@ API_PREFIX = "/api/"
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_MISSING, READ_ONLY = 400, 403
 STATIC_FILE = "companion.css"
+#: A photo's file name no photo has (its routes answer 404, behind the same checks).
+PHOTO_FILE = f"{'0' * 32}.jpg"
 
 
 @pytest.fixture
@@ -54,7 +56,7 @@ def _game_of(rule: Rule) -> str | None:
 def _values(rule: Rule, token: str, found: Fixture) -> Iterator[dict[str, object]]:
     """Path parameters for a rule: each sensible combination, or KeyError for an unknown
     parameter (the walk then fails naming the route)."""
-    unknown = set(rule.arguments) - {"token", "play_id", "slug", "filename"}
+    unknown = set(rule.arguments) - {"token", "play_id", "slug", "filename", "photo"}
     if unknown:
         raise KeyError(f"{rule.rule}: no value for {sorted(unknown)}")
     game = _game_of(rule)
@@ -64,6 +66,7 @@ def _values(rule: Rule, token: str, found: Fixture) -> Iterator[dict[str, object
         for slug in slugs if "slug" in rule.arguments else [None]:
             values: dict[str, object] = {"token": token, "play_id": play_id, "slug": slug}
             values["filename"] = STATIC_FILE
+            values["photo"] = PHOTO_FILE
             yield {name: value for name, value in values.items() if name in rule.arguments}
 
 
