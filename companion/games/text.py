@@ -1,0 +1,101 @@
+"""Words for people in the reader's language, for the pure engines.
+
+The engines speak English by default. The web layer puts the request's translations
+(Flask-Babel's, a :class:`gettext.NullTranslations` subclass) in place with
+:func:`speaking` for the length of a request, and every sentence an engine builds goes
+through :func:`_` or :func:`ngettext`, so it comes out in that language. The engines stay
+pure: only the standard library's :mod:`gettext` and :mod:`contextvars` are used.
+
+Messages are ``%(name)s``-style templates, so a translator can move the values around;
+``pybabel extract`` (``babel.cfg``) finds them by these names. A value fixed when a module
+loads (a bird's name, a tiebreaker's label, a reading's text) is marked with :func:`N_`
+and translated where it is shown, with :func:`_`.
+
+>>> _("Only %(count)s %(bird)s cards exist.", count=8, bird="Hoopoe")
+'Only 8 Hoopoe cards exist.'
+>>> ngettext("%(num)s card", "%(num)s cards", 1), ngettext("%(num)s card", "%(num)s cards", 3)
+('1 card', '3 cards')
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+#: English: no translation at all.
+_ENGLISH = gettext.NullTranslations()
+#: The translations of the request being answered; ``None`` (English) outside requests.
+_current: ContextVar[gettext.NullTranslations | None] = ContextVar(
+    "companion_translations", default=None
+)
+
+
+def _translations() -> gettext.NullTranslations:
+    return _current.get() or _ENGLISH
+
+
+def _(message: str, /, **params: object) -> str:
+    """``message`` in the reader's language, with ``params`` filled in.
+
+    >>> _("Enter a whole number.")
+    'Enter a whole number.'
+    """
+    text = _translations().gettext(message)
+    return text % params if params else text
+
+
+def ngettext(singular: str, plural: str, num: int, /, **params: object) -> str:
+    """The singular or plural form for ``num`` in the reader's language; ``%(num)s`` in
+    the message is ``num``.
+
+    >>> ngettext("%(num)s bird", "%(num)s birds", 2)
+    '2 birds'
+    """
+    text = _translations().ngettext(singular, plural, num)
+    return text % {"num": num, **params}
+
+
+def N_(message: str, /) -> str:  # noqa: N802 - gettext's name for "mark only"
+    """Mark ``message`` for translation without translating it now (see the module).
+
+    >>> N_("Hoopoe")
+    'Hoopoe'
+    """
+    return message
+
+
+@contextmanager
+def speaking(translations: gettext.NullTranslations) -> Iterator[None]:
+    """Have the engines speak through ``translations`` inside the ``with`` block.
+
+    >>> class Shouting(gettext.NullTranslations):
+    ...     def gettext(self, message): return message.upper()
+    >>> with speaking(Shouting()):
+    ...     _("Ann wins.")
+    'ANN WINS.'
+    >>> _("Ann wins.")
+    'Ann wins.'
+    """
+    token = _current.set(translations)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+@contextmanager
+def in_english() -> Iterator[None]:
+    """Have the engines speak English inside the ``with`` block, whatever the request's
+    language: for what is stored or shared between readers (a result kept in the
+    database, an answer kept for several phones).
+
+    >>> class Shouting(gettext.NullTranslations):
+    ...     def gettext(self, message): return message.upper()
+    >>> with speaking(Shouting()), in_english():
+    ...     _("Ann wins.")
+    'Ann wins.'
+    """
+    with speaking(_ENGLISH):
+        yield
