@@ -240,6 +240,13 @@ class OwlAbout(Game):
                 int(t),
             ]:
                 return _("Round %(round)s, trick %(trick)s", round=r + 1, trick=t + 1)
+            case ["rounds", int(r), "tricks", int(t), "cards", int(c)]:
+                return _(
+                    "Round %(round)s, trick %(trick)s, card %(card)s",
+                    round=r + 1,
+                    trick=t + 1,
+                    card=c + 1,
+                )
             case ["rounds", int(r), "tricks", int(t), "winner"]:
                 # TRANSLATORS: a field of the edit history: who takes a trick (an override).
                 return _("Round %(round)s, trick %(trick)s taker", round=r + 1, trick=t + 1)
@@ -300,8 +307,12 @@ class OwlAbout(Game):
         parts = list(path)
         key = parts[-1] if parts else None
         if value is None or value == "nothing":
-            # TRANSLATORS: no taker entered for a trick: its cards decide who takes it.
-            return _("nothing") if key != "winner" else _("the cards decide")
+            if key == "winner":
+                # TRANSLATORS: no taker entered for a trick: its cards decide who takes it.
+                return _("the cards decide")
+            # TRANSLATORS: an empty value in the edit history ("Round 1 trophies: nothing →
+            # Miu 4, Tom 2").
+            return _("nothing")
         if "hands" in parts[:-1]:
             # TRANSLATORS: a player's cards, never shown in the history (they are secret).
             return _("a hand")

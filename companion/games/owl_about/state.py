@@ -43,7 +43,7 @@ from companion.games.owl_about.cards import (
 )
 from companion.games.owl_about.requests import STATE_SIZE, RoundModel, StateModel, TrickModel
 from companion.games.problems import InvalidStateError, Problem, path_of
-from companion.games.text import N_, _, ngettext
+from companion.games.text import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -99,38 +99,44 @@ def _unknown_card(code: str) -> str:
 #: Where cards were counted too often, for the sentence that says so.
 CountedIn = Literal["trick", "hands and trick", "round", "hands"]
 
-#: The sentences refusing more copies of a card than the deck holds, by where they were
-#: counted: the deck's copies are ``%(num)s`` (singular and plural), the card's name
-#: ``%(card)s``, the copies counted ``%(count)s``.
-_TOO_MANY_COPIES: dict[CountedIn, tuple[str, str]] = {
-    "trick": (
-        N_('Only %(num)s "%(card)s" card exists, but %(count)s are in this trick.'),
-        N_('Only %(num)s "%(card)s" cards exist, but %(count)s are in this trick.'),
-    ),
-    "hands and trick": (
-        N_(
-            'Only %(num)s "%(card)s" card exists, but %(count)s were entered in the hands'
-            " and the trick."
-        ),
-        N_(
-            'Only %(num)s "%(card)s" cards exist, but %(count)s were entered in the hands'
-            " and the trick."
-        ),
-    ),
-    "round": (
-        N_('Only %(num)s "%(card)s" card exists, but %(count)s were played in this round.'),
-        N_('Only %(num)s "%(card)s" cards exist, but %(count)s were played in this round.'),
-    ),
-    "hands": (
-        N_('Only %(num)s "%(card)s" card exists, but %(count)s were entered in the hands.'),
-        N_('Only %(num)s "%(card)s" cards exist, but %(count)s were entered in the hands.'),
-    ),
-}
-
 
 def _too_many_copies(code: str, *, count: int, where: CountedIn) -> str:
-    singular, plural = _TOO_MANY_COPIES[where]
-    return ngettext(singular, plural, DECK[code], card=card(code).label, count=count)
+    """The sentence refusing more copies of a card than the deck holds: ``copies`` in the
+    deck (singular or plural), ``count`` of them counted ``where``."""
+    copies, label = DECK[code], card(code).label
+    if where == "trick":
+        return ngettext(
+            'Only %(num)s "%(card)s" card exists, but %(count)s are in this trick.',
+            'Only %(num)s "%(card)s" cards exist, but %(count)s are in this trick.',
+            copies,
+            card=label,
+            count=count,
+        )
+    if where == "hands and trick":
+        return ngettext(
+            'Only %(num)s "%(card)s" card exists, but %(count)s were entered in the hands and'
+            " the trick.",
+            'Only %(num)s "%(card)s" cards exist, but %(count)s were entered in the hands and'
+            " the trick.",
+            copies,
+            card=label,
+            count=count,
+        )
+    if where == "round":
+        return ngettext(
+            'Only %(num)s "%(card)s" card exists, but %(count)s were played in this round.',
+            'Only %(num)s "%(card)s" cards exist, but %(count)s were played in this round.',
+            copies,
+            card=label,
+            count=count,
+        )
+    return ngettext(
+        'Only %(num)s "%(card)s" card exists, but %(count)s were entered in the hands.',
+        'Only %(num)s "%(card)s" cards exist, but %(count)s were entered in the hands.',
+        copies,
+        card=label,
+        count=count,
+    )
 
 
 def _roster_problems(players: Sequence[str], *, path: str = "players") -> list[Problem]:
