@@ -20,6 +20,7 @@ import pydantic
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result, ScoreOrder, Tiebreak
 from companion.games.readings import Reading
+from companion.games.text import _
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,13 @@ class Game(abc.ABC):
     """
 
     slug: ClassVar[str]
+    #: The game's name, marked for translation (``N_``); pages say it with ``_(name)``.
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     #: Why the player count is what it is, when the rulebook does not say (the app's
-    #: reading, added to every message that refuses a count).
+    #: reading, added to every message that refuses a count); marked for translation,
+    #: said with ``_()`` when not empty.
     player_count_reading: ClassVar[str] = ""
     #: Bumped whenever scoring changes, so cached results can be recomputed.
     engine_version: ClassVar[int]
@@ -134,7 +137,9 @@ class Game(abc.ABC):
 
     def series(self, data: object) -> Result:  # noqa: ARG002
         """Score linked games (``{"games": [state, ...]}``) when :attr:`has_series`."""
-        raise InvalidStateError([Problem("games", f"{self.name} has no series variant.")])
+        raise InvalidStateError(
+            [Problem("games", _("%(game)s has no series variant.", game=_(self.name)))]
+        )
 
     def is_play_along(self, state: Mapping[str, Any]) -> bool:  # noqa: ARG002
         """Whether a stored state is entered move by move (see :attr:`has_play_along`)."""
@@ -142,20 +147,24 @@ class Game(abc.ABC):
 
     def over_words(self, result: Mapping[str, Any]) -> str:  # noqa: ARG002
         """Why the rules say the game is over (a scored result whose ``finished`` is true),
-        as the Finish button says it ("Ann holds all nine birds: the game is over.")."""
-        return "By its rules, the game is over."
+        as the Finish button says it ("Ann holds all nine birds: the game is over."), in
+        the reader's language."""
+        return _("By its rules, the game is over.")
 
     def going_on_words(self, result: Mapping[str, Any]) -> str:  # noqa: ARG002
         """Why the rules do not say the game is over yet ("nobody holds all nine birds
-        yet"): the Finish button asks before ending it."""
-        return "its rules do not say it is over yet"
+        yet"): the Finish button asks before ending it. In the reader's language."""
+        # TRANSLATORS: said after "The game is not over yet:", so not a sentence of its own.
+        return _("its rules do not say it is over yet")
 
     def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:  # noqa: ARG002
-        """A field's name for people ("Ben's Hoopoe"); by default its API path."""
+        """A field's name for people ("Ben's Hoopoe"), in the reader's language; by default
+        its API path."""
         return path_of(path)
 
     def display_value(self, path: Sequence[str | int], value: Any) -> str:  # noqa: ARG002
-        """A stored value as people read it; by default its text."""
+        """A stored value as people read it (words in the reader's language); by default
+        its text."""
         return str(value)
 
     def describe_change(
@@ -165,7 +174,8 @@ class Game(abc.ABC):
         previous: Any,  # noqa: ARG002
         value: Any,  # noqa: ARG002
     ) -> str | None:
-        """One change in the game's own words, or ``None`` for "field: before → after"."""
+        """One change in the game's own words (in the reader's language), or ``None`` for
+        "field: before → after"."""
         return None
 
     def board(self, state: object) -> object | None:  # noqa: ARG002

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from companion.games.text import _
+
 Cell = tuple[int, int]
 
 T = TypeVar("T")
@@ -146,7 +148,8 @@ def place_name(cell: Cell) -> str:
     >>> place_name((0, 1))
     'row 1, col 2'
     """
-    return f"row {cell[0] + 1}, col {cell[1] + 1}"
+    # TRANSLATORS: a space of a grid (a map, a city), rows and columns counted from 1.
+    return _("row %(row)s, col %(col)s", row=cell[0] + 1, col=cell[1] + 1)
 
 
 def places_name(cells: Sequence[Cell]) -> str:
@@ -157,8 +160,20 @@ def places_name(cells: Sequence[Cell]) -> str:
     >>> places_name([(1, 0), (2, 0)])
     'rows 2-3, col 1'
     """
-    rows = sorted({r + 1 for r, _ in cells})
-    cols = sorted({c + 1 for _, c in cells})
-    row = f"row {rows[0]}" if len(rows) == 1 else f"rows {rows[0]}-{rows[-1]}"
-    col = f"col {cols[0]}" if len(cols) == 1 else f"cols {cols[0]}-{cols[-1]}"
-    return f"{row}, {col}"
+    rows = sorted({r + 1 for r, _c in cells})
+    cols = sorted({c + 1 for _r, c in cells})
+    if len(rows) == 1 and len(cols) == 1:
+        return place_name(cells[0])
+    if len(rows) == 1:
+        # TRANSLATORS: spaces of a grid in one row, columns "first" to "last".
+        return _("row %(row)s, cols %(first)s-%(last)s", row=rows[0], first=cols[0], last=cols[-1])
+    if len(cols) == 1:
+        # TRANSLATORS: spaces of a grid in one column, rows "first" to "last".
+        return _("rows %(first)s-%(last)s, col %(col)s", first=rows[0], last=rows[-1], col=cols[0])
+    return _(
+        "rows %(first_row)s-%(last_row)s, cols %(first_col)s-%(last_col)s",
+        first_row=rows[0],
+        last_row=rows[-1],
+        first_col=cols[0],
+        last_col=cols[-1],
+    )

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import pydantic
 
 from companion.games.problems import InvalidStateError, Problem, path_of, problems_from_pydantic
+from companion.games.text import N_, _
 
 #: The longest text accepted where a name, key or code goes, checked before anything
 #: else. Names themselves allow 40 characters after trimming; this cap only keeps
@@ -55,8 +56,9 @@ class Size:
     ``kind`` is the JSON type the limit applies to (``list``, ``dict`` or ``str``); a
     value of another type is left to the validation proper, which names the type it
     wants. ``most`` caps the length (items, fields or characters) and ``too_big`` says
-    so in a sentence, given the length. ``each`` limits every item of a list or value of
-    an object, ``fields`` limits named fields of an object (before ``each``).
+    so in a sentence, given the length (built when said: in the reader's language).
+    ``each`` limits every item of a list or value of an object, ``fields`` limits named
+    fields of an object (before ``each``).
     """
 
     kind: type[list[Any]] | type[dict[str, Any]] | type[str]
@@ -68,8 +70,13 @@ class Size:
 
 def text_size(most: int = MAX_TEXT_LENGTH, too_big: Callable[[int], str] | None = None) -> Size:
     """A text of at most ``most`` characters."""
-    return Size(
-        str, most, too_big or (lambda n: f"This text has {n} characters; at most {most} fit here.")
+    return Size(str, most, too_big or (lambda n: _text_too_long(n, most)))
+
+
+def _text_too_long(length: int, most: int) -> str:
+    """The sentence refusing a text longer than ``most`` characters."""
+    return _(
+        "This text has %(length)s characters; at most %(most)s fit here.", length=length, most=most
     )
 
 
@@ -85,7 +92,9 @@ def object_size(
     return Size(
         dict,
         most,
-        lambda n: f"This has {n} fields; at most {most} are expected here.",
+        lambda n: _(
+            "This has %(count)s fields; at most %(most)s are expected here.", count=n, most=most
+        ),
         each,
         fields or {},
     )
@@ -125,7 +134,11 @@ def size_problems(data: object, size: Size, location: Sequence[str | int] = ()) 
                 problems.append(
                     Problem(
                         path_of(location),
-                        f"A key has {len(key)} characters; at most {MAX_TEXT_LENGTH} fit here.",
+                        _(
+                            "A key has %(length)s characters; at most %(most)s fit here.",
+                            length=len(key),
+                            most=MAX_TEXT_LENGTH,
+                        ),
                     )
                 )
                 continue
@@ -184,6 +197,54 @@ def problems_of(check: Callable[[object], object], state: object) -> list[Proble
 
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
+#: What a number typed into a form counts (``""``: nothing in particular).
+Counted = Literal["", "cards", "Lucky cards", "VP", "workers", "points"]
+
+
+@dataclass(frozen=True)
+class _UnitSentences:
+    """The sentences refusing a number of one unit, each whole (so translators can move
+    its words): not a whole number, below ``%(minimum)s``, or outside ``%(minimum)s`` to
+    ``%(maximum)s``."""
+
+    not_whole: str
+    at_least: str
+    between: str
+
+
+_UNITS: dict[Counted, _UnitSentences] = {
+    "": _UnitSentences(
+        N_("Enter a whole number."),
+        N_("Enter at least %(minimum)s."),
+        N_("Enter %(minimum)s to %(maximum)s."),
+    ),
+    "cards": _UnitSentences(
+        N_("Enter a whole number of cards."),
+        N_("Enter at least %(minimum)s cards."),
+        N_("Enter %(minimum)s to %(maximum)s cards."),
+    ),
+    "Lucky cards": _UnitSentences(
+        N_("Enter a whole number of Lucky cards."),
+        N_("Enter at least %(minimum)s Lucky cards."),
+        N_("Enter %(minimum)s to %(maximum)s Lucky cards."),
+    ),
+    "VP": _UnitSentences(
+        N_("Enter a whole number of VP."),
+        N_("Enter at least %(minimum)s VP."),
+        N_("Enter %(minimum)s to %(maximum)s VP."),
+    ),
+    "workers": _UnitSentences(
+        N_("Enter a whole number of workers."),
+        N_("Enter at least %(minimum)s workers."),
+        N_("Enter %(minimum)s to %(maximum)s workers."),
+    ),
+    "points": _UnitSentences(
+        N_("Enter a whole number of points."),
+        N_("Enter at least %(minimum)s points."),
+        N_("Enter %(minimum)s to %(maximum)s points."),
+    ),
+}
+
 
 def whole_number(
     where: str,
@@ -191,13 +252,13 @@ def whole_number(
     *,
     minimum: int,
     maximum: int | None = None,
-    unit: str = "",
+    unit: Counted = "",
     out_of_range: str | None = None,
 ) -> int:
     """A whole number typed into a form, within bounds; :class:`InvalidStateError` otherwise.
 
-    ``unit`` names what is counted ("cards"), ``out_of_range`` replaces the sentence for a
-    number outside the bounds.
+    ``unit`` names what is counted ("cards": each unit has its own whole sentences),
+    ``out_of_range`` replaces the sentence for a number outside the bounds.
 
     >>> whole_number("n", " 3 ", minimum=0, maximum=8, unit="cards")
     3
@@ -215,17 +276,16 @@ def whole_number(
     companion.games.problems.InvalidStateError: n: Enter at least 1.
     """
     text = raw.strip()
+    sentences = _UNITS[unit]
     if not _WHOLE_NUMBER.fullmatch(text):
-        what = f" of {unit}" if unit else ""
-        raise InvalidStateError([Problem(where, f"Enter a whole number{what}.")])
+        raise InvalidStateError([Problem(where, _(sentences.not_whole))])
     value = int(text)
     if value < minimum or (maximum is not None and value > maximum):
         if out_of_range is None:
-            counted = f" {unit}" if unit else ""
             out_of_range = (
-                f"Enter at least {minimum}{counted}."
+                _(sentences.at_least, minimum=minimum)
                 if maximum is None
-                else f"Enter {minimum} to {maximum}{counted}."
+                else _(sentences.between, minimum=minimum, maximum=maximum)
             )
         raise InvalidStateError([Problem(where, out_of_range)])
     return value

@@ -11,6 +11,7 @@ from functools import cache, cached_property
 
 from companion.games.limits import Size, list_size, text_size
 from companion.games.problems import Problem
+from companion.games.text import N_, _, sentences, spoken_list
 
 MAX_NAME_LENGTH = 40
 
@@ -27,17 +28,23 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 JOINERS = frozenset({"\u200c", "\u200d"})
 
 
+def _name_too_long() -> str:
+    return _("Names can have at most %(most)s characters.", most=MAX_NAME_LENGTH)
+
+
 #: A player's name: longer than any name could be after trimming is refused at once.
-NAME_SIZE = text_size(too_big=lambda _n: f"Names can have at most {MAX_NAME_LENGTH} characters.")
+NAME_SIZE = text_size(too_big=lambda _n: _name_too_long())
 
 
 def players_size(minimum: int, maximum: int, each: Size = NAME_SIZE, *, reading: str = "") -> Size:
     """The players list of a game: more than it seats is refused before any player
-    (``reading``: why the count is the app's reading, said after the refusal)."""
+    (``reading``: why the count is the app's reading, said after the refusal; a text
+    marked for translation, translated when said)."""
     return list_size(
         maximum,
-        lambda n: " ".join(
-            filter(None, [player_count_message(n, minimum=minimum, maximum=maximum), reading])
+        lambda n: sentences(
+            player_count_message(n, minimum=minimum, maximum=maximum),
+            _(reading) if reading else "",
         ),
         each,
     )
@@ -72,27 +79,47 @@ def _joins(text: str, index: int) -> bool:
     )
 
 
+#: The hidden-character refusals of the engines' own subjects, each a whole sentence.
+_HIDDEN_IN = {
+    "This field": N_(
+        "This field can't contain invisible or control characters (U+%(code)s); please retype it."
+    ),
+    "Names": N_(
+        "Names can't contain invisible or control characters (U+%(code)s); please retype it."
+    ),
+}
+
+
 def hidden_character_message(char: str, *, subject: str = "This field") -> str:
     r"""The sentence refusing a hidden character, naming its code point.
 
+    ``subject`` is "This field", "Names" (sentences of their own) or a form field's label,
+    already in the reader's language.
+
     >>> hidden_character_message("\u202e", subject="Names")
     "Names can't contain invisible or control characters (U+202E); please retype it."
+    >>> hidden_character_message("\x00", subject="Group name")
+    "Group name can't contain invisible or control characters (U+0000); please retype it."
     """
-    return (
-        f"{subject} can't contain invisible or control characters "
-        f"(U+{ord(char):04X}); please retype it."
+    code = f"{ord(char):04X}"
+    if subject in _HIDDEN_IN:
+        return _(_HIDDEN_IN[subject], code=code)
+    # TRANSLATORS: "subject" is the label of the form field the character was typed in.
+    return _(
+        "%(subject)s can't contain invisible or control characters (U+%(code)s);"
+        " please retype it.",
+        subject=subject,
+        code=code,
     )
 
 
 def spoken_names(players: Sequence[str]) -> str:
-    """Join names as people say them.
+    """Join names as people say them (see :func:`~companion.games.text.spoken_list`).
 
     >>> spoken_names(["Ann"]), spoken_names(["Ann", "Ben"]), spoken_names(["Ann", "Ben", "Cy"])
     ('Ann', 'Ann and Ben', 'Ann, Ben and Cy')
     """
-    if len(players) <= 1:
-        return "".join(players)
-    return f"{', '.join(players[:-1])} and {players[-1]}"
+    return spoken_list(players)
 
 
 def name_problems(names: Sequence[str], *, path: Callable[[int], str]) -> list[Problem]:
@@ -130,15 +157,15 @@ def _name_problem(raw: str, name: str, seen: Mapping[str, str], twins: list[str]
     looks like (by skeleton), if anything."""
     hidden = hidden_character(raw)
     if not name:
-        return "A player needs a name."
+        return _("A player needs a name.")
     if len(name) > MAX_NAME_LENGTH:
-        return f"Names can have at most {MAX_NAME_LENGTH} characters."
+        return _name_too_long()
     if hidden is not None:
         return hidden_character_message(hidden, subject="Names")
     if shows_nothing(name):
-        return SHOWS_NOTHING_MESSAGE
+        return _(SHOWS_NOTHING_MESSAGE)
     if name.casefold() in seen:
-        return f'Two players are called "{name}"; names must differ.'
+        return _('Two players are called "%(name)s"; names must differ.', name=name)
     if twins:
         return lookalike_message(name, twins[0])
     return None
@@ -162,7 +189,8 @@ IGNORABLE_MARKS = frozenset(
 VISIBLE_CATEGORY_STARTS = ("L", "N", "P", "S", "Mc")
 
 
-SHOWS_NOTHING_MESSAGE = "A name needs at least one letter, digit or sign you can see."
+#: Marked for translation: say it with ``_(SHOWS_NOTHING_MESSAGE)``.
+SHOWS_NOTHING_MESSAGE = N_("A name needs at least one letter, digit or sign you can see.")
 
 
 def shows_nothing(name: str) -> bool:
@@ -181,7 +209,11 @@ def shows_nothing(name: str) -> bool:
 
 def lookalike_message(name: str, twin: str) -> str:
     """The sentence refusing a name that looks like one already there."""
-    return f'"{name}" looks just like "{twin}"; pick a name everyone can tell apart.'
+    return _(
+        '"%(name)s" looks just like "%(twin)s"; pick a name everyone can tell apart.',
+        name=name,
+        twin=twin,
+    )
 
 
 def looks_alike(name: str, others: Iterable[str]) -> str | None:
@@ -262,7 +294,12 @@ def player_count_problems(
 
 def player_count_message(count: int, *, minimum: int, maximum: int) -> str:
     """The sentence for a player count outside a game's limits."""
-    return f"This game is for {minimum} to {maximum} players, not {count}."
+    return _(
+        "This game is for %(minimum)s to %(maximum)s players, not %(count)s.",
+        minimum=minimum,
+        maximum=maximum,
+        count=count,
+    )
 
 
 @dataclass(frozen=True)

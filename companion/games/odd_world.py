@@ -44,27 +44,35 @@ from companion.games.names import (
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import BreakdownLine, Entry, Result, Tiebreak, rank
 from companion.games.readings import Reading, places_reading, unique_readings
+from companion.games.text import N_, _, ngettext, sentences
 
 SLUG = "odd-world"
 CARDS_PER_BIRD = 8
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 MAX_SERIES_GAMES = 3
 
-#: The nine birds in display order (positions 1-9): key -> name shown to players.
+#: The nine birds in display order (positions 1-9): key -> name shown to players (in
+#: English, marked for translation: shown with ``_(BIRDS[key])``).
 BIRDS: dict[str, str] = {
-    "bird-of-paradise": "Bird-of-paradise",
-    "hoopoe": "Hoopoe",
-    "scarlet-ibis": "Scarlet ibis",
-    "shoebill": "Shoebill",
-    "hornbill": "Hornbill",
-    "crowned-crane": "Crowned crane",
-    "secretarybird": "Secretarybird",
-    "king-vulture": "King vulture",
-    "cassowary": "Cassowary",
+    # TRANSLATORS: an Odd World bird (its cards' name), as the glossary gives it.
+    "bird-of-paradise": N_("Bird-of-paradise"),
+    "hoopoe": N_("Hoopoe"),
+    "scarlet-ibis": N_("Scarlet ibis"),
+    "shoebill": N_("Shoebill"),
+    "hornbill": N_("Hornbill"),
+    "crowned-crane": N_("Crowned crane"),
+    "secretarybird": N_("Secretarybird"),
+    "king-vulture": N_("King vulture"),
+    "cassowary": N_("Cassowary"),
 }
 
-SPECIES_TIEBREAK = "Bird species in display"
-BEST_BIRD_TIEBREAK = "Best single bird"
+#: The tiebreakers' labels: English in answers (``decided_by`` names them), translated
+#: where pages show them. "Display" is a player's row of cards on the table.
+# TRANSLATORS: an Odd World tiebreaker: how many different birds a player's display (their row
+# of cards on the table) holds.
+SPECIES_TIEBREAK = N_("Bird species in display")
+# TRANSLATORS: an Odd World tiebreaker: the most points one bird scores a player.
+BEST_BIRD_TIEBREAK = N_("Best single bird")
 #: After the score: more species in display, then the best single bird.
 TIEBREAKS = (
     Tiebreak(SPECIES_TIEBREAK, rule="odd-world/tiebreak/species"),
@@ -120,8 +128,10 @@ class SeriesModel(pydantic.BaseModel):
 #: Why 2 to 5 players: the app's reading, as the rulebook gives no player count.
 PLAYERS_READING = Reading(
     "odd-world/players",
-    "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
-    " sold for 2 to 5.",
+    N_(
+        "2 to 5 is the app's reading: the rulebook gives no player count, and the game is"
+        " sold for 2 to 5."
+    ),
 )
 #: Sizes checked before any player is: more players than the game seats, or more games
 #: than a series has, are refused at once.
@@ -135,9 +145,15 @@ STATE_SIZE = object_size(
         )
     }
 )
-SERIES_LENGTH = f"A series has 1 to {MAX_SERIES_GAMES} games."
+
+
+def series_length() -> str:
+    """The sentence refusing a series of too few or too many games."""
+    return _("A series has 1 to %(most)s games.", most=MAX_SERIES_GAMES)
+
+
 SERIES_SIZE = object_size(
-    {"games": list_size(MAX_SERIES_GAMES, lambda _n: SERIES_LENGTH, STATE_SIZE)}
+    {"games": list_size(MAX_SERIES_GAMES, lambda _n: series_length(), STATE_SIZE)}
 )
 
 
@@ -175,27 +191,35 @@ def bird_points(count: int) -> int:
     return count if count % 2 == 1 else 0
 
 
+def _not_a_bird(key: str) -> str:
+    # TRANSLATORS: "bird" is a bird's key as a request typed it (shown as it is).
+    return _('"%(bird)s" is not an Odd World bird.', bird=key)
+
+
 def _display_problems(index: int, player: PlayerModel) -> list[Problem]:
     base = f"players[{index}]"
     problems = []
     for bird, count in player.display.items():
         path = f"{base}.display.{bird}"
         if bird not in BIRDS:
-            problems.append(Problem(path, f'"{bird}" is not an Odd World bird.'))
+            problems.append(Problem(path, _not_a_bird(bird)))
         elif count < 0:
-            problems.append(Problem(path, "A card count cannot be negative."))
+            problems.append(Problem(path, _("A card count cannot be negative.")))
         elif count > CARDS_PER_BIRD:
             problems.append(
                 Problem(
                     path,
-                    f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, not {count}.",
+                    _(
+                        "Only %(most)s %(bird)s cards exist, not %(count)s.",
+                        most=CARDS_PER_BIRD,
+                        bird=_(BIRDS[bird]),
+                        count=count,
+                    ),
                     rule=COMPONENTS_RULE,
                 )
             )
     if player.face_down is not None and player.face_down not in BIRDS:
-        problems.append(
-            Problem(f"{base}.face_down", f'"{player.face_down}" is not an Odd World bird.')
-        )
+        problems.append(Problem(f"{base}.face_down", _not_a_bird(player.face_down)))
     return problems
 
 
@@ -215,7 +239,12 @@ def _deck_problems(players: Sequence[PlayerModel]) -> list[Problem]:
     return [
         Problem(
             last_path[bird],
-            f"Only {CARDS_PER_BIRD} {BIRDS[bird]} cards exist, but {total} were entered.",
+            _(
+                "Only %(most)s %(bird)s cards exist, but %(total)s were entered.",
+                most=CARDS_PER_BIRD,
+                bird=_(BIRDS[bird]),
+                total=total,
+            ),
             rule=COMPONENTS_RULE,
         )
         for bird, total in totals.items()
@@ -227,7 +256,10 @@ def _problems(model: StateModel) -> list[Problem]:
     players = model.players
     problems = [
         Problem(
-            p.path, f"{p.message} {PLAYERS_READING.text}", rule=p.rule, reading=PLAYERS_READING
+            p.path,
+            sentences(p.message, _(PLAYERS_READING.text)),
+            rule=p.rule,
+            reading=PLAYERS_READING,
         )
         for p in player_count_problems(len(players), minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
     ]
@@ -253,8 +285,15 @@ def _table_problems(players: Sequence[PlayerModel]) -> list[Problem]:
             problems.append(
                 Problem(
                     f"players[{index}].display",
-                    f"{player.name.strip()} holds {held} card{'' if held == 1 else 's'}, but"
-                    f" each player is dealt {DEALT_CARDS} and cards are only ever added.",
+                    ngettext(
+                        "%(name)s holds %(num)s card, but each player is dealt %(dealt)s and"
+                        " cards are only ever added.",
+                        "%(name)s holds %(num)s cards, but each player is dealt %(dealt)s and"
+                        " cards are only ever added.",
+                        held,
+                        name=player.name.strip(),
+                        dealt=DEALT_CARDS,
+                    ),
                     rule=SETUP_RULE,
                     pending=True,
                 )
@@ -288,15 +327,19 @@ def _complete_in_play(player: PlayerModel) -> bool:
 def _two_enders_problem(enders: Sequence[PlayerModel], *, at: int) -> Problem:
     """The refusal of displays that all held every bird during play."""
     names = spoken_names([player.name.strip() for player in enders])
-    message = (
-        f"{names} each show all nine birds without counting a face-down card, but the game"
+    message = _(
+        "%(names)s each show all nine birds without counting a face-down card, but the game"
         " ends the moment one display holds all nine: only one display can be completed"
-        " during play, any other only by its face-down card at the end."
+        " during play, any other only by its face-down card at the end.",
+        names=names,
     )
     if any(player.face_down is None for player in enders):
-        message += (
-            " (A face-down card already in a display can only have been its ninth bird if"
-            " it is that bird's only card.)"
+        message = sentences(
+            message,
+            _(
+                "(A face-down card already in a display can only have been its ninth bird if"
+                " it is that bird's only card.)"
+            ),
         )
     return Problem(f"players[{at}].display", message, rule=END_RULE)
 
@@ -333,16 +376,31 @@ def _breakdown(collection: Collection) -> tuple[BreakdownLine, ...]:
     lines = []
     for bird, count in collection.counts.items():
         if count:
-            parity = "odd" if count % 2 else "even"
-            cards = "card" if count == 1 else "cards"
             lines.append(
-                BreakdownLine(
-                    f"{BIRDS[bird]}: {count} {cards} ({parity})",
-                    bird_points(count),
-                    rule=SCORING_RULE,
-                )
+                BreakdownLine(_breakdown_label(bird, count), bird_points(count), rule=SCORING_RULE)
             )
     return tuple(lines)
+
+
+def _breakdown_label(bird: str, count: int) -> str:
+    """A breakdown line's words: the bird, its cards, and whether they count (odd).
+
+    >>> _breakdown_label("hoopoe", 1), _breakdown_label("shoebill", 2)
+    ('Hoopoe: 1 card (odd)', 'Shoebill: 2 cards (even)')
+    """
+    if count % 2:
+        return ngettext(
+            "%(bird)s: %(num)s card (odd)",
+            "%(bird)s: %(num)s cards (odd)",
+            count,
+            bird=_(BIRDS[bird]),
+        )
+    return ngettext(
+        "%(bird)s: %(num)s card (even)",
+        "%(bird)s: %(num)s cards (even)",
+        count,
+        bird=_(BIRDS[bird]),
+    )
 
 
 def _entry(collection: Collection) -> Entry:
@@ -393,24 +451,30 @@ PLACES_READING = places_reading(SLUG)
 #: Entry ``face-down``: the hidden card counts in every score, not only the last.
 FACE_DOWN_READING = Reading(
     "odd-world/face-down",
-    "Counting a face-down card in the scores before the game is over is the app's"
-    " reading: the rulebook adds it to the display only at the end, but counting it at"
-    " every score shows where the game is heading, and its owner knows it anyway.",
+    N_(
+        "Counting a face-down card in the scores before the game is over is the app's"
+        " reading: the rulebook adds it to the display only at the end, but counting it at"
+        " every score shows where the game is heading, and its owner knows it anyway."
+    ),
 )
 #: Entry ``end-check``: a face-down card that is someone's ninth bird ends the game.
 END_CHECK_READING = Reading(
     "odd-world/end-check",
-    "Calling the game over when a face-down card is someone's ninth bird is the app's"
-    " reading: by the rulebook its owner may reveal it on their turn to end the game but"
-    " need not; the app counts the card as scoring will, so a table entering a finished"
-    " game is not asked whether it is over.",
+    N_(
+        "Calling the game over when a face-down card is someone's ninth bird is the app's"
+        " reading: by the rulebook its owner may reveal it on their turn to end the game but"
+        " need not; the app counts the card as scoring will, so a table entering a finished"
+        " game is not asked whether it is over."
+    ),
 )
 #: Entry ``series/ties``: tied totals over the three games share the victory.
 SERIES_TIES_READING = Reading(
     "odd-world/series/ties",
-    "Sharing the victory when the series totals tie is the app's reading: the variant only"
-    " says to add up the points and gives the total no tiebreaker, and one game's"
-    " tiebreakers would let the last game alone decide.",
+    N_(
+        "Sharing the victory when the series totals tie is the app's reading: the variant"
+        " only says to add up the points and gives the total no tiebreaker, and one game's"
+        " tiebreakers would let the last game alone decide."
+    ),
 )
 
 
@@ -422,20 +486,37 @@ def not_over_warning(on_table: int) -> str:
     >>> not_over_warning(71).endswith("so 1 is still in the draw piles: the game goes on.")
     True
     """
-    return f"Nobody holds all nine birds yet and {_cards_entered(on_table)}: the game goes on."
+    entered, left = _cards_entered(on_table)
+    # TRANSLATORS: "entered" says how many of the box's cards are entered ("20 of the 72
+    # cards are entered"), "left" how many are still in the draw piles ("52 are still in
+    # the draw piles").
+    return _(
+        "Nobody holds all nine birds yet and %(entered)s, so %(left)s: the game goes on.",
+        entered=entered,
+        left=left,
+    )
 
 
-def _cards_entered(on_table: int) -> str:
-    """How many cards are entered and how many are left in the draw piles, in words.
+def _cards_entered(on_table: int) -> tuple[str, str]:
+    """How many cards are entered and how many are left in the draw piles, in words (two
+    parts of a sentence: each has its own number, so its own plural).
 
     >>> _cards_entered(1)
-    '1 of the 72 cards is entered, so 71 are still in the draw piles'
+    ('1 of the 72 cards is entered', '71 are still in the draw piles')
     """
-    left = BOX_CARDS - on_table
-    return (
-        f"{on_table} of the {BOX_CARDS} cards {'is' if on_table == 1 else 'are'} entered, so"
-        f" {left} {'is' if left == 1 else 'are'} still in the draw piles"
+    entered = ngettext(
+        "%(num)s of the %(box)s cards is entered",
+        "%(num)s of the %(box)s cards are entered",
+        on_table,
+        box=BOX_CARDS,
     )
+    # TRANSLATORS: how many of the box's cards are not on the table yet.
+    left = ngettext(
+        "%(num)s is still in the draw piles",
+        "%(num)s are still in the draw piles",
+        BOX_CARDS - on_table,
+    )
+    return entered, left
 
 
 def score_series(data: object) -> Result:
@@ -462,7 +543,8 @@ def score_series(data: object) -> Result:
                 player=name,
                 score=sum(per_game),
                 breakdown=tuple(
-                    BreakdownLine(f"Game {n}", points, rule=SERIES_RULE)
+                    # TRANSLATORS: a breakdown line: one game of a series of games in a row.
+                    BreakdownLine(_("Game %(number)s", number=n), points, rule=SERIES_RULE)
                     for n, points in enumerate(per_game, 1)
                 ),
             )
@@ -483,7 +565,7 @@ def score_series(data: object) -> Result:
 def _series_games(games: Sequence[object]) -> tuple[list[list[Collection]], list[Problem]]:
     problems: list[Problem] = []
     if not 1 <= len(games) <= MAX_SERIES_GAMES:
-        problems.append(Problem("games", SERIES_LENGTH))
+        problems.append(Problem("games", series_length()))
     parsed = []
     for index, game in enumerate(games):
         try:
@@ -496,7 +578,7 @@ def _series_games(games: Sequence[object]) -> tuple[list[list[Collection]], list
 def _series_roster_problems(games: Sequence[Sequence[Collection]]) -> list[Problem]:
     first = {c.name.casefold() for c in games[0]}
     return [
-        Problem(f"games[{index}].players", "Every game of a series has the same players.")
+        Problem(f"games[{index}].players", _("Every game of a series has the same players."))
         for index, game in enumerate(games)
         if {c.name.casefold() for c in game} != first
     ]
@@ -516,7 +598,7 @@ class OddWorld(Game):
     """The Odd World engine, registered under ``odd-world``."""
 
     slug = SLUG
-    name = "Odd World"
+    name = N_("Odd World")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     player_count_reading = PLAYERS_READING.text
@@ -556,19 +638,31 @@ class OddWorld(Game):
             )
         ]
         if any(r.get("id") == END_CHECK_READING.id for r in result.get("readings", ())):
-            owners = spoken_names([f"{name}'s" for name in names])
-            cards = "card is the ninth bird" if len(names) == 1 else "cards are their ninth birds"
-            return (
-                f"{owners} face-down {cards}: revealing it ends the game, so the app counts"
-                " the game as over."
+            # TRANSLATORS: whose card it is ("Ann's"), before "face-down card(s)"; listed
+            # with "and" when several players have one.
+            owners = spoken_names([_("%(name)s's", name=name) for name in names])
+            return ngettext(
+                "%(owners)s face-down card is the ninth bird: revealing it ends the game, so"
+                " the app counts the game as over.",
+                "%(owners)s face-down cards are their ninth birds: revealing it ends the game,"
+                " so the app counts the game as over.",
+                len(names),
+                owners=owners,
             )
         if result.get("cards_on_table", 0) >= BOX_CARDS:
-            return (
-                f"All {BOX_CARDS} cards are on the table: both draw piles are empty, so the"
-                " game is over."
+            return _(
+                "All %(box)s cards are on the table: both draw piles are empty, so the game"
+                " is over.",
+                box=BOX_CARDS,
             )
-        verb = "holds" if len(names) == 1 else "hold"
-        return f"{spoken_names(names) or 'Someone'} {verb} all nine birds: the game is over."
+        if not names:
+            return _("Someone holds all nine birds: the game is over.")
+        return ngettext(
+            "%(names)s holds all nine birds: the game is over.",
+            "%(names)s hold all nine birds: the game is over.",
+            len(names),
+            names=spoken_names(names),
+        )
 
     def going_on_words(self, result: Mapping[str, Any]) -> str:
         """Nobody holds all nine birds and some cards are still in the draw piles.
@@ -576,8 +670,14 @@ class OddWorld(Game):
         >>> GAME.going_on_words({"cards_on_table": 40})[:60]
         'nobody holds all nine birds yet and only 40 of the 72 cards '
         """
-        entered = _cards_entered(result.get("cards_on_table", 0))
-        return f"nobody holds all nine birds yet and only {entered}"
+        entered, left = _cards_entered(result.get("cards_on_table", 0))
+        # TRANSLATORS: said after "The game is not over yet:", so not a sentence of its own;
+        # "entered" and "left" as in "Nobody holds all nine birds yet and ...".
+        return _(
+            "nobody holds all nine birds yet and only %(entered)s, so %(left)s",
+            entered=entered,
+            left=left,
+        )
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
@@ -607,24 +707,29 @@ class OddWorld(Game):
                     return None
                 if raw in BIRDS:
                     return raw
-                raise InvalidStateError([Problem(where, "Pick one of the nine birds.")])
-        raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+                raise InvalidStateError([Problem(where, _("Pick one of the nine birds."))])
+        raise InvalidStateError([Problem(where, _("This cannot be changed here."))])
 
     def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
         """A field's name for people: "Ben's Hoopoe", "Ben's face-down card"."""
         match list(path):
             case ["players", int(seat), "display", str(bird)] if bird in BIRDS:
-                return f"{_seat_name(state, seat)}'s {BIRDS[bird]}"
+                # TRANSLATORS: a player's cards of one bird ("Ben's Hoopoe"), in the history.
+                return _(
+                    "%(player)s's %(bird)s", player=_seat_name(state, seat), bird=_(BIRDS[bird])
+                )
             case ["players", int(seat), "face_down"]:
-                return f"{_seat_name(state, seat)}'s face-down card"
+                return _("%(player)s's face-down card", player=_seat_name(state, seat))
         return path_of(path)
 
     def display_value(self, _path: Sequence[str | int], value: object) -> str:
         """A stored value as people read it (bird names, "none" for no face-down card)."""
         if value is None:
-            return "none"
+            # TRANSLATORS: no face-down card, in the history ("Ben's face-down card: none →
+            # Hoopoe").
+            return _("none")
         if isinstance(value, str):
-            return BIRDS.get(value, value)
+            return _(BIRDS[value]) if value in BIRDS else value
         return str(value)
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
@@ -672,7 +777,7 @@ def _seat_name(state: Mapping[str, Any], seat: int) -> str:
     try:
         return str(state["players"][seat]["name"])
     except (LookupError, TypeError):
-        return f"Seat {seat + 1}"
+        return _("Seat %(number)s", number=seat + 1)
 
 
 def _count_from_text(where: str, raw: str) -> int:

@@ -1,15 +1,18 @@
 """Problems with a state: where (a path into it) and what, in a sentence a player
-understands; every engine reports them the same way, and the API lists at most 50.
+understands (in the reader's language: :mod:`companion.games.text`); every engine reports
+them the same way, and the API lists at most 50.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pydantic
+
+from companion.games.text import N_, _, ngettext, spoken_list
 
 if TYPE_CHECKING:
     from companion.games.readings import Reading
@@ -71,7 +74,7 @@ def problem_messages(problems: Sequence[Problem]) -> list[str]:
     shown, more = listed_problems(problems)
     messages = [p.message for p in shown]
     if more:
-        messages.append(f"And {more} more problem{'s' if more > 1 else ''}.")
+        messages.append(ngettext("And %(num)s more problem.", "And %(num)s more problems.", more))
     return messages
 
 
@@ -118,27 +121,64 @@ def parse_path(path: str) -> list[str | int] | None:
     return parts if parts and path_of(parts) == path else None
 
 
+#: Our sentence for each kind of error pydantic reports (its ``type``); translated when
+#: said (:func:`problems_from_pydantic`).
 _PYDANTIC_MESSAGES: dict[str, str] = {
-    "missing": "This is required.",
-    "extra_forbidden": "This field is not known.",
-    "int_type": "Enter a whole number.",
-    "int_parsing": "Enter a whole number.",
-    "int_from_float": "Enter a whole number.",
-    "string_type": "Enter a text.",
-    "list_type": "Enter a list.",
-    "dict_type": "Enter an object.",
-    "model_type": "Enter an object.",
-    "bool_type": "Enter true or false.",
+    "missing": N_("This is required."),
+    "extra_forbidden": N_("This field is not known."),
+    "int_type": N_("Enter a whole number."),
+    "int_parsing": N_("Enter a whole number."),
+    "int_from_float": N_("Enter a whole number."),
+    "string_type": N_("Enter a text."),
+    "list_type": N_("Enter a list."),
+    "dict_type": N_("Enter an object."),
+    "model_type": N_("Enter an object."),
+    "bool_type": N_("Enter true or false."),
 }
+
+#: Sentences for pydantic's bounds, with the bound as ``%(bound)s`` (its context's value).
+_PYDANTIC_BOUNDS: dict[str, tuple[str, str]] = {
+    "less_than_equal": ("le", N_("Input should be less than or equal to %(bound)s.")),
+    "greater_than_equal": ("ge", N_("Input should be greater than or equal to %(bound)s.")),
+    "less_than": ("lt", N_("Input should be less than %(bound)s.")),
+    "greater_than": ("gt", N_("Input should be greater than %(bound)s.")),
+}
+
+#: The values pydantic lists as expected (``'smallest' or 'largest'``), each quoted.
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def _pydantic_message(detail: Mapping[str, Any]) -> str:
+    """One of pydantic's errors in a sentence of ours, in the reader's language.
+
+    >>> _pydantic_message({"type": "enum", "ctx": {"expected": "'a', 'b' or 'c'"}})
+    "Input should be 'a', 'b' or 'c'."
+    >>> _pydantic_message({"type": "less_than_equal", "ctx": {"le": 99}})
+    'Input should be less than or equal to 99.'
+    """
+    kind = str(detail["type"])
+    context = detail.get("ctx") or {}
+    message = _PYDANTIC_MESSAGES.get(kind)
+    if message is not None:
+        return _(message)
+    if kind in _PYDANTIC_BOUNDS:
+        bound, sentence = _PYDANTIC_BOUNDS[kind]
+        return _(sentence, bound=context.get(bound))
+    choices = _QUOTED.findall(str(context.get("expected", "")))
+    if kind in ("enum", "literal_error") and choices:
+        quoted = [f"'{choice}'" for choice in choices]
+        # TRANSLATORS: the choices are values to type as they are, each in quotes.
+        return _("Input should be %(choices)s.", choices=spoken_list(quoted, joined_by="or"))
+    # An engine's own error (a ``PydanticCustomError`` raised by a model's validator): its
+    # sentence, written (and translated) where it is raised. No other kind of pydantic's
+    # errors comes from the request models.
+    message = str(detail["msg"]).rstrip(".") + "."
+    return message[0].upper() + message[1:]
 
 
 def problems_from_pydantic(error: pydantic.ValidationError) -> list[Problem]:
     """Turn pydantic's errors into problems with API paths and plain sentences."""
-    problems = []
-    for detail in error.errors(include_url=False):
-        message = _PYDANTIC_MESSAGES.get(detail["type"])
-        if message is None:
-            message = str(detail["msg"]).rstrip(".") + "."
-            message = message[0].upper() + message[1:]
-        problems.append(Problem(path_of(detail["loc"]), message))
-    return problems
+    return [
+        Problem(path_of(detail["loc"]), _pydantic_message(detail))
+        for detail in error.errors(include_url=False)
+    ]

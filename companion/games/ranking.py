@@ -78,7 +78,9 @@ class Tiebreak:
     """A tiebreaker as the rules state it: its label, which values win, and its words.
 
     ``words`` puts one player's value in words for the explanation ("6", "holds Lucky",
-    "territories 5, 3"); ``rule`` names the rules entry.
+    "territories 5, 3", in the reader's language); ``rule`` names the rules entry. The
+    ``label`` stays English in answers (``decided_by`` names it, clients key on it):
+    engines mark it with ``N_`` and pages translate it where they show it.
 
     >>> species = Tiebreak("Bird species in display", rule="odd-world/tiebreak/species")
     >>> species.say(6), species.key(6), Tiebreak("Turn", Better.LOWER).key(2)

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.games.problems import RuleId
+from companion.games.text import N_, _
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,8 @@ class Reading:
 
     #: Stable id, ``<game>/<name>``, clients may key on it; the id of its rules entry too.
     id: RuleId
-    #: The app's words: what it assumes, saying that the choice is the app's, and why.
+    #: The app's words: what it assumes, saying that the choice is the app's, and why;
+    #: in English, marked for translation (``N_``) where written, said with ``_(text)``.
     text: str
 
     @property
@@ -36,8 +38,8 @@ class Reading:
         return self.id
 
     def to_json(self) -> dict[str, str]:
-        """The API shape of a reading."""
-        return {"id": self.id, "text": self.text, "rule": self.rule}
+        """The API shape of a reading: its ``text`` in the reader's language."""
+        return {"id": self.id, "text": _(self.text), "rule": self.rule}
 
 
 def places_reading(slug: str) -> Reading:
@@ -49,8 +51,10 @@ def places_reading(slug: str) -> Reading:
     """
     return Reading(
         f"{slug}/tiebreak/places",
-        "Putting players tied on points below first place in order with the tiebreakers is"
-        " the app's reading: the rulebook's tiebreakers only say who wins.",
+        N_(
+            "Putting players tied on points below first place in order with the tiebreakers"
+            " is the app's reading: the rulebook's tiebreakers only say who wins."
+        ),
     )
 
 

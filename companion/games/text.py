@@ -20,9 +20,10 @@ and translated where it is shown, with :func:`_`.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Literal
 
 #: English: no translation at all.
 _ENGLISH = gettext.NullTranslations()
@@ -64,6 +65,50 @@ def N_(message: str, /) -> str:  # noqa: N802 - gettext's name for "mark only"
     'Hoopoe'
     """
     return message
+
+
+#: The last joint of a list, by the word that joins it ("Ann, Ben and Cy", "8, 10 or 12").
+_LAST_JOINTS = {
+    # TRANSLATORS: the end of a list of names or numbers: "Ann, Ben and Cy".
+    "and": N_("%(items)s and %(last)s"),
+    # TRANSLATORS: the end of a list of choices: "8, 10 or 12".
+    "or": N_("%(items)s or %(last)s"),
+}
+
+
+def spoken_list(items: Sequence[str], *, joined_by: Literal["and", "or"] = "and") -> str:
+    """Items (names, numbers) listed as people say them, in the reader's language: commas,
+    then "and" (or "or") before the last.
+
+    >>> spoken_list(["Ann"]), spoken_list(["Ann", "Ben"]), spoken_list(["Ann", "Ben", "Cy"])
+    ('Ann', 'Ann and Ben', 'Ann, Ben and Cy')
+    >>> spoken_list(["8", "10", "12"], joined_by="or"), spoken_list([])
+    ('8, 10 or 12', '')
+    """
+    if len(items) <= 1:
+        return "".join(items)
+    said = items[0]
+    for item in items[1:-1]:
+        # TRANSLATORS: a list going on ("Ann, Ben"); "and" or "or" joins its last item.
+        said = _("%(items)s, %(item)s", items=said, item=item)
+    return _(_LAST_JOINTS[joined_by], items=said, last=items[-1])
+
+
+def sentences(*said: str) -> str:
+    """Whole sentences (each already in the reader's language) one after the other;
+    empty ones are left out.
+
+    >>> sentences("This game is for 2 to 5 players, not 6.", "", "2 to 5 is the app's reading.")
+    "This game is for 2 to 5 players, not 6. 2 to 5 is the app's reading."
+    >>> sentences("", "")
+    ''
+    """
+    parts = [sentence for sentence in said if sentence]
+    text = parts[0] if parts else ""
+    for sentence in parts[1:]:
+        # TRANSLATORS: two whole sentences one after the other (a refusal, then why).
+        text = _("%(first)s %(then)s", first=text, then=sentence)
+    return text
 
 
 @contextmanager

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from companion.games.text import N_, _
+
 SLUG = "owl-about"
 
 
@@ -21,6 +23,17 @@ class Mode(StrEnum):
     BASIC = "basic"
     QUICK = "quick"
     ADVANCED = "advanced"
+
+
+#: Each mode as the edit history names it (in English, marked for translation).
+MODE_NAMES: dict[Mode, str] = {
+    # TRANSLATORS: an Owl About mode of play, in the edit history ("mode: basic → quick").
+    Mode.BASIC: N_("basic"),
+    # TRANSLATORS: an Owl About mode of play: everyone plays a card at once.
+    Mode.QUICK: N_("quick"),
+    # TRANSLATORS: an Owl About mode of play, with special effects and variants.
+    Mode.ADVANCED: N_("advanced"),
+}
 
 
 class Variant(StrEnum):
@@ -239,8 +252,11 @@ class Card:
 
     @property
     def label(self) -> str:
-        """How players name the card: ``"Night 6"``, or just the number for a day card."""
-        return f"Night {self.speed}" if self.night else str(self.speed)
+        """How players name the card: ``"Night 6"``, or just the number for a day card
+        (in the reader's language)."""
+        # TRANSLATORS: an Owl About night card and its speed (the cards are "Night 4" to
+        # "Night 7"; day cards are just their number).
+        return _("Night %(speed)s", speed=self.speed) if self.night else str(self.speed)
 
 
 #: Every card by its API code.
@@ -542,11 +558,21 @@ def legal_cards(
 def _rule_break_message(broken: RuleBreak, *, player: str, code: str, fastest: int) -> str:
     played = card(code)
     if broken is RuleBreak.FOLLOW:
-        return (
-            f"With a card of speed {fastest} or faster in hand, {player} had to play one "
-            f"of those instead of the {played.label}."
+        return _(
+            "With a card of speed %(fastest)s or faster in hand, %(player)s had to play one of"
+            " those instead of the %(card)s.",
+            fastest=fastest,
+            player=player,
+            card=played.label,
         )
-    return f"While holding a day {played.speed}, {player} could not play the {played.label} yet."
+    # TRANSLATORS: "speed" is the number of a day card ("a day 6") with the night card's
+    # speed: a night card may be played only by a player who holds no day card of its speed.
+    return _(
+        "While holding a day %(speed)s, %(player)s could not play the %(card)s yet.",
+        speed=played.speed,
+        player=player,
+        card=played.label,
+    )
 
 
 def _fastest(cards: Sequence[str]) -> int:

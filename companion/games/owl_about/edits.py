@@ -8,6 +8,7 @@ from typing import Any
 from companion.games.owl_about.cards import DECK
 from companion.games.owl_about.state import _unknown_card
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.text import _
 
 
 def _card_from_text(where: str, raw: str) -> str:
@@ -20,7 +21,7 @@ def _card_from_text(where: str, raw: str) -> str:
 def _name_from_text(where: str, raw: str) -> str:
     name = raw.strip()
     if not name:
-        raise InvalidStateError([Problem(where, "Pick a player.")])
+        raise InvalidStateError([Problem(where, _("Pick a player."))])
     return name
 
 

@@ -13,6 +13,7 @@ from companion.games.owl_about.cards import (
     GAME_END_RULE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    MODE_NAMES,
     PLAYER_CHART,
     SLUG,
     ChartRow,
@@ -23,7 +24,12 @@ from companion.games.owl_about.cards import (
     seating_from,
 )
 from companion.games.owl_about.edits import _card_from_text, _name_from_text
-from companion.games.owl_about.history import _SINGULAR, _label, _tricks_in_words
+from companion.games.owl_about.history import (
+    _PLAYER_FIELDS,
+    _ROUND_FIELDS,
+    _cards_in_words,
+    _tricks_in_words,
+)
 from companion.games.owl_about.play_along import Board, board
 from companion.games.owl_about.readings import (
     FEWEST_VP_READING,
@@ -53,6 +59,7 @@ from companion.games.schemas import (
     obj,
 )
 from companion.games.schemas import result as result_schema
+from companion.games.text import N_, _, ngettext
 
 #: Each round is dealt afresh once the previous one is played out.
 ROUND_SETUP_RULE = "owl-about/round-setup"
@@ -64,7 +71,7 @@ class OwlAbout(Game):
     """The Owl About engine, registered under ``owl-about``."""
 
     slug = SLUG
-    name = "Owl About"
+    name = N_("Owl About")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     #: 2: night collection 3 and 4 apart, bounded penalties and target, trophy totals;
@@ -96,15 +103,23 @@ class OwlAbout(Game):
         """
         target = result.get("target", 0)
         reached = [s["player"] for s in result["standings"] if s["score"] >= target]
-        return (
-            f"{spoken_names(reached) or 'Someone'} reached the target of {target} VP: "
-            "the game is over."
+        if not reached:
+            return _(
+                "Someone reached the target of %(target)s VP: the game is over.", target=target
+            )
+        return _(
+            "%(names)s reached the target of %(target)s VP: the game is over.",
+            names=spoken_names(reached),
+            target=target,
         )
 
     def going_on_words(self, result: Mapping[str, Any]) -> str:
         """The game goes on until a round ends with someone at the target."""
-        target = result.get("target")
-        return f"nobody has reached the target of {target} VP at the end of a round yet"
+        # TRANSLATORS: said after "The game is not over yet:", so not a sentence of its own.
+        return _(
+            "nobody has reached the target of %(target)s VP at the end of a round yet",
+            target=result.get("target"),
+        )
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state, game end included; empty when it can be scored."""
@@ -122,9 +137,14 @@ class OwlAbout(Game):
         return [
             Problem(
                 f"rounds[{index}].tricks",
-                f"Round {index + 1} has {len(round_.tricks)} of its {tricks} tricks, but only"
-                " the last round can still be under way: the next one is dealt when every"
-                " trick was played.",
+                _(
+                    "Round %(round)s has %(played)s of its %(tricks)s tricks, but only the last"
+                    " round can still be under way: the next one is dealt when every trick was"
+                    " played.",
+                    round=index + 1,
+                    played=len(round_.tricks),
+                    tricks=tricks,
+                ),
                 rule=ROUND_SETUP_RULE,
             )
             for index, round_ in enumerate(game.rounds[:-1])
@@ -184,7 +204,7 @@ class OwlAbout(Game):
                 return _name_from_text(where, raw)
             case ["rounds", int(), "tricks", int(), "winner"]:
                 return _name_from_text(where, raw) if raw.strip() else None
-        raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+        raise InvalidStateError([Problem(where, _("This cannot be changed here."))])
 
     def chart(self) -> tuple[ChartRow, ...]:
         """The player chart (for the options page)."""
@@ -201,27 +221,42 @@ class OwlAbout(Game):
         'Round 1, trick 3'
         """
         match list(path):
+            case ["target"]:
+                # TRANSLATORS: a field of the edit history: the VP that end the game.
+                return _("target")
+            case ["mode"]:
+                # TRANSLATORS: a field of the edit history: Owl About's mode of play.
+                return _("mode")
             case ["rounds"]:
-                return "Rounds"
+                return _("Rounds")
             case ["rounds", int(r)]:
-                return f"Round {r + 1}"
+                return _("Round %(round)s", round=r + 1)
             case ["rounds", int(r), "tricks"]:
-                return f"Round {r + 1} tricks"
+                return _("Round %(round)s tricks", round=r + 1)
             case ["rounds", int(r), "tricks", int(t), "cards"] | [
                 "rounds",
                 int(r),
                 "tricks",
                 int(t),
             ]:
-                return f"Round {r + 1}, trick {t + 1}"
+                return _("Round %(round)s, trick %(trick)s", round=r + 1, trick=t + 1)
+            case ["rounds", int(r), "tricks", int(t), "cards", int(c)]:
+                return _(
+                    "Round %(round)s, trick %(trick)s, card %(card)s",
+                    round=r + 1,
+                    trick=t + 1,
+                    card=c + 1,
+                )
             case ["rounds", int(r), "tricks", int(t), "winner"]:
-                return f"Round {r + 1}, trick {t + 1} taker"
+                # TRANSLATORS: a field of the edit history: who takes a trick (an override).
+                return _("Round %(round)s, trick %(trick)s taker", round=r + 1, trick=t + 1)
             case ["rounds", int(r), "tricks", int(t), "lead"]:
-                return f"Round {r + 1}, trick {t + 1} lead"
-            case ["rounds", int(r), str(key)]:
-                return f"Round {r + 1} {key}"
-            case ["rounds", int(r), str(key), str(name)]:
-                return f"Round {r + 1}: {name}'s {_SINGULAR.get(key, key)}"
+                # TRANSLATORS: a field of the edit history: who plays a trick's first card.
+                return _("Round %(round)s, trick %(trick)s lead", round=r + 1, trick=t + 1)
+            case ["rounds", int(r), str(key)] if key in _ROUND_FIELDS:
+                return _(_ROUND_FIELDS[key], round=r + 1)
+            case ["rounds", int(r), str(key), str(name)] if key in _PLAYER_FIELDS:
+                return _(_PLAYER_FIELDS[key], round=r + 1, player=name)
         return path_of(path)
 
     def describe_change(
@@ -272,33 +307,47 @@ class OwlAbout(Game):
         parts = list(path)
         key = parts[-1] if parts else None
         if value is None or value == "nothing":
-            return "nothing" if key != "winner" else "the cards decide"
+            if key == "winner":
+                # TRANSLATORS: no taker entered for a trick: its cards decide who takes it.
+                return _("the cards decide")
+            # TRANSLATORS: an empty value in the edit history ("Round 1 trophies: nothing →
+            # Miu 4, Tom 2").
+            return _("nothing")
         if "hands" in parts[:-1]:
-            return "a hand"
+            # TRANSLATORS: a player's cards, never shown in the history (they are secret).
+            return _("a hand")
         if key == "rounds" and isinstance(value, list):
-            return f"{len(value)} round{'s' if len(value) != 1 else ''}"
+            return ngettext("%(num)s round", "%(num)s rounds", len(value))
         if key == "cards" and isinstance(value, list):
-            return ", ".join(_label(c) for c in value) or "no card yet"
+            return _cards_in_words(value)
         if key == "tricks" and isinstance(value, list):
             return _tricks_in_words(value)
         if key == "hands" and isinstance(value, dict):
-            return "entered for " + (", ".join(value) or "nobody")
+            if not value:
+                return _("entered for nobody")
+            return _("entered for %(players)s", players=", ".join(value))
         if key == "penalties" and isinstance(value, dict):
-            return ", ".join(f"{n} +{v}" for n, v in value.items() if v) or "none"
+            return ", ".join(f"{n} +{v}" for n, v in value.items() if v) or _("none")
         if key == "trophies" and isinstance(value, dict):
             return ", ".join(f"{n} {v}" for n, v in value.items())
+        if key == "mode" and isinstance(value, str) and value in MODE_NAMES:
+            return _(MODE_NAMES[Mode(value)])
         if isinstance(value, dict) and "cards" in value:
             cards = self.display_value(["cards"], value["cards"])
             taker = value.get("winner")
-            return (
-                f"{cards}, taken by {taker} (override)"
-                if taker
-                else f"{cards}, as the cards decide"
-            )
+            if taker:
+                # TRANSLATORS: a trick in the history: its cards, and who was entered as
+                # taking it instead of the cards' winner.
+                return _("%(cards)s, taken by %(player)s (override)", cards=cards, player=taker)
+            return _("%(cards)s, as the cards decide", cards=cards)
         if isinstance(value, dict) and "tricks" in value:
             if value.get("trophies") is not None:
-                return "trophies " + self.display_value(["trophies"], value["trophies"])
-            return "played trick by trick"
+                # TRANSLATORS: a round in the history, entered as each player's trophies.
+                return _(
+                    "trophies %(trophies)s",
+                    trophies=self.display_value(["trophies"], value["trophies"]),
+                )
+            return _("played trick by trick")
         return str(value)
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
@@ -375,12 +424,18 @@ def _hands_change(round_index: int, previous: Any, value: Any) -> str | None:
     said = []
     for name in [*before, *(n for n in after if n not in before)]:
         if name not in before:
-            said.append(f"{name}'s hand entered")
+            said.append(_("%(player)s's hand entered", player=name))
         elif name not in after:
-            said.append(f"{name}'s hand cleared")
+            said.append(_("%(player)s's hand cleared", player=name))
         elif before[name] != after[name]:
-            said.append(f"{name}'s hand corrected")
-    return f"Round {round_index + 1}: " + "; ".join(said) if said else None
+            said.append(_("%(player)s's hand corrected", player=name))
+    if not said:
+        return None
+    changes = said[0]
+    for change in said[1:]:
+        # TRANSLATORS: changes to several hands, one after the other.
+        changes = _("%(changes)s; %(change)s", changes=changes, change=change)
+    return _("Round %(round)s: %(changes)s", round=round_index + 1, changes=changes)
 
 
 def _card_change(
@@ -401,11 +456,20 @@ def _card_change(
         label = card(code).label
     except (LookupError, TypeError, ValueError):
         return None
-    where = f"Round {round_index + 1}, trick {trick_index + 1}"
-    return (
-        f"{where}: {player} played {label}"
-        if played
-        else f"{where}: {player}'s {label} taken back"
+    if played:
+        return _(
+            "Round %(round)s, trick %(trick)s: %(player)s played %(card)s",
+            round=round_index + 1,
+            trick=trick_index + 1,
+            player=player,
+            card=label,
+        )
+    return _(
+        "Round %(round)s, trick %(trick)s: %(player)s's %(card)s taken back",
+        round=round_index + 1,
+        trick=trick_index + 1,
+        player=player,
+        card=label,
     )
 
 

@@ -28,60 +28,75 @@ from companion.games.owl_about.cards import (
     Variant,
 )
 from companion.games.readings import Reading
+from companion.games.text import N_
 
 #: Entry ``fewest-vp``: the rulebook ends the game at the target but names no winner.
 FEWEST_VP_READING = Reading(
     f"{SLUG}/fewest-vp",
-    "Fewest VP wins is the app's reading: the rulebook ends the game when someone reaches"
-    " the target but never says who wins; VP are what a player collects toward becoming"
-    " the new Owl Tribal Leader, the job every owl is trying to avoid.",
+    N_(
+        "Fewest VP wins is the app's reading: the rulebook ends the game when someone reaches"
+        " the target but never says who wins; VP are what a player collects toward becoming"
+        " the new Owl Tribal Leader, the job every owl is trying to avoid."
+    ),
 )
 #: Entry ``mode/quick/ties``: below a shared highest FP, the next FP shared too.
 QUICK_TIES_READING = Reading(
     f"{SLUG}/mode/quick/ties",
-    "In quick mode, the trick going to the highest FP that only one card has (else to the"
-    " lead) is the app's reading: when the highest FP is shared the rulebook gives the"
-    " trick to the next highest FP, but it does not say what happens when that one is"
-    " shared too; the app goes on down to an FP nobody shares, which agrees with the"
-    " rulebook's example.",
+    N_(
+        "In quick mode, the trick going to the highest FP that only one card has (else to the"
+        " lead) is the app's reading: when the highest FP is shared the rulebook gives the"
+        " trick to the next highest FP, but it does not say what happens when that one is"
+        " shared too; the app goes on down to an FP nobody shares, which agrees with the"
+        " rulebook's example."
+    ),
 )
 #: Entry ``small-owls``: the FP of a 1 and a 2 next to a 9 or a 10.
 SMALL_OWLS_READING = Reading(
     f"{SLUG}/small-owls",
-    "A 1 fighting as 11 and a 2 as 12 next to a 9 or a 10 is the app's reading: the"
-    " rulebook says only that their FP changes and leaves the numbers to the card manual;"
-    " its example turns a 2 into 12, and the app adds 10 to the 1 too, so that the 2 stays"
-    " above the 1.",
+    N_(
+        "A 1 fighting as 11 and a 2 as 12 next to a 9 or a 10 is the app's reading: the"
+        " rulebook says only that their FP changes and leaves the numbers to the card manual;"
+        " its example turns a 2 into 12, and the app adds 10 to the 1 too, so that the 2 stays"
+        " above the 1."
+    ),
 )
 #: Entry ``small-owls/night-7``: a Night 7 fights with 9 but is no 9.
 NIGHT_SEVEN_READING = Reading(
     f"{SLUG}/small-owls/night-7",
-    "A Night 7 (9 FP) not making a 1 or a 2 stronger is the app's reading: the rulebook"
-    " changes their FP when a 9 or a 10 is in the trick without saying whether a card that"
-    " only fights with 9 counts; the app reads the cards numbered 9 and 10.",
+    N_(
+        "A Night 7 (9 FP) not making a 1 or a 2 stronger is the app's reading: the rulebook"
+        " changes their FP when a 9 or a 10 is in the trick without saying whether a card that"
+        " only fights with 9 counts; the app reads the cards numbered 9 and 10."
+    ),
 )
 #: Entry ``night-collection-void``: Night Collection 3 voids the trophy VP only.
 NIGHT_COLLECTION_VOID_READING = Reading(
     f"{SLUG}/night-collection-void",
-    "Night Collection 3 taking away only the round's VP from trophies is the app's"
-    " reading: the rulebook says 0 VP for the round, but a same-speed bonus and a"
-    " wrong-card penalty are gained at once during the round, so they stand.",
+    N_(
+        "Night Collection 3 taking away only the round's VP from trophies is the app's"
+        " reading: the rulebook says 0 VP for the round, but a same-speed bonus and a"
+        " wrong-card penalty are gained at once during the round, so they stand."
+    ),
 )
 #: Entry ``night-collection-both``: 4 night cards under Night Collection 3.
 NIGHT_COLLECTION_BOTH_READING = Reading(
     f"{SLUG}/night-collection-both",
-    "Counting all 4 night cards as collecting 3 is the app's reading: the rulebook lists"
-    " Night Collection 3 and 4 apart and does not say how they meet; with Night"
-    " Collection 3 alone, 4 night cards void the round too, and with both variants on only"
-    " the reset applies, so the same cards are not punished twice.",
+    N_(
+        "Counting all 4 night cards as collecting 3 is the app's reading: the rulebook lists"
+        " Night Collection 3 and 4 apart and does not say how they meet; with Night"
+        " Collection 3 alone, 4 night cards void the round too, and with both variants on only"
+        " the reset applies, so the same cards are not punished twice."
+    ),
 )
 #: Entry ``night-collection-reset``: when Night Collection 4 sets the total to 0.
 NIGHT_COLLECTION_RESET_READING = Reading(
     f"{SLUG}/night-collection-reset",
-    "Night Collection 4 setting the total to 0 after the round, so that nothing of that"
-    " round counts, is the app's reading: the rulebook resets the VP of whoever collects"
-    " all 4 night cards in a round but does not say when; the app settles it at the end"
-    " of the round, as Night Collection 3 is.",
+    N_(
+        "Night Collection 4 setting the total to 0 after the round, so that nothing of that"
+        " round counts, is the app's reading: the rulebook resets the VP of whoever collects"
+        " all 4 night cards in a round but does not say when; the app settles it at the end"
+        " of the round, as Night Collection 3 is."
+    ),
 )
 
 #: The day cards that gain FP next to a big owl, and the big owls themselves (9 and 10).

@@ -31,6 +31,7 @@ from companion.games.owl_about.state import (
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.readings import readings_json
+from companion.games.text import _
 
 
 def _hands_problems(
@@ -48,8 +49,12 @@ def _hands_problems(
             problems.append(
                 Problem(
                     path_of(where),
-                    f"The hand must include the {card(played).label} that {player} "
-                    "played: enter each hand as it was before the trick.",
+                    _(
+                        "The hand must include the %(card)s that %(player)s played: enter each"
+                        " hand as it was before the trick.",
+                        card=card(played).label,
+                        player=player,
+                    ),
                 )
             )
     return problems
@@ -62,18 +67,22 @@ def _trick_request_problems(request: TrickRequestModel) -> list[Problem]:
     if lead is None:
         problems.append(Problem("lead", _unknown_player(request.lead)))
     if not request.cards:
-        problems.append(Problem("cards", "Enter at least the card the lead played."))
+        problems.append(Problem("cards", _("Enter at least the card the lead played.")))
     elif len(request.cards) > len(request.players):
         problems.append(
             Problem(
                 "cards",
-                f"Each of the {len(request.players)} players plays one card, "
-                f"but {len(request.cards)} cards were entered.",
+                _(
+                    "Each of the %(players)s players plays one card, but %(cards)s cards were"
+                    " entered.",
+                    players=len(request.players),
+                    cards=len(request.cards),
+                ),
             )
         )
     problems += _cards_problems(request.cards, ["cards"])
     problems += _copies_problems(
-        ((("cards", i), code) for i, code in enumerate(request.cards)), "are in this trick"
+        ((("cards", i), code) for i, code in enumerate(request.cards)), "trick"
     )
     seats = seating_from(roster.names, lead) if lead is not None else None
     problems += _hands_problems(request, roster=roster, seats=seats)
@@ -98,7 +107,7 @@ def _all_hands_copies_problems(
         for i, (seat, code) in enumerate(zip(seats or (), request.cards, strict=False))
         if seat not in hands
     ]
-    return _copies_problems(places, "were entered in the hands and the trick")
+    return _copies_problems(places, "hands and trick")
 
 
 def check_trick(data: object, *, with_rules: bool = False) -> dict[str, Any]:

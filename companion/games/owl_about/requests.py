@@ -20,6 +20,7 @@ from companion.games.owl_about.cards import (
     PLAYER_CHART,
     Mode,
 )
+from companion.games.text import _
 
 
 class TrickModel(pydantic.BaseModel):
@@ -83,7 +84,11 @@ MAX_ROUNDS = 100
 
 _CARD_CODES = list_size(
     MAX_PLAYERS,
-    lambda n: f"A trick has at most {MAX_PLAYERS} cards, one per player, but {n} were entered.",
+    lambda n: _(
+        "A trick has at most %(most)s cards, one per player, but %(count)s were entered.",
+        most=MAX_PLAYERS,
+        count=n,
+    ),
     text_size(),
 )
 
@@ -91,7 +96,11 @@ _CARD_CODES = list_size(
 _HANDS_SIZE = object_size(
     each=list_size(
         MAX_HAND_CARDS,
-        lambda n: f"A hand holds at most {MAX_HAND_CARDS} cards, but {n} were entered.",
+        lambda n: _(
+            "A hand holds at most %(most)s cards, but %(count)s were entered.",
+            most=MAX_HAND_CARDS,
+            count=n,
+        ),
         text_size(),
     )
 )
@@ -101,7 +110,11 @@ _ROUND_SIZE = object_size(
     {
         "tricks": list_size(
             MAX_HAND_CARDS,
-            lambda n: f"A round has at most {MAX_HAND_CARDS} tricks, but {n} were entered.",
+            lambda n: _(
+                "A round has at most %(most)s tricks, but %(count)s were entered.",
+                most=MAX_HAND_CARDS,
+                count=n,
+            ),
             object_size({"lead": text_size(), "cards": _CARD_CODES, "winner": text_size()}),
         ),
         "trophies": object_size(),
@@ -118,11 +131,17 @@ STATE_SIZE = object_size(
         "mode": text_size(),
         # Generous: variants may come under several names (and repeated).
         "variants": list_size(
-            MAX_FIELDS, lambda n: f"List each variant once; {n} were entered.", text_size()
+            MAX_FIELDS,
+            lambda n: _("List each variant once; %(count)s were entered.", count=n),
+            text_size(),
         ),
         "rounds": list_size(
             MAX_ROUNDS,
-            lambda n: f"A game has at most {MAX_ROUNDS} rounds here, but {n} were entered.",
+            lambda n: _(
+                "A game has at most %(most)s rounds here, but %(count)s were entered.",
+                most=MAX_ROUNDS,
+                count=n,
+            ),
             _ROUND_SIZE,
         ),
     }

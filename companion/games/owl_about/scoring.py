@@ -37,6 +37,7 @@ from companion.games.owl_about.state import GameInput, RoundInput, TrickInput
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.ranking import BreakdownLine, Entry, Result, ScoreOrder, rank
 from companion.games.readings import Reading, unique_readings
+from companion.games.text import N_, _, spoken_list
 
 
 def play_trick(trick: TrickInput, *, mode: Mode, players: Sequence[str]) -> PlayedTrick:
@@ -258,12 +259,20 @@ def game_end(rounds: Sequence[RoundScore], target: int) -> int | None:
 def _after_end_problems(rounds: Sequence[RoundScore], *, end: int, target: int) -> list[Problem]:
     ender = rounds[end - 1]
     reached = [n for n, total in ender.totals.items() if total >= target]
-    who = " and ".join(reached)
+    who = reached[0] if reached else ""
+    for name in reached[1:]:
+        # Each name joined by "and", as this sentence always said them ("A and B and C").
+        who = _("%(items)s and %(last)s", items=who, last=name)
     return [
         Problem(
             f"rounds[{scored.number - 1}]",
-            f"The game ended after round {end}, when {who} reached the target of "
-            f"{target} VP, so no further round is played.",
+            _(
+                "The game ended after round %(round)s, when %(names)s reached the target of"
+                " %(target)s VP, so no further round is played.",
+                round=end,
+                names=who,
+                target=target,
+            ),
             rule=GAME_END_RULE,
         )
         for scored in rounds[end:]
@@ -277,14 +286,16 @@ def _breakdowns(
     lines: dict[str, list[BreakdownLine]] = {name: [] for name in players}
     before = dict.fromkeys(players, 0)
     for scored in rounds:
-        label = f"Round {scored.number}"
+        label = _("Round %(round)s", round=scored.number)
         for name in players:
             vp = scored.vp[name]
             lines[name].append(BreakdownLine(label, vp, ROUND_VP_RULE))
             if scored.night_collection.get(name) is NightCollection.TOTAL_RESET:
                 lines[name].append(
                     BreakdownLine(
-                        f"{label}: night collection reset",
+                        # TRANSLATORS: a breakdown line: Night Collection 4 set the player's
+                        # total back to 0 after this round.
+                        _("Round %(round)s: night collection reset", round=scored.number),
                         -(before[name] + vp),
                         NIGHT_COLLECTION_4_RULE,
                     )
@@ -300,14 +311,22 @@ def _round_warnings(game: GameInput, rounds: Sequence[RoundScore]) -> list[str]:
         if not scored.complete:
             played = len(scored.tricks)
             warnings.append(
-                f"Round {n} has {played} of {game.chart.tricks} tricks so far; "
-                "it is scored as it stands."
+                _(
+                    "Round %(round)s has %(played)s of %(tricks)s tricks so far; it is scored as"
+                    " it stands.",
+                    round=n,
+                    played=played,
+                    tricks=game.chart.tricks,
+                )
             )
         if entered.trophies is not None:
             if game.variants:
                 warnings.append(
-                    f"Round {n} was entered as trophy counts, so the variants could not "
-                    "be applied to it."
+                    _(
+                        "Round %(round)s was entered as trophy counts, so the variants could not"
+                        " be applied to it.",
+                        round=n,
+                    )
                 )
             warnings += _trophy_total_warnings(n, trophies=entered.trophies, chart=game.chart)
         if entered.tricks is not None and game.mode is not Mode.ADVANCED:
@@ -319,10 +338,35 @@ def _trophy_total_warnings(
     number: int, *, trophies: Mapping[str, int], chart: ChartRow
 ) -> list[str]:
     """A round hands out one trophy per trick and two per night card dealt."""
-    problem = trophy_total_problem(trophies, chart=chart)
-    if problem is None:
-        return []
-    return [f"Round {number}: {problem[0].lower()}{problem[1:]}"]
+    problem = _trophy_total_words(trophies, chart=chart, round_number=number)
+    return [] if problem is None else [problem]
+
+
+#: Why a round's trophies cannot add up to what was entered: with 6 players (``exact``,
+#: every card dealt) or fewer (``choices``), on its own or in a round's warning
+#: (``round``: its number).
+_TROPHY_TOTALS = {
+    ("exact", False): N_(
+        "The trophies add up to %(total)s, but with %(players)s players every card is dealt,"
+        " so a round's trophies add up to exactly %(possible)s: %(tricks)s tricks, plus 2 for"
+        " each of the %(nights)s night cards."
+    ),
+    ("exact", True): N_(
+        "Round %(round)s: the trophies add up to %(total)s, but with %(players)s players"
+        " every card is dealt, so a round's trophies add up to exactly %(possible)s:"
+        " %(tricks)s tricks, plus 2 for each of the %(nights)s night cards."
+    ),
+    # TRANSLATORS: "possible" lists the totals a round can hand out ("8, 10 or 12").
+    ("choices", False): N_(
+        "The trophies add up to %(total)s, but a round with %(players)s players hands out 1"
+        " per trick (%(tricks)s) plus 2 per night card dealt, so %(possible)s."
+    ),
+    ("choices", True): N_(
+        "Round %(round)s: the trophies add up to %(total)s, but a round with %(players)s"
+        " players hands out 1 per trick (%(tricks)s) plus 2 per night card dealt, so"
+        " %(possible)s."
+    ),
+}
 
 
 def trophy_total_problem(trophies: Mapping[str, int], *, chart: ChartRow) -> str | None:
@@ -339,25 +383,32 @@ def trophy_total_problem(trophies: Mapping[str, int], *, chart: ChartRow) -> str
     >>> trophy_total_problem(six, chart=PLAYER_CHART[6])[:60]
     'The trophies add up to 12, but with 6 players every card is '
     """
+    return _trophy_total_words(trophies, chart=chart)
+
+
+def _trophy_total_words(
+    trophies: Mapping[str, int], *, chart: ChartRow, round_number: int | None = None
+) -> str | None:
+    """What :func:`trophy_total_problem` says, or (with ``round_number``) a round's
+    warning saying it: each a whole sentence in the reader's language."""
     total = sum(trophies.values())
     possible = chart.trophy_totals
     if total in possible:
         return None
-    nights = len(NIGHT_SPEEDS)
-    if len(possible) == 1:
-        return (
-            f"The trophies add up to {total}, but with {chart.players} players every card "
-            f"is dealt, so a round's trophies add up to exactly {possible[0]}: "
-            f"{chart.tricks} tricks, plus 2 for each of the {nights} night cards."
-        )
-    choices = ", ".join(str(n) for n in possible[:-1]) + f" or {possible[-1]}"
-    return (
-        f"The trophies add up to {total}, but a round with {chart.players} players hands "
-        f"out 1 per trick ({chart.tricks}) plus 2 per night card dealt, so {choices}."
+    kind = "exact" if len(possible) == 1 else "choices"
+    return _(
+        _TROPHY_TOTALS[kind, round_number is not None],
+        round=round_number,
+        total=total,
+        players=chart.players,
+        possible=spoken_list([str(n) for n in possible], joined_by="or"),
+        tricks=chart.tricks,
+        nights=len(NIGHT_SPEEDS),
     )
 
 
-WRONG_CARD_REMINDER = "A wrong card costs its player 1 VP as a penalty."
+#: Marked for translation: said with ``_(WRONG_CARD_REMINDER)``.
+WRONG_CARD_REMINDER = N_("A wrong card costs its player 1 VP as a penalty.")
 
 
 def _round_rule_breaks(
@@ -387,7 +438,17 @@ def _round_rule_breaks(
                 message = _rule_break_message(
                     broken, player=seat, code=code, fastest=_fastest(before)
                 )
-                warnings.append(f"Round {number}, trick {index}: {message} {WRONG_CARD_REMINDER}")
+                warnings.append(
+                    # TRANSLATORS: "problem" is the rule a card broke, "reminder" what a wrong
+                    # card costs (two sentences).
+                    _(
+                        "Round %(round)s, trick %(trick)s: %(problem)s %(reminder)s",
+                        round=number,
+                        trick=index,
+                        problem=message,
+                        reminder=_(WRONG_CARD_REMINDER),
+                    )
+                )
         for seat, code in zip(trick.seats, trick.cards, strict=True):
             still_to_play[seat].remove(code)
     return warnings
@@ -416,8 +477,11 @@ def score_game(game: GameInput) -> Result:
     warnings = _round_warnings(game, rounds)
     if end is None:
         warnings.append(
-            f"Nobody has reached the target of {game.target} VP at the end of a round yet, "
-            "so the game goes on."
+            _(
+                "Nobody has reached the target of %(target)s VP at the end of a round yet, so"
+                " the game goes on.",
+                target=game.target,
+            )
         )
     return Result(
         SLUG,

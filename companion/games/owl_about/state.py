@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from companion.games.limits import (
     validate_model,
@@ -43,6 +43,7 @@ from companion.games.owl_about.cards import (
 )
 from companion.games.owl_about.requests import STATE_SIZE, RoundModel, StateModel, TrickModel
 from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.text import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -80,22 +81,62 @@ class Roster(BaseRoster):
 
 
 def _unknown_player(name: str) -> str:
-    return f'No player at this table is called "{name}".'
+    return _('No player at this table is called "%(name)s".', name=name)
 
 
 def _entered_twice(player: str) -> str:
     # Names match regardless of case, so "Tom" and "tom" are the same key.
-    return f"This names {player} a second time; enter each player once."
+    return _("This names %(player)s a second time; enter each player once.", player=player)
 
 
 def _unknown_card(code: str) -> str:
-    return f'There is no card "{code}"; enter 1 to 10, or N4 to N7 for a night card.'
+    # TRANSLATORS: the card codes (1 to 10, N4 to N7) are typed as they are.
+    return _(
+        'There is no card "%(code)s"; enter 1 to 10, or N4 to N7 for a night card.', code=code
+    )
 
 
-def _too_many_copies(code: str, *, count: int, where: str) -> str:
-    copies = DECK[code]
-    exist = "card exists" if copies == 1 else "cards exist"
-    return f'Only {copies} "{card(code).label}" {exist}, but {count} {where}.'
+#: Where cards were counted too often, for the sentence that says so.
+CountedIn = Literal["trick", "hands and trick", "round", "hands"]
+
+
+def _too_many_copies(code: str, *, count: int, where: CountedIn) -> str:
+    """The sentence refusing more copies of a card than the deck holds: ``copies`` in the
+    deck (singular or plural), ``count`` of them counted ``where``."""
+    copies, label = DECK[code], card(code).label
+    if where == "trick":
+        return ngettext(
+            'Only %(num)s "%(card)s" card exists, but %(count)s are in this trick.',
+            'Only %(num)s "%(card)s" cards exist, but %(count)s are in this trick.',
+            copies,
+            card=label,
+            count=count,
+        )
+    if where == "hands and trick":
+        return ngettext(
+            'Only %(num)s "%(card)s" card exists, but %(count)s were entered in the hands and'
+            " the trick.",
+            'Only %(num)s "%(card)s" cards exist, but %(count)s were entered in the hands and'
+            " the trick.",
+            copies,
+            card=label,
+            count=count,
+        )
+    if where == "round":
+        return ngettext(
+            'Only %(num)s "%(card)s" card exists, but %(count)s were played in this round.',
+            'Only %(num)s "%(card)s" cards exist, but %(count)s were played in this round.',
+            copies,
+            card=label,
+            count=count,
+        )
+    return ngettext(
+        'Only %(num)s "%(card)s" card exists, but %(count)s were entered in the hands.',
+        'Only %(num)s "%(card)s" cards exist, but %(count)s were entered in the hands.',
+        copies,
+        card=label,
+        count=count,
+    )
 
 
 def _roster_problems(players: Sequence[str], *, path: str = "players") -> list[Problem]:
@@ -107,7 +148,12 @@ def _mode_problem(mode: str) -> list[Problem]:
     if mode in set(Mode):
         return []
     modes = ", ".join(m.value for m in Mode)
-    return [Problem("mode", f'The mode must be one of {modes}, not "{mode}".')]
+    # TRANSLATORS: "modes" lists the modes' names as a request types them (basic, quick...).
+    return [
+        Problem(
+            "mode", _('The mode must be one of %(modes)s, not "%(mode)s".', modes=modes, mode=mode)
+        )
+    ]
 
 
 def _options_problems(model: StateModel) -> list[Problem]:
@@ -116,15 +162,32 @@ def _options_problems(model: StateModel) -> list[Problem]:
     for index, variant in enumerate(model.variants):
         if variant not in set(Variant):
             problems.append(
-                Problem(f"variants[{index}]", f'There is no variant "{variant}"; use {names}.')
+                Problem(
+                    f"variants[{index}]",
+                    # TRANSLATORS: "names" lists the variants as a request types them.
+                    _(
+                        'There is no variant "%(variant)s"; use %(names)s.',
+                        variant=variant,
+                        names=names,
+                    ),
+                )
             )
     if model.variants and model.mode != Mode.ADVANCED:
         problems.append(
-            Problem("variants", "Variants are only played in advanced mode.", rule=ADVANCED_RULE)
+            Problem(
+                "variants", _("Variants are only played in advanced mode."), rule=ADVANCED_RULE
+            )
         )
     if model.target is not None and not MIN_TARGET <= model.target <= MAX_TARGET:
         problems.append(
-            Problem("target", f"The target must be from {MIN_TARGET} to {MAX_TARGET} VP.")
+            Problem(
+                "target",
+                _(
+                    "The target must be from %(minimum)s to %(maximum)s VP.",
+                    minimum=MIN_TARGET,
+                    maximum=MAX_TARGET,
+                ),
+            )
         )
     return problems
 
@@ -138,7 +201,7 @@ def _cards_problems(cards: Sequence[str], location: Sequence[str | int]) -> list
 
 
 def _copies_problems(
-    places: Iterable[tuple[tuple[str | int, ...], str]], where: str
+    places: Iterable[tuple[tuple[str | int, ...], str]], where: CountedIn
 ) -> list[Problem]:
     """One problem per card entered more often than the deck has it, at the extra copy."""
     seen: Counter[str] = Counter()
@@ -233,8 +296,10 @@ _CODES = frozenset(DECK)
 
 
 def _player_map_problems(
-    values: Mapping[str, int], location: Sequence[str | int], *, roster: Roster, what: str
+    values: Mapping[str, int], location: Sequence[str | int], *, roster: Roster, negative: str
 ) -> list[Problem]:
+    """Per-player values: known players, each once, none below 0 (``negative`` says so,
+    in the reader's language)."""
     problems = []
     seen: set[str] = set()
     for name, value in values.items():
@@ -244,7 +309,7 @@ def _player_map_problems(
         elif player in seen:
             problems.append(Problem(path_of([*location, name]), _entered_twice(player)))
         elif value < 0:
-            problems.append(Problem(path_of([*location, name]), f"{what} cannot be negative."))
+            problems.append(Problem(path_of([*location, name]), negative))
         seen.add(player or name)
     return problems
 
@@ -252,7 +317,9 @@ def _player_map_problems(
 def _trophies_problems(
     trophies: Mapping[str, int], *, location: Sequence[str | int], roster: Roster
 ) -> list[Problem]:
-    problems = _player_map_problems(trophies, location, roster=roster, what="Trophies")
+    problems = _player_map_problems(
+        trophies, location, roster=roster, negative=_("Trophies cannot be negative.")
+    )
     chart = roster.chart
     if chart is None:
         return problems
@@ -262,9 +329,15 @@ def _trophies_problems(
             problems.append(
                 Problem(
                     path_of([*location, name]),
-                    f"A player can win at most {limit} trophies in a round with "
-                    f"{chart.players} players ({chart.tricks} tricks, plus 2 for each "
-                    f"of the {len(NIGHT_SPEEDS)} night cards).",
+                    _(
+                        "A player can win at most %(most)s trophies in a round with %(players)s"
+                        " players (%(tricks)s tricks, plus 2 for each of the %(nights)s night"
+                        " cards).",
+                        most=limit,
+                        players=chart.players,
+                        tricks=chart.tricks,
+                        nights=len(NIGHT_SPEEDS),
+                    ),
                     rule=TROPHY_TOTALS_RULE,
                 )
             )
@@ -276,7 +349,9 @@ def _penalties_problems(
 ) -> list[Problem]:
     """Penalties are whole numbers from 0 to the cards a player plays in a round (one
     wrong card each at most)."""
-    problems = _player_map_problems(penalties, location, roster=roster, what="A penalty")
+    problems = _player_map_problems(
+        penalties, location, roster=roster, negative=_("A penalty cannot be negative.")
+    )
     chart = roster.chart
     if chart is None:
         return problems
@@ -285,9 +360,14 @@ def _penalties_problems(
             problems.append(
                 Problem(
                     path_of([*location, name]),
-                    f"A penalty is at most {chart.hand_cards} VP in a round with "
-                    f"{chart.players} players (1 VP per wrong card, and each player plays "
-                    f"{chart.hand_cards} cards), but {value} was entered.",
+                    _(
+                        "A penalty is at most %(most)s VP in a round with %(players)s players"
+                        " (1 VP per wrong card, and each player plays %(most)s cards), but"
+                        " %(value)s was entered.",
+                        most=chart.hand_cards,
+                        players=chart.players,
+                        value=value,
+                    ),
                     rule=PENALTY_RULE,
                 )
             )
@@ -304,8 +384,14 @@ def _trick_problems(
         problems.append(
             Problem(
                 path_of([*location, "cards"]),
-                f"Each of the {count} players plays one card in a trick, "
-                f"but {len(trick.cards)} cards were entered.",
+                ngettext(
+                    "Each of the %(players)s players plays one card in a trick, but %(num)s card"
+                    " was entered.",
+                    "Each of the %(players)s players plays one card in a trick, but %(num)s cards"
+                    " were entered.",
+                    len(trick.cards),
+                    players=count,
+                ),
             )
         )
     problems += _cards_problems(trick.cards, [*location, "cards"])
@@ -314,13 +400,15 @@ def _trick_problems(
     if trick.winner is not None:
         where = path_of([*location, "winner"])
         if len(trick.cards) != count:
-            problems.append(Problem(where, "A trick still being played has no taker yet."))
+            problems.append(Problem(where, _("A trick still being played has no taker yet.")))
         elif context.mode != Mode.ADVANCED:
             problems.append(
                 Problem(
                     where,
-                    "Only special effects can change who takes a trick, and they are "
-                    "played in advanced mode only.",
+                    _(
+                        "Only special effects can change who takes a trick, and they are played"
+                        " in advanced mode only."
+                    ),
                 )
             )
         elif context.roster.find(trick.winner) is None:
@@ -357,8 +445,13 @@ def _tricks_problems(
         problems.append(
             Problem(
                 path_of([*location, "tricks"]),
-                f"A round with {chart.players} players has {chart.tricks} tricks, "
-                f"but {len(tricks)} were entered.",
+                _(
+                    "A round with %(players)s players has %(tricks)s tricks, but %(count)s were"
+                    " entered.",
+                    players=chart.players,
+                    tricks=chart.tricks,
+                    count=len(tricks),
+                ),
                 rule=PLAYERS_RULE,
             )
         )
@@ -373,8 +466,12 @@ def _tricks_problems(
             problems.append(
                 Problem(
                     path_of([*here, "lead"]),
-                    f"The previous trick went to {previous_taker}, so {previous_taker} "
-                    f"leads this one, not {lead}.",
+                    _(
+                        "The previous trick went to %(taker)s, so %(taker)s leads this one, not"
+                        " %(lead)s.",
+                        taker=previous_taker,
+                        lead=lead,
+                    ),
                     rule=TRICK_WINNER_RULE,
                 )
             )
@@ -384,7 +481,7 @@ def _tricks_problems(
         for t, trick in enumerate(tricks)
         for c, code in enumerate(trick.cards)
     )
-    return problems + _copies_problems(places, "were played in this round")
+    return problems + _copies_problems(places, "round")
 
 
 def _round_problems(
@@ -396,19 +493,19 @@ def _round_problems(
         problems.append(
             Problem(
                 path_of([*location, "open"]),
-                "Only a round entered trick by trick can be played along.",
+                _("Only a round entered trick by trick can be played along."),
             )
         )
     if round_.tricks is not None and round_.trophies is not None:
         problems.append(
             Problem(
                 path_of(location),
-                "Enter this round either trick by trick or as trophy counts, not both.",
+                _("Enter this round either trick by trick or as trophy counts, not both."),
             )
         )
     elif round_.tricks is None and round_.trophies is None:
         problems.append(
-            Problem(path_of(location), "Enter this round's tricks or its trophy counts.")
+            Problem(path_of(location), _("Enter this round's tricks or its trophy counts."))
         )
     if round_.tricks is not None:
         problems += _tricks_problems(
@@ -460,8 +557,13 @@ def _hand_size_problems(
         problems.append(
             Problem(
                 path_of(where),
-                f"With {chart.players} players a hand holds at most {chart.hand_cards} "
-                f"cards, but {len(hand)} were entered.",
+                _(
+                    "With %(players)s players a hand holds at most %(most)s cards, but"
+                    " %(count)s were entered.",
+                    players=chart.players,
+                    most=chart.hand_cards,
+                    count=len(hand),
+                ),
                 rule=PLAYERS_RULE,
             )
         )
@@ -486,7 +588,7 @@ def _round_hands_problems(
         for name, hand in hands.items()
         for i, code in enumerate(hand)
     )
-    problems += _copies_problems(places, "were entered in the hands")
+    problems += _copies_problems(places, "hands")
     if problems or context.mode == Mode.ADVANCED or not round_.tricks:
         return problems
     return _played_from_hands_problems(round_, location=location, roster=roster)
@@ -513,8 +615,12 @@ def _played_from_hands_problems(
             problems.append(
                 Problem(
                     path_of([*location, "tricks", t, "cards", c]),
-                    f"{seat}'s entered hand has no {card(code).label} left to play. "
-                    "Check the card, or correct the hand.",
+                    _(
+                        "%(player)s's entered hand has no %(card)s left to play. Check the"
+                        " card, or correct the hand.",
+                        player=seat,
+                        card=card(code).label,
+                    ),
                 )
             )
     return problems
