@@ -158,7 +158,7 @@ def test_scores_of_a_long_game_match_with_and_without_the_cache() -> None:
 def test_the_cache_is_bounded_and_keeps_the_recently_used() -> None:
     """Beyond its size the least recently used entry goes; a read keeps an entry."""
     cache = ReplayCache(size=3)
-    empty = Replayed((), (), ())
+    empty = Replayed((), ())
     keys: list[ReplayKey] = [(None, (((i, 0), ("FF", "FF"), None),)) for i in range(5)]
     for key in keys[:3]:
         cache.put(key, empty)

@@ -3,7 +3,9 @@
 Everything the engine knows about the box lives here: the component counts, the Fate
 deck (suits, values, which cards pass the Feed the Toad! card), the Junk kinds, the
 Machine Matrix, the Hirelings and the victory points that never change. The tests
-check these tables against the rulebook's list of components.
+check these tables against the rulebook's list of components. Names and words are kept
+in English (marked for translation) and said in the reader's language where they are
+shown (:func:`fate_name`, :func:`junk_name`, ``_(machine.name)``).
 
 >>> MACHINES["tiny-tin"].vp, MACHINES["tiny-tin"].junk
 (7, ('clockwork-gizmo', 'reactor-pump'))
@@ -20,8 +22,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from companion.games.text import N_, _
+
 SLUG = "luckys-misadventures"
-NAME = "Lucky's Misadventures"
+# TRANSLATORS: a game's name (the box's title).
+NAME = N_("Lucky's Misadventures")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 #: Rounds in a whole game, in two halves (the Fate deck runs out after each half).
@@ -80,21 +85,36 @@ class Escape(StrEnum):
 
 
 ESCAPE_NAMES: dict[Escape, str] = {
-    Escape.TIME_MACHINE: "the Time Machine",
-    Escape.THREE_SISTERS: "the Three Sisters",
-    Escape.PUMPKIN_TED: "Pumpkin Ted's portal",
+    # TRANSLATORS: a way out of Oddtopia, in "Carol escaped Oddtopia with the Time Machine".
+    Escape.TIME_MACHINE: N_("the Time Machine"),
+    # TRANSLATORS: a way out of Oddtopia, in "Carol escaped Oddtopia with the Three Sisters".
+    Escape.THREE_SISTERS: N_("the Three Sisters"),
+    # TRANSLATORS: a way out of Oddtopia, in "Carol escaped Oddtopia with Pumpkin Ted's portal".
+    Escape.PUMPKIN_TED: N_("Pumpkin Ted's portal"),
 }
 
-SUIT_NAMES: dict[Suit, str] = {Suit.CUPS: "Cups", Suit.SWORDS: "Swords", Suit.WANDS: "Wands"}
+SUIT_NAMES: dict[Suit, str] = {
+    # TRANSLATORS: a suit of Lucky's Misadventures' Fate cards.
+    Suit.CUPS: N_("Cups"),
+    # TRANSLATORS: a suit of Lucky's Misadventures' Fate cards.
+    Suit.SWORDS: N_("Swords"),
+    # TRANSLATORS: a suit of Lucky's Misadventures' Fate cards.
+    Suit.WANDS: N_("Wands"),
+}
 FACTION_NAMES: dict[Faction, str] = {
-    Faction.TINKERER: "Tinkerer",
-    Faction.WICKED: "Wicked",
-    Faction.ODDLING: "Oddling",
+    # TRANSLATORS: a faction of Lucky's Misadventures' allies.
+    Faction.TINKERER: N_("Tinkerer"),
+    # TRANSLATORS: a faction of Lucky's Misadventures' allies.
+    Faction.WICKED: N_("Wicked"),
+    # TRANSLATORS: a faction of Lucky's Misadventures' allies.
+    Faction.ODDLING: N_("Oddling"),
 }
 #: What a challenge's winner takes from the bank.
 CHALLENGE_PRIZES: dict[Challenge, str] = {
-    Challenge.TINKERER: "Junk card",
-    Challenge.WICKED: "Maven card",
+    # TRANSLATORS: a Tinkerer challenge's prize, in "any Junk card from the bank".
+    Challenge.TINKERER: N_("Junk card"),
+    # TRANSLATORS: a Wicked challenge's prize, in "any Maven card from the bank".
+    Challenge.WICKED: N_("Maven card"),
 }
 
 
@@ -126,12 +146,18 @@ class FateCard:
 MINOR_VALUES = range(1, 7)
 #: The six major arcana with their values where the rulebook gives them.
 MAJORS: dict[str, tuple[str, int | None]] = {
-    "magician": ("Magician", None),
-    "tower": ("Tower", None),
-    "fool": ("Fool", None),
-    "judgment": ("Judgment", None),
-    "fortune": ("Fortune", 5),
-    "death": ("Death", None),
+    # TRANSLATORS: a major Fate card of Lucky's Misadventures (a tarot trump).
+    "magician": (N_("Magician"), None),
+    # TRANSLATORS: a major Fate card of Lucky's Misadventures (a tarot trump).
+    "tower": (N_("Tower"), None),
+    # TRANSLATORS: a major Fate card of Lucky's Misadventures (a tarot trump).
+    "fool": (N_("Fool"), None),
+    # TRANSLATORS: a major Fate card of Lucky's Misadventures (a tarot trump).
+    "judgment": (N_("Judgment"), None),
+    # TRANSLATORS: a major Fate card of Lucky's Misadventures (a tarot trump).
+    "fortune": (N_("Fortune"), 5),
+    # TRANSLATORS: a major Fate card of Lucky's Misadventures (a tarot trump).
+    "death": (N_("Death"), None),
 }
 
 
@@ -153,17 +179,36 @@ def _fate_deck() -> dict[str, FateCard]:
 FATE: dict[str, FateCard] = _fate_deck()
 
 
-UNPRINTED_EFFECT = (
+def fate_name(code: str) -> str:
+    """A Fate card's name in the reader's language ("5 of Wands"); an unknown code as it is.
+
+    >>> fate_name("wands-5"), fate_name("death"), fate_name("joker")
+    ('5 of Wands', 'Death', 'joker')
+    """
+    card = FATE.get(code)
+    if card is None:
+        return code
+    if card.suit is None:
+        return _(card.name)
+    # TRANSLATORS: a minor Fate card: its value and its suit ("5 of Wands").
+    return _("%(value)s of %(suit)s", value=card.value, suit=_(SUIT_NAMES[card.suit]))
+
+
+UNPRINTED_EFFECT = N_(
     "The rulebook does not print this card's effect: read it from the card. "
     "When two majors clash in timing, the lower Fate value goes first."
 )
 
 #: Fortune's bands: (lowest sum, highest sum, effect).
 FORTUNE_BANDS: tuple[tuple[int, int, str], ...] = (
-    (2, 5, "no Tinkerer challenge this round"),
-    (6, 6, "no Wicked challenge this round"),
-    (7, 9, "everyone must play 4 cards this round"),
-    (10, 12, "Machines do not function this round"),
+    # TRANSLATORS: Fortune's effect when the other two Fate cards add up to 2 to 5.
+    (2, 5, N_("no Tinkerer challenge this round")),
+    # TRANSLATORS: Fortune's effect when the other two Fate cards add up to 6.
+    (6, 6, N_("no Wicked challenge this round")),
+    # TRANSLATORS: Fortune's effect when the other two Fate cards add up to 7 to 9.
+    (7, 9, N_("everyone must play 4 cards this round")),
+    # TRANSLATORS: Fortune's effect when the other two Fate cards add up to 10 to 12.
+    (10, 12, N_("Machines do not function this round")),
 )
 #: The highest sum whose band takes a challenge away (Tinkerer 2-5, Wicked 6).
 FORTUNE_LAST_CHALLENGE_BAND = 6
@@ -181,17 +226,26 @@ class JunkKind(StrEnum):
 
 #: Junk kind -> (name, copies in the box).
 JUNK: dict[str, tuple[str, int]] = {
-    JunkKind.CLOCKWORK_GIZMO: ("Clockwork Gizmo", 16),
-    JunkKind.REACTOR_PUMP: ("Reactor Pump", 12),
-    JunkKind.ANALOG_ENCRYPTOR: ("Analog Encryptor", 10),
-    JunkKind.LUMINOUS_AETHER: ("Luminous Aether", 7),
-    JunkKind.FLUX_CAPACITOR: ("Flux Capacitor", 3),
+    # TRANSLATORS: a kind of Junk card in Lucky's Misadventures.
+    JunkKind.CLOCKWORK_GIZMO: (N_("Clockwork Gizmo"), 16),
+    # TRANSLATORS: a kind of Junk card in Lucky's Misadventures.
+    JunkKind.REACTOR_PUMP: (N_("Reactor Pump"), 12),
+    # TRANSLATORS: a kind of Junk card in Lucky's Misadventures.
+    JunkKind.ANALOG_ENCRYPTOR: (N_("Analog Encryptor"), 10),
+    # TRANSLATORS: a kind of Junk card in Lucky's Misadventures.
+    JunkKind.LUMINOUS_AETHER: (N_("Luminous Aether"), 7),
+    # TRANSLATORS: a kind of Junk card in Lucky's Misadventures.
+    JunkKind.FLUX_CAPACITOR: (N_("Flux Capacitor"), 3),
 }
 
 
 def junk_name(kind: str) -> str:
-    """A Junk kind's name ("Reactor Pump"); unknown kinds as given."""
-    return JUNK[kind][0] if kind in JUNK else kind
+    """A Junk kind's name in the reader's language ("Reactor Pump"); unknown kinds as given.
+
+    >>> junk_name("reactor-pump"), junk_name("spring")
+    ('Reactor Pump', 'spring')
+    """
+    return _(JUNK[kind][0]) if kind in JUNK else kind
 
 
 @dataclass(frozen=True)
@@ -219,17 +273,28 @@ K = JunkKind
 #: The Machine Matrix: which two Junk build which Machine, and its VP.
 MACHINES: dict[str, Machine] = {
     m.key: m
+    # The names are the Machines' (translated where shown); their keys come from them.
     for m in (
-        _machine("Creepy Doll Bot", K.CLOCKWORK_GIZMO, K.CLOCKWORK_GIZMO, 6),
-        _machine("Steam Golem", K.REACTOR_PUMP, K.ANALOG_ENCRYPTOR, 7),
-        _machine("Tiny Tin", K.CLOCKWORK_GIZMO, K.REACTOR_PUMP, 7),
-        _machine("Mech Dragon", K.REACTOR_PUMP, K.LUMINOUS_AETHER, 10),
-        _machine("Dirigible", K.CLOCKWORK_GIZMO, K.ANALOG_ENCRYPTOR, 8),
-        _machine("Electro Brain", K.ANALOG_ENCRYPTOR, K.ANALOG_ENCRYPTOR, 9),
-        _machine("Plasma Cannon", K.REACTOR_PUMP, K.REACTOR_PUMP, 9),
-        _machine("Dark Energy Machine", K.LUMINOUS_AETHER, K.LUMINOUS_AETHER, 9),
-        _machine("Fate Clock", K.CLOCKWORK_GIZMO, K.LUMINOUS_AETHER, 9),
-        _machine("Time Machine", K.FLUX_CAPACITOR, K.FLUX_CAPACITOR, 13),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Creepy Doll Bot"), K.CLOCKWORK_GIZMO, K.CLOCKWORK_GIZMO, 6),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Steam Golem"), K.REACTOR_PUMP, K.ANALOG_ENCRYPTOR, 7),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Tiny Tin"), K.CLOCKWORK_GIZMO, K.REACTOR_PUMP, 7),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Mech Dragon"), K.REACTOR_PUMP, K.LUMINOUS_AETHER, 10),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Dirigible"), K.CLOCKWORK_GIZMO, K.ANALOG_ENCRYPTOR, 8),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Electro Brain"), K.ANALOG_ENCRYPTOR, K.ANALOG_ENCRYPTOR, 9),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Plasma Cannon"), K.REACTOR_PUMP, K.REACTOR_PUMP, 9),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Dark Energy Machine"), K.LUMINOUS_AETHER, K.LUMINOUS_AETHER, 9),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Fate Clock"), K.CLOCKWORK_GIZMO, K.LUMINOUS_AETHER, 9),
+        # TRANSLATORS: a Machine card of Lucky's Misadventures.
+        _machine(N_("Time Machine"), K.FLUX_CAPACITOR, K.FLUX_CAPACITOR, 13),
     )
 }
 TIME_MACHINE = "time-machine"
@@ -263,9 +328,12 @@ def machine_for(first: str, second: str) -> Machine | None:
 
 #: Hireling kind -> (name, faction, copies).
 HIRELINGS: dict[str, tuple[str, Faction, int]] = {
-    "winged-monkey": ("Winged Monkey", Faction.WICKED, 8),
-    "clockmakers": ("Clockmakers", Faction.TINKERER, 8),
-    "white-rabbit": ("White Rabbit", Faction.ODDLING, 8),
+    # TRANSLATORS: a Hireling card of Lucky's Misadventures.
+    "winged-monkey": (N_("Winged Monkey"), Faction.WICKED, 8),
+    # TRANSLATORS: a Hireling card of Lucky's Misadventures (one card, a plural name).
+    "clockmakers": (N_("Clockmakers"), Faction.TINKERER, 8),
+    # TRANSLATORS: a Hireling card of Lucky's Misadventures.
+    "white-rabbit": (N_("White Rabbit"), Faction.ODDLING, 8),
 }
 CLOCKMAKERS = "clockmakers"
 WHITE_RABBIT_FIRST, WHITE_RABBIT_MORE = 2, 1
@@ -289,6 +357,19 @@ THREE_SISTERS = ("greed", "despair", "vanity")
 #: The Mavens the rulebook names as single cards ("the Pumpkin Ted card", the three
 #: Sisters): no two decks can hold the same one.
 NAMED_MAVENS = (PUMPKIN_TED, QUEEN_OF_SPADES, *THREE_SISTERS)
+#: Their names as printed (translated where shown).
+MAVEN_NAMES: dict[str, str] = {
+    # TRANSLATORS: a Maven card of Lucky's Misadventures.
+    PUMPKIN_TED: N_("Pumpkin Ted"),
+    # TRANSLATORS: a Maven card of Lucky's Misadventures.
+    QUEEN_OF_SPADES: N_("Queen of Spades"),
+    # TRANSLATORS: a Maven card of Lucky's Misadventures, one of the three Sisters.
+    "greed": N_("Greed"),
+    # TRANSLATORS: a Maven card of Lucky's Misadventures, one of the three Sisters.
+    "despair": N_("Despair"),
+    # TRANSLATORS: a Maven card of Lucky's Misadventures, one of the three Sisters.
+    "vanity": N_("Vanity"),
+}
 
 
 #: The Sisters are Wicked cards: the Sister Pact symbol is part of a Wicked card.
@@ -308,7 +389,7 @@ class Holding(StrEnum):
 class EscapeCard:
     """A card an escape needs in the escaper's play: where a deck counts it, its key
     there (a Maven's as :func:`maven_key` gives it), its name, and how a sentence names
-    one ("a Fate Clock")."""
+    one ("a Fate Clock"); both in English, translated where shown."""
 
     holding: Holding
     key: str
@@ -317,20 +398,44 @@ class EscapeCard:
 
 
 def _maven_card(key: str) -> EscapeCard:
-    return EscapeCard(Holding.MAVEN, key, key.title(), key.title())
+    return EscapeCard(Holding.MAVEN, key, MAVEN_NAMES[key], MAVEN_NAMES[key])
 
 
 #: What each escape needs in the escaper's play (Pumpkin Ted's trigger aside).
 ESCAPE_CARDS: dict[Escape, tuple[EscapeCard, ...]] = {
     Escape.TIME_MACHINE: (
-        EscapeCard(Holding.MACHINE, TIME_MACHINE, "Time Machine", "the Time Machine"),
-        EscapeCard(Holding.JUNK, JunkKind.REACTOR_PUMP.value, "Reactor Pump", "a Reactor Pump"),
+        EscapeCard(
+            Holding.MACHINE,
+            TIME_MACHINE,
+            N_("Time Machine"),
+            # TRANSLATORS: a card an escape needs, in "it needs the Time Machine in Lewis's play".
+            N_("the Time Machine"),
+        ),
+        EscapeCard(
+            Holding.JUNK,
+            JunkKind.REACTOR_PUMP.value,
+            N_("Reactor Pump"),
+            # TRANSLATORS: a card an escape needs, in "it needs a Reactor Pump in Lewis's play".
+            N_("a Reactor Pump"),
+        ),
     ),
     Escape.THREE_SISTERS: tuple(_maven_card(sister) for sister in THREE_SISTERS),
     Escape.PUMPKIN_TED: (
         _maven_card(PUMPKIN_TED),
-        EscapeCard(Holding.HIRELING, CLOCKMAKERS, "Clockmakers", "a Clockmakers Hireling"),
-        EscapeCard(Holding.MACHINE, FATE_CLOCK, "Fate Clock", "a Fate Clock"),
+        EscapeCard(
+            Holding.HIRELING,
+            CLOCKMAKERS,
+            N_("Clockmakers"),
+            # TRANSLATORS: a card an escape needs, in "it needs a Clockmakers Hireling in ...".
+            N_("a Clockmakers Hireling"),
+        ),
+        EscapeCard(
+            Holding.MACHINE,
+            FATE_CLOCK,
+            N_("Fate Clock"),
+            # TRANSLATORS: a card an escape needs, in "it needs a Fate Clock in Lewis's play".
+            N_("a Fate Clock"),
+        ),
     ),
 }
 

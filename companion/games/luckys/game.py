@@ -11,12 +11,13 @@ from companion.games.limits import problems_of, whole_number
 from companion.games.luckys import facts as f
 from companion.games.luckys import readings as app
 from companion.games.luckys import referee
-from companion.games.luckys.scoring import TIEBREAKS, score_table
+from companion.games.luckys.scoring import TIEBREAKS, escape_words, score_table
 from companion.games.luckys.state import StateModel, Table, parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
+from companion.games.text import N_, _
 
-REFUSED = "This cannot be changed here."
+REFUSED = N_("This cannot be changed here.")
 
 
 def finished(table: Table) -> bool:
@@ -27,12 +28,12 @@ def finished(table: Table) -> bool:
     return len(table.rounds) == f.ROUNDS and len(table.rounds[-1]) == f.FATE_PER_ROUND
 
 
-NO_TOAD_WARNING = (
+NO_TOAD_WARNING = N_(
     "Who held the Feed the Toad! card before round 1 is not entered, so the turn order is"
     " not known and the last tiebreaker (who took the last turn) cannot separate tied"
     " players; the app does not assume the first seat."
 )
-NOT_OVER_WARNING = (
+NOT_OVER_WARNING = N_(
     "The last round is not played yet, so the last tiebreaker (who takes the last turn)"
     " cannot separate tied players yet."
 )
@@ -47,9 +48,13 @@ def _contradicting_rounds(table: Table) -> list[str]:
     if not table.final_turn_order or followed == table.final_turn_order:
         return []
     return [
-        f"The last round's turn order entered starts with {table.final_turn_order[0]}, but"
-        f" following the Feed the Toad! card through the rounds entered, {followed[0]} held"
-        " it in the last round; the entered order decides the last tiebreaker."
+        _(
+            "The last round's turn order entered starts with %(entered)s, but following the"
+            " Feed the Toad! card through the rounds entered, %(holder)s held it in the last"
+            " round; the entered order decides the last tiebreaker.",
+            entered=table.final_turn_order[0],
+            holder=followed[0],
+        )
     ]
 
 
@@ -65,9 +70,9 @@ def score(state: object) -> Result:
         notes += _contradicting_rounds(table)
     elif table.rounds:
         if table.toad is None:
-            notes.append(NO_TOAD_WARNING)
+            notes.append(_(NO_TOAD_WARNING))
         elif not finished(table):
-            notes.append(NOT_OVER_WARNING)
+            notes.append(_(NOT_OVER_WARNING))
         else:
             order = referee.last_turn_order(table.players, table.toad, table.rounds)
         table = Table(table.players, table.decks, table.escaped, order, table.toad, table.rounds)
@@ -95,15 +100,27 @@ class Luckys(Game):
         return score(state)
 
     def over_words(self, result: Mapping[str, Any]) -> str:
-        """An escape, or the end of round 14 (or a tally entered without rounds)."""
+        """An escape, or the end of round 14 (or a tally entered without rounds). An escape
+        is said again from who and how (a stored result's words are English).
+
+        >>> GAME.over_words({"escape": {"player": "Carol", "by": "three-sisters"}})
+        'Carol escaped Oddtopia with the Three Sisters and wins at once; no VP are counted.'
+        """
         escape = result.get("escape")
         if isinstance(escape, Mapping):
-            return str(escape.get("words", "Someone escaped: the game is over."))
-        return "All 14 rounds are played: the game is over."
+            by = escape.get("by")
+            if by in set(f.Escape):
+                return escape_words(str(escape.get("player")), f.Escape(str(by)))
+            return _("Someone escaped: the game is over.")
+        return _("All %(rounds)s rounds are played: the game is over.", rounds=f.ROUNDS)
 
     def going_on_words(self, _result: Mapping[str, Any]) -> str:
         """Fewer than 14 rounds are in the round companion, and nobody escaped."""
-        return "nobody escaped and the round companion does not hold all 14 rounds yet"
+        # TRANSLATORS: why the game is not over yet, inside a question to finish it.
+        return _(
+            "nobody escaped and the round companion does not hold all %(rounds)s rounds yet",
+            rounds=f.ROUNDS,
+        )
 
     def new_state(self, players: Sequence[str], _options: Mapping[str, Any]) -> dict[str, Any]:
         """Every player starts with Lucky; the first player holds the Feed the Toad! card."""
@@ -130,54 +147,59 @@ class Luckys(Game):
                 most = f.MACHINES[key].copies
                 return whole_number(where, raw, minimum=0, maximum=most, unit="cards")
             case ["decks", str(), "junk", int(), "count"]:
-                most = max(copies for _, copies in f.JUNK.values())
+                most = max(copies for _name, copies in f.JUNK.values())
                 return whole_number(where, raw, minimum=0, maximum=most, unit="cards")
             case ["decks", str(), "junk", int(), "vp"]:
-                return whole_number(where, raw, minimum=0, maximum=max(f.JUNK_VP_RANGE), unit="VP")
+                most = max(f.JUNK_VP_RANGE)
+                return whole_number(where, raw, minimum=0, maximum=most, unit="VP")
             case ["decks", str(), "mavens", int(), "vp"]:
                 return whole_number(where, raw, minimum=2, maximum=6, unit="VP")
             case ["rounds", int(), int()]:
                 code = raw.strip()
                 if code in f.FATE:
                     return code
-                raise InvalidStateError([Problem(where, "Pick one of the 24 Fate cards.")])
+                raise InvalidStateError([Problem(where, _("Pick one of the 24 Fate cards."))])
             case ["toad"]:
                 return raw.strip()
-        raise InvalidStateError([Problem(where, REFUSED)])
+        raise InvalidStateError([Problem(where, _(REFUSED))])
 
     def describe_path(self, state: Mapping[str, Any], path: Sequence[str | int]) -> str:
         """A field's name for people: "Lewis's Tiny Tin", "round 3's Fate cards"."""
         match list(path):
             case ["decks", str(name)]:
-                return f"{name}'s deck"
+                return _("%(player)s's deck", player=name)
             case ["decks", str(name), "lucky"]:
-                return f"{name}'s Lucky"
+                return _owned(name, _("Lucky"))
             case ["decks", str(name), "hirelings", str(kind)] if kind in f.HIRELINGS:
-                return f"{name}'s {f.HIRELINGS[kind][0]}"
+                return _owned(name, _(f.HIRELINGS[kind][0]))
             case ["decks", str(name), "machines", str(key)] if key in f.MACHINES:
-                return f"{name}'s {f.MACHINES[key].name}"
+                return _owned(name, _(f.MACHINES[key].name))
             case ["decks", str(name), "junk", int(index), *_]:
-                return f"{name}'s {_junk_label(state, name, index)}"
+                return _owned(name, _junk_label(state, name, index))
             case ["decks", str(name), "mavens", int(index), *_]:
-                return f"{name}'s {_maven_label(state, name, index)}"
+                return _owned(name, _maven_label(state, name, index))
             case ["decks"]:
-                return "the decks"
+                return _("the decks")
             case ["rounds"]:
-                return "the Fate cards"
+                return _("the Fate cards")
             case ["rounds", int(index), *_]:
-                return f"round {index + 1}'s Fate cards"
+                return _("round %(number)s's Fate cards", number=index + 1)
             case ["toad"]:
-                return "the Feed the Toad! card"
+                return _("the Feed the Toad! card")
             case ["final_turn_order", *_]:
-                return "the last round's turn order"
-        return path_of(path) or "the game"
+                return _("the last round's turn order")
+            case ["escaped", *_]:
+                # TRANSLATORS: who escaped Oddtopia, and how (a field of the play).
+                return _("the escape")
+        # TRANSLATORS: a change that is about the whole game.
+        return path_of(path) or _("the game")
 
     def display_value(self, _path: Sequence[str | int], value: Any) -> str:
         """Fate cards and Machines by name; everything else as it is."""
         if isinstance(value, str) and value in f.FATE:
-            return f.FATE[value].name
+            return f.fate_name(value)
         if value is None:
-            return "none"
+            return _("none")
         return str(value)
 
     def describe_change(
@@ -185,14 +207,15 @@ class Luckys(Game):
     ) -> str | None:
         """Whole-deck and whole-rounds edits in words: what changed inside them."""
         if list(path) == ["decks"] and isinstance(previous, dict) and isinstance(value, dict):
-            return deck_changes(previous, value) or "the decks: no change"
+            return deck_changes(previous, value) or _("the decks: no change")
         if list(path) == ["rounds"] and isinstance(previous, list) and isinstance(value, list):
             return rounds_change(previous, value)
         if list(path) == ["escaped"]:
             return escape_change(value)
         if list(path) == ["final_turn_order"]:
-            order = ", ".join(map(str, value)) if isinstance(value, list) else "not entered"
-            return f"The last round's turn order: {order}"
+            # TRANSLATORS: the last round's turn order: not entered.
+            order = _("not entered") if not isinstance(value, list) else ", ".join(map(str, value))
+            return _("The last round's turn order: %(order)s", order=order)
         return None
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
@@ -306,28 +329,43 @@ def new_deck() -> dict[str, Any]:
     }
 
 
+def _owned(player: str, card: str) -> str:
+    """A player's card (``card`` in the reader's language): "Lewis's Tiny Tin"."""
+    return _("%(player)s's %(card)s", player=player, card=card)
+
+
 def _junk_label(state: Mapping[str, Any], name: str, index: int) -> str:
     try:
         item = state["decks"][name]["junk"][index]
-        return f"{f.junk_name(item['kind'])} ({item.get('vp', f.GIZMO_VP)} VP)"
+        kind, vp = f.junk_name(item["kind"]), item.get("vp", f.GIZMO_VP)
     except (LookupError, TypeError):
-        return f"Junk {index + 1}"
+        # TRANSLATORS: the first, second... Junk entry of a deck.
+        return _("Junk %(number)s", number=index + 1)
+    # TRANSLATORS: a kind of Junk and its printed VP: "Reactor Pump (2 VP)".
+    return _("%(junk)s (%(vp)s VP)", junk=kind, vp=vp)
 
 
 def _maven_label(state: Mapping[str, Any], name: str, index: int) -> str:
     try:
         return str(state["decks"][name]["mavens"][index]["name"])
     except (LookupError, TypeError):
-        return f"Maven {index + 1}"
+        # TRANSLATORS: the first, second... Maven entry of a deck.
+        return _("Maven %(number)s", number=index + 1)
 
 
 def _maven_text(maven: Mapping[str, Any]) -> str:
     faction = (
-        f.FACTION_NAMES.get(f.Faction(maven["faction"]), "?")
+        _(f.FACTION_NAMES[f.Faction(maven["faction"])])
         if maven.get("faction") in set(f.Faction)
         else "?"
     )
-    return f"{maven.get('name')} ({faction}, {maven.get('vp')} VP)"
+    # TRANSLATORS: a Maven as entered, its faction and VP: "The Collector (Wicked, 3 VP)".
+    return _(
+        "%(maven)s (%(faction)s, %(vp)s VP)",
+        maven=maven.get("name"),
+        faction=faction,
+        vp=maven.get("vp"),
+    )
 
 
 def deck_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
@@ -341,18 +379,24 @@ def deck_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
         old, new = before.get(name, {}), after[name]
         for key in ("lucky",):
             if old.get(key) != new.get(key):
-                said.append(f"{name}'s Lucky: {old.get(key, 0)} → {new.get(key, 0)}")
+                said.append(_changed(_owned(name, _("Lucky")), old.get(key, 0), new.get(key, 0)))
         for kind, label in ((k, v[0]) for k, v in f.HIRELINGS.items()):
             a, b = old.get("hirelings", {}).get(kind, 0), new.get("hirelings", {}).get(kind, 0)
             if a != b:
-                said.append(f"{name}'s {label}: {a} → {b}")
+                said.append(_changed(_owned(name, _(label)), a, b))
         for key, machine in f.MACHINES.items():
             a, b = _machine_count(old, key), _machine_count(new, key)
             if a != b:
-                said.append(f"{name}'s {machine.name}: {a} → {b}")
+                said.append(_changed(_owned(name, _(machine.name)), a, b))
         said += _junk_changes(name, old.get("junk", []), new.get("junk", []))
         said += _maven_changes(name, old.get("mavens", []), new.get("mavens", []))
     return "; ".join(said)
+
+
+def _changed(what: str, before: object, after: object) -> str:
+    """One count changed: "Lewis's Lucky: 1 → 0"."""
+    # TRANSLATORS: a count that changed in a deck: "Lewis's Lucky: 1 → 0".
+    return _("%(what)s: %(before)s → %(after)s", what=what, before=before, after=after)
 
 
 def _machine_count(deck: Mapping[str, Any], key: str) -> int:
@@ -373,7 +417,11 @@ def _junk_counts(items: Sequence[Mapping[str, Any]]) -> dict[tuple[str, int], in
 def _junk_changes(name: str, before: Sequence[Any], after: Sequence[Any]) -> list[str]:
     old, new = _junk_counts(before), _junk_counts(after)
     return [
-        f"{name}'s {f.junk_name(kind)} ({vp} VP): {old.get(key, 0)} → {new.get(key, 0)}"
+        _changed(
+            _owned(name, _("%(junk)s (%(vp)s VP)", junk=f.junk_name(kind), vp=vp)),
+            old.get(key, 0),
+            new.get(key, 0),
+        )
         for key in sorted(set(old) | set(new))
         for kind, vp in [key]
         if old.get(key, 0) != new.get(key, 0)
@@ -388,8 +436,8 @@ def _maven_changes(name: str, before: Sequence[Any], after: Sequence[Any]) -> li
         if text in old:
             old.remove(text)
         else:
-            said.append(f"{name}'s Mavens: added {text}")
-    said += [f"{name}'s Mavens: removed {text}" for text in old]
+            said.append(_("%(player)s's Mavens: added %(maven)s", player=name, maven=text))
+    said += [_("%(player)s's Mavens: removed %(maven)s", player=name, maven=text) for text in old]
     return said
 
 
@@ -400,18 +448,20 @@ def rounds_change(before: Sequence[Any], after: Sequence[Any]) -> str:
     'Round 1: 5 of Wands revealed'
     """
     if len(after) > len(before) and all(not r for r in after[len(before) :]):
-        return f"Round {len(after)} begins"
+        return _("Round %(number)s begins", number=len(after))
     for number, (old, new) in enumerate(zip(before, after, strict=False), 1):
         if old != new:
             added = [c for c in new if c not in old]
             gone = [c for c in old if c not in new]
-            parts = [f"{f.FATE[c].name if c in f.FATE else c} revealed" for c in added]
-            parts += [f"{f.FATE[c].name if c in f.FATE else c} taken back" for c in gone]
-            return f"Round {number}: {', '.join(parts) or 'changed'}"
+            parts = [_("%(card)s revealed", card=f.fate_name(c)) for c in added]
+            parts += [_("%(card)s taken back", card=f.fate_name(c)) for c in gone]
+            # TRANSLATORS: a round's Fate cards changed, without a card added or taken back.
+            changes = ", ".join(parts) or _("changed")
+            return _("Round %(number)s: %(changes)s", number=number, changes=changes)
     if len(after) > len(before):
-        cards = ", ".join(f.FATE[c].name if c in f.FATE else c for c in after[-1])
-        return f"Round {len(after)}: {cards} revealed"
-    return f"Round {len(before)} taken back"
+        cards = ", ".join(f.fate_name(c) for c in after[-1])
+        return _("Round %(number)s: %(cards)s revealed", number=len(after), cards=cards)
+    return _("Round %(number)s taken back", number=len(before))
 
 
 def escape_change(value: Any) -> str:
@@ -423,8 +473,12 @@ def escape_change(value: Any) -> str:
     'Nobody escaped after all'
     """
     if isinstance(value, Mapping) and value.get("by") in set(f.Escape):
-        return f"{value.get('player')} escaped with {f.ESCAPE_NAMES[f.Escape(value['by'])]}"
-    return "Nobody escaped after all"
+        return _(
+            "%(player)s escaped with %(escape)s",
+            player=value.get("player"),
+            escape=_(f.ESCAPE_NAMES[f.Escape(value["by"])]),
+        )
+    return _("Nobody escaped after all")
 
 
 GAME = Luckys()

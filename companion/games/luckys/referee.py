@@ -21,7 +21,15 @@ import pydantic
 from companion.games.limits import STRICT, list_size, object_size, text_size, validate_model
 from companion.games.luckys import facts as f
 from companion.games.luckys import readings as app
-from companion.games.luckys.state import STATE_SIZE, StateModel, Table, parse
+from companion.games.luckys.state import (
+    STATE_SIZE,
+    StateModel,
+    Table,
+    fate_count_message,
+    not_fate_message,
+    not_junk_message,
+    parse,
+)
 from companion.games.luckys.supply import shortages
 from companion.games.names import (
     NAME_SIZE,
@@ -33,6 +41,7 @@ from companion.games.names import (
 )
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.readings import Reading, readings_json, unique_readings
+from companion.games.text import N_, _
 
 RULE_TOAD = "luckys-misadventures/feed-the-toad"
 RULE_TRIGGERS = "luckys-misadventures/triggers"
@@ -55,7 +64,7 @@ def _player_problems(players: Sequence[str], path: str = "players") -> list[Prob
         len(players), minimum=f.MIN_PLAYERS, maximum=f.MAX_PLAYERS, path=path
     )
     problems = [
-        Problem(p.path, p.message + app.said(app.PLAYERS), reading=app.PLAYERS) for p in counted
+        Problem(p.path, app.said(p.message, app.PLAYERS), reading=app.PLAYERS) for p in counted
     ]
     return problems + name_problems(players, path=lambda i: f"{path}[{i}]")
 
@@ -112,11 +121,7 @@ TOAD_SIZE = object_size(
     {
         "players": players_size(f.MIN_PLAYERS, f.MAX_PLAYERS),
         "holder": NAME_SIZE,
-        "fate": list_size(
-            f.FATE_PER_ROUND,
-            lambda n: f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {n}.",
-            text_size(),
-        ),
+        "fate": list_size(f.FATE_PER_ROUND, fate_count_message, text_size()),
     }
 )
 
@@ -125,24 +130,19 @@ def fate_problems(fate: Sequence[str], path: str = "fate", *, whole: bool = True
     """Unknown cards, a card twice, or (``whole``) not exactly three cards."""
     problems = []
     if whole and len(fate) != f.FATE_PER_ROUND:
-        problems.append(
-            Problem(
-                path,
-                f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {len(fate)}.",
-                rule=RULE_TOAD,
-            )
-        )
+        problems.append(Problem(path, fate_count_message(len(fate)), rule=RULE_TOAD))
     seen: set[str] = set()
     for index, code in enumerate(fate):
         if code not in f.FATE:
-            problems.append(
-                Problem(f"{path}[{index}]", f'"{code}" is not a Fate card.', rule=RULE_TOAD)
-            )
+            problems.append(Problem(f"{path}[{index}]", not_fate_message(code), rule=RULE_TOAD))
         elif code in seen:
             problems.append(
                 Problem(
                     f"{path}[{index}]",
-                    f"The {f.FATE[code].name} cannot come up twice in one round.",
+                    _(
+                        "The %(card)s cannot come up twice in one round.",
+                        card=f.fate_name(code),
+                    ),
                     rule=RULE_TOAD,
                 )
             )
@@ -157,7 +157,11 @@ def feed_the_toad_endpoint(body: object) -> dict[str, Any]:
     roster = Roster.of(model.players)
     holder = roster.find(model.holder)
     if holder is None:
-        problems.append(Problem("holder", f'"{model.holder.strip()}" is not one of the players.'))
+        problems.append(
+            Problem(
+                "holder", _('"%(name)s" is not one of the players.', name=model.holder.strip())
+            )
+        )
     if problems:
         raise InvalidStateError(problems)
     assert holder is not None
@@ -222,15 +226,27 @@ def fortune_words(fate: Sequence[str]) -> str:
     'Fortune: add 4 and the value printed on Death, then read the band on Fortune.'
     """
     others = [f.FATE[c] for c in fate if c != "fortune"]
-    unknown = [card.name for card in others if card.value is None]
-    if unknown or len(others) != f.FATE_PER_ROUND - 1:
-        known = " and ".join(str(c.value) for c in others if c.value is not None)
-        printed = " and ".join(f"the value printed on {name}" for name in unknown)
-        parts = " and ".join(p for p in (known, printed) if p)
-        return f"Fortune: add {parts}, then read the band on Fortune."
+    if any(card.value is None for card in others) or len(others) != f.FATE_PER_ROUND - 1:
+        # What to add up: the values the app knows, then those only the cards print.
+        parts = [str(c.value) for c in others if c.value is not None]
+        parts += [
+            # TRANSLATORS: what to add up for Fortune: "the value printed on Death".
+            _("the value printed on %(card)s", card=f.fate_name(c.code))
+            for c in others
+            if c.value is None
+        ]
+        added = parts[0] if parts else ""
+        for part in parts[1:]:
+            # Each one more "and" (not the commas of a spoken list): "4 and 5 and ...".
+            added = _("%(items)s and %(last)s", items=added, last=part)
+        return _("Fortune: add %(values)s, then read the band on Fortune.", values=added)
     total = fortune_total(fate)
     band = next((text for low, high, text in f.FORTUNE_BANDS if low <= total <= high), None)
-    return f"Fortune: the other two cards add up to {total}: {band or 'no band applies'}."
+    if band is None:
+        return _("Fortune: the other two cards add up to %(total)s: no band applies.", total=total)
+    return _(
+        "Fortune: the other two cards add up to %(total)s: %(band)s.", total=total, band=_(band)
+    )
 
 
 def fortune_total(fate: Sequence[str]) -> int:
@@ -264,20 +280,27 @@ def death_words(round_number: int | None) -> str:
     'Death: no effect in round 2 (rounds 1 and 2 are spared).'
     """
     if round_number is not None and round_number <= f.DEATH_QUIET_ROUNDS:
-        return f"Death: no effect in round {round_number} (rounds 1 and 2 are spared)."
-    spared = "" if round_number is not None else " (not in rounds 1 and 2)"
-    return (
-        f"Death: in the discard phase everyone trashes the cards left in their hand{spared}; "
-        "Junk and Machines in it are discarded instead."
+        return _(
+            "Death: no effect in round %(number)s (rounds 1 and 2 are spared).",
+            number=round_number,
+        )
+    if round_number is None:
+        return _(
+            "Death: in the discard phase everyone trashes the cards left in their hand (not in"
+            " rounds 1 and 2); Junk and Machines in it are discarded instead."
+        )
+    return _(
+        "Death: in the discard phase everyone trashes the cards left in their hand; Junk and"
+        " Machines in it are discarded instead."
     )
 
 
 def trigger_words(suit: f.Suit) -> str:
     """What a suit in play lets allies do."""
-    name = f.SUIT_NAMES[suit]
-    return (
-        f"{name}: actions with a {name} trigger may be used, once per card even with "
-        f"two {name} cards; the {name} Scarecrow adds 1 more Buy Point."
+    return _(
+        "%(suit)s: actions with a %(suit)s trigger may be used, once per card even with two"
+        " %(suit)s cards; the %(suit)s Scarecrow adds 1 more Buy Point.",
+        suit=_(f.SUIT_NAMES[suit]),
     )
 
 
@@ -302,7 +325,11 @@ def fate_round(fate: Sequence[str], *, round_number: int | None) -> FateRound:
         elif card.code == "death":
             effects.append(Effect(card.code, death_words(round_number), RULE_DEATH))
         else:
-            effects.append(Effect(card.code, f"{card.name}: {f.UNPRINTED_EFFECT}", RULE_TRIGGERS))
+            # TRANSLATORS: a major Fate card, and that the rulebook does not print its effect.
+            words = _(
+                "%(card)s: %(effect)s", card=f.fate_name(card.code), effect=_(f.UNPRINTED_EFFECT)
+            )
+            effects.append(Effect(card.code, words, RULE_TRIGGERS))
     return FateRound(tuple(fate), suits, tuple(effects))
 
 
@@ -430,17 +457,20 @@ def challenge(
     >>> challenge({"A": 2, "B": 2, "C": 1}, ["B", "C", "A"]).winners
     ('B', 'A')
     """
-    prize = f.CHALLENGE_PRIZES[kind]
+    prize = _(f.CHALLENGE_PRIZES[kind])
     top = max(powers.values(), default=0)
     if top <= 0:
         return ChallengeResult(
-            Outcome.NO_WINNER.value, (), 0, "Nobody has power in play: no winner."
+            Outcome.NO_WINNER.value, (), 0, _("Nobody has power in play: no winner.")
         )
     best = tuple(name for name in order if powers.get(name, 0) == top)
     if len(best) > 1:
-        words = (
-            f"{spoken_names(list(best))} tie on {top}: each may take the cheapest {prize} "
-            "in the bank, in turn order."
+        words = _(
+            "%(players)s tie on %(power)s: each may take the cheapest %(prize)s in the bank, in"
+            " turn order.",
+            players=spoken_names(list(best)),
+            power=top,
+            prize=prize,
         )
         return ChallengeResult(Outcome.TIE.value, best, 0, words, RULE_CHALLENGE_TIE)
     second = max((p for name, p in powers.items() if name != best[0]), default=0)
@@ -448,11 +478,19 @@ def challenge(
     # With two players the margin is plain; with more, it is counted against the runner-up.
     readings = (app.MARGIN,) if len(powers) > 2 else ()
     if margin >= f.CRUSH_MARGIN:
-        words = f"{best[0]} crushed it by {margin}: any {prize} from the bank."
+        words = _(
+            "%(player)s crushed it by %(margin)s: any %(prize)s from the bank.",
+            player=best[0],
+            margin=margin,
+            prize=prize,
+        )
         return ChallengeResult(Outcome.CRUSHED_IT.value, best, margin, words, readings=readings)
-    words = (
-        f"{best[0]} wins by 1, a minor victory: a {prize} costing "
-        f"{f.MINOR_VICTORY_MOST_COST} or less (or the cheapest one)."
+    words = _(
+        "%(player)s wins by 1, a minor victory: a %(prize)s costing %(cost)s or less (or the"
+        " cheapest one).",
+        player=best[0],
+        prize=prize,
+        cost=f.MINOR_VICTORY_MOST_COST,
     )
     return ChallengeResult(Outcome.MINOR_VICTORY.value, best, margin, words, readings=readings)
 
@@ -481,19 +519,26 @@ def challenge_endpoint(body: object) -> dict[str, Any]:
     model = validate_model(ChallengeModel, body, CHALLENGE_SIZE)
     problems = []
     if model.kind not in set(f.Challenge):
-        problems.append(Problem("kind", "A challenge is tinkerer or wicked.", rule=RULE_CHALLENGE))
+        # TRANSLATORS: the challenges are keys to type, left in English.
+        problems.append(
+            Problem("kind", _("A challenge is tinkerer or wicked."), rule=RULE_CHALLENGE)
+        )
     names = list(model.powers)
     problems += _player_problems(names, path="powers")
     for name, power in model.powers.items():
         if not 0 <= power <= MAX_POWER:
-            problems.append(Problem(f"powers.{name}", f"Enter a power from 0 to {MAX_POWER}."))
+            problems.append(
+                Problem(f"powers.{name}", _("Enter a power from 0 to %(most)s.", most=MAX_POWER))
+            )
     roster = Roster.of(names)
     order = list(roster.names)
     if model.turn_order is not None:
         found = [roster.find(n) for n in model.turn_order]
         if None in found or sorted(n or "" for n in found) != sorted(roster.names):
             problems.append(
-                Problem("turn_order", "The turn order names every player of powers exactly once.")
+                Problem(
+                    "turn_order", _("The turn order names every player of powers exactly once.")
+                )
             )
         else:
             order = [n or "" for n in found]
@@ -517,14 +562,16 @@ def challenge_endpoint(body: object) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class BuyPoints:
-    """A player's Buy Points this turn, line by line."""
+    """A player's Buy Points this turn, line by line (labels in the reader's language)."""
 
     total: int
     lines: tuple[tuple[str, int], ...]
     reminder: str
 
 
-BUY_REMINDER = f"At most {f.PURCHASES_PER_TURN} cards may be bought per turn."
+#: Said with every Buy Points answer (the 2 is :data:`~.facts.PURCHASES_PER_TURN`; a
+#: constant, so that the pages can translate it too).
+BUY_REMINDER = N_("At most 2 cards may be bought per turn.")
 
 
 def buy_points(
@@ -546,20 +593,23 @@ def buy_points(
     """
     lines: list[tuple[str, int]] = []
     if lucky:
-        lines.append(("Lucky", 1))
+        lines.append((_("Lucky"), 1))
     for suit in scarecrows:
-        name = f.SUIT_NAMES[suit]
+        name = _(f.SUIT_NAMES[suit])
         if suit in suits:
-            lines.append((f"{name} Scarecrow (triggered)", 2))
+            # TRANSLATORS: a Scarecrow whose suit a Fate card put in play: "Wands Scarecrow".
+            lines.append((_("%(suit)s Scarecrow (triggered)", suit=name), 2))
         else:
-            lines.append((f"{name} Scarecrow", 1))
+            lines.append((_("%(suit)s Scarecrow", suit=name), 1))
     if white_rabbits:
-        lines.append(("White Rabbit", f.WHITE_RABBIT_FIRST))
+        lines.append((_("White Rabbit"), f.WHITE_RABBIT_FIRST))
     for number in range(2, white_rabbits + 1):
-        lines.append((f"White Rabbit {number}", f.WHITE_RABBIT_MORE))
+        # TRANSLATORS: the second, third... White Rabbit a player has in play.
+        lines.append((_("White Rabbit %(number)s", number=number), f.WHITE_RABBIT_MORE))
     for index, power in enumerate(oddlings, 1):
-        lines.append((f"Oddling {index}", power))
-    return BuyPoints(sum(p for _, p in lines), tuple(lines), BUY_REMINDER)
+        # TRANSLATORS: the first, second... Oddling a player has in play.
+        lines.append((_("Oddling %(number)s", number=index), power))
+    return BuyPoints(sum(p for _label, p in lines), tuple(lines), _(BUY_REMINDER))
 
 
 class BuyModel(pydantic.BaseModel):
@@ -576,15 +626,16 @@ class BuyModel(pydantic.BaseModel):
 
 BUY_SIZE = object_size(
     {
-        "scarecrows": list_size(3, lambda n: f"A player has 3 Scarecrows, not {n}.", text_size()),
+        "scarecrows": list_size(
+            3, lambda n: _("A player has 3 Scarecrows, not %(count)s.", count=n), text_size()
+        ),
         "oddlings": list_size(
-            MAX_IN_PLAY, lambda n: f"At most {MAX_IN_PLAY} Oddlings fit in play, not {n}."
+            MAX_IN_PLAY,
+            lambda n: _(
+                "At most %(most)s Oddlings fit in play, not %(count)s.", most=MAX_IN_PLAY, count=n
+            ),
         ),
-        "fate": list_size(
-            f.FATE_PER_ROUND,
-            lambda n: f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {n}.",
-            text_size(),
-        ),
+        "fate": list_size(f.FATE_PER_ROUND, fate_count_message, text_size()),
     }
 )
 
@@ -598,7 +649,8 @@ def buy_points_endpoint(body: object) -> dict[str, Any]:
             problems.append(
                 Problem(
                     f"scarecrows[{index}]",
-                    "A Scarecrow's trigger is cups, swords or wands.",
+                    # TRANSLATORS: the suits are keys to type, left in English.
+                    _("A Scarecrow's trigger is cups, swords or wands."),
                     rule=RULE_BUY,
                 )
             )
@@ -606,17 +658,18 @@ def buy_points_endpoint(body: object) -> dict[str, Any]:
         problems.append(
             Problem(
                 "scarecrows",
-                "Each player's three Scarecrows have different triggers.",
+                _("Each player's three Scarecrows have different triggers."),
                 rule=RULE_BUY,
             )
         )
     if not 0 <= model.white_rabbits <= f.HIRELINGS["white-rabbit"][2]:
-        problems.append(Problem("white_rabbits", "Enter 0 to 8 White Rabbits.", rule=RULE_BUY))
+        problems.append(Problem("white_rabbits", _("Enter 0 to 8 White Rabbits."), rule=RULE_BUY))
     for index, power in enumerate(model.oddlings):
         if not 0 <= power <= MAX_ODDLING_POWER:
             problems.append(
                 Problem(
-                    f"oddlings[{index}]", f"An Oddling adds 0 to {MAX_ODDLING_POWER} Buy Points."
+                    f"oddlings[{index}]",
+                    _("An Oddling adds 0 to %(most)s Buy Points.", most=MAX_ODDLING_POWER),
                 )
             )
     if problems:
@@ -661,23 +714,34 @@ def build_machine(first: str, second: str, built: Mapping[str, int]) -> Build:
     (0, 'the box has 7 Luminous Aether and 6 were trashed for the Machines built.')
     """
     machine = f.machine_for(first, second)
-    pair = f"{f.junk_name(first)} + {f.junk_name(second)}"
+    junk = {"first": f.junk_name(first), "second": f.junk_name(second)}
     if machine is None:
-        return Build(None, 0, f"{pair} build no Machine.")
+        return Build(None, 0, _("%(first)s + %(second)s build no Machine.", **junk))
+    built_one = {"machine": _(machine.name), "vp": machine.vp, **junk}
     left = max(0, machine.copies - built.get(machine.key, 0))
     short = _short_junk(machine, built)
     if left == 0:
-        words = f"{pair} build the {machine.name} ({machine.vp} VP); none is left to build."
+        words = _(
+            "%(first)s + %(second)s build the %(machine)s (%(vp)s VP); none is left to build.",
+            **built_one,
+        )
     elif short is not None:
         kind, trashed = short
-        name, copies = f.JUNK[kind]
         left = 0
-        words = (
-            f"{pair} build the {machine.name} ({machine.vp} VP); none can be built: the box"
-            f" has {copies} {name} and {trashed} were trashed for the Machines built."
+        words = _(
+            "%(first)s + %(second)s build the %(machine)s (%(vp)s VP); none can be built: the"
+            " box has %(copies)s %(junk)s and %(trashed)s were trashed for the Machines built.",
+            copies=f.JUNK[kind][1],
+            junk=f.junk_name(kind),
+            trashed=trashed,
+            **built_one,
         )
     else:
-        words = f"{pair} build the {machine.name} ({machine.vp} VP); {left} left."
+        words = _(
+            "%(first)s + %(second)s build the %(machine)s (%(vp)s VP); %(left)s left.",
+            left=left,
+            **built_one,
+        )
     return Build(machine, left, words)
 
 
@@ -688,6 +752,15 @@ def _short_junk(machine: f.Machine, built: Mapping[str, int]) -> tuple[str, int]
         if trashed[kind] + need > f.JUNK[kind][1]:
             return kind, trashed[kind]
     return None
+
+
+def machine_junk_message(count: int) -> str:
+    """A Machine asked of more or fewer than its 2 Junk cards.
+
+    >>> machine_junk_message(3)
+    'A Machine takes 2 Junk cards, not 3.'
+    """
+    return _("A Machine takes 2 Junk cards, not %(count)s.", count=count)
 
 
 class BuildModel(pydantic.BaseModel):
@@ -701,7 +774,7 @@ class BuildModel(pydantic.BaseModel):
 
 BUILD_SIZE = object_size(
     {
-        "junk": list_size(2, lambda n: f"A Machine takes 2 Junk cards, not {n}.", text_size()),
+        "junk": list_size(2, lambda n: machine_junk_message(n), text_size()),
         "built": object_size(),
     }
 )
@@ -712,23 +785,24 @@ def build_machine_endpoint(body: object) -> dict[str, Any]:
     model = validate_model(BuildModel, body, BUILD_SIZE)
     problems = []
     if len(model.junk) != 2:
-        problems.append(
-            Problem(
-                "junk", f"A Machine takes 2 Junk cards, not {len(model.junk)}.", rule=RULE_MACHINE
-            )
-        )
+        problems.append(Problem("junk", machine_junk_message(len(model.junk)), rule=RULE_MACHINE))
     for index, kind in enumerate(model.junk):
         if kind not in f.JUNK:
-            problems.append(
-                Problem(f"junk[{index}]", f'"{kind}" is not a kind of Junk.', rule=RULE_MACHINE)
-            )
+            problems.append(Problem(f"junk[{index}]", not_junk_message(kind), rule=RULE_MACHINE))
     for key, count in model.built.items():
         if key not in f.MACHINES:
-            problems.append(Problem(f"built.{key}", f'"{key}" is not a Machine.'))
+            problems.append(Problem(f"built.{key}", _('"%(key)s" is not a Machine.', key=key)))
         elif not 0 <= count <= f.MACHINES[key].copies:
+            most = f.MACHINES[key]
             problems.append(
                 Problem(
-                    f"built.{key}", f"Only {f.MACHINES[key].copies} {f.MACHINES[key].name} exist."
+                    f"built.{key}",
+                    # TRANSLATORS: how many of a Machine the box holds: "Only 4 Tiny Tin exist."
+                    _(
+                        "Only %(copies)s %(machine)s exist.",
+                        copies=most.copies,
+                        machine=_(most.name),
+                    ),
                 )
             )
     if not problems:
@@ -738,8 +812,13 @@ def build_machine_endpoint(body: object) -> dict[str, Any]:
                 problems.append(
                     Problem(
                         "built",
-                        f"Only {copies} {name} cards exist, but the Machines built took"
-                        f" {trashed[kind]} (each Machine trashes its 2 Junk cards).",
+                        _(
+                            "Only %(copies)s %(junk)s cards exist, but the Machines built took"
+                            " %(trashed)s (each Machine trashes its 2 Junk cards).",
+                            copies=copies,
+                            junk=_(name),
+                            trashed=trashed[kind],
+                        ),
                         rule=RULE_MACHINE,
                     )
                 )
@@ -749,7 +828,7 @@ def build_machine_endpoint(body: object) -> dict[str, Any]:
     machine = result.machine
     return {
         "machine": machine.key if machine else None,
-        "name": machine.name if machine else None,
+        "name": _(machine.name) if machine else None,
         "vp": machine.vp if machine else None,
         "left": result.left,
         "can_build": machine is not None and result.left > 0,
@@ -773,17 +852,19 @@ class InPlay(StrEnum):
     FATE_CLOCK = "fate-clock"
 
 
+#: The cards as the escape check names them (English; translated where shown).
 IN_PLAY_NAMES: dict[InPlay, str] = {
-    InPlay.TIME_MACHINE: "Time Machine",
-    InPlay.REACTOR_PUMP: "Reactor Pump",
-    InPlay.GREED: "Greed",
-    InPlay.DESPAIR: "Despair",
-    InPlay.VANITY: "Vanity",
-    InPlay.PUMPKIN_TED: "Pumpkin Ted",
-    InPlay.CLOCKMAKERS: "a Clockmakers Hireling",
-    InPlay.FATE_CLOCK: "a Fate Clock",
+    InPlay.TIME_MACHINE: N_("Time Machine"),
+    InPlay.REACTOR_PUMP: N_("Reactor Pump"),
+    InPlay.GREED: N_("Greed"),
+    InPlay.DESPAIR: N_("Despair"),
+    InPlay.VANITY: N_("Vanity"),
+    InPlay.PUMPKIN_TED: N_("Pumpkin Ted"),
+    InPlay.CLOCKMAKERS: N_("a Clockmakers Hireling"),
+    InPlay.FATE_CLOCK: N_("a Fate Clock"),
 }
-PUMPKIN_TED_TRIGGERED = "Pumpkin Ted's action triggered"
+# TRANSLATORS: what an escape by Pumpkin Ted's portal still needs.
+PUMPKIN_TED_TRIGGERED = N_("Pumpkin Ted's action triggered")
 
 
 def _in_play(card: f.EscapeCard) -> InPlay:
@@ -799,14 +880,14 @@ ESCAPE_NEEDS: dict[f.Escape, tuple[InPlay, ...]] = {
 ESCAPE_CARD_OF: dict[InPlay, f.EscapeCard] = {
     _in_play(card): card for cards in f.ESCAPE_CARDS.values() for card in cards
 }
-ESCAPE_REMINDER = (
+ESCAPE_REMINDER = N_(
     "An escape is an action on your own turn: it ends the game at once, and no VP are counted."
 )
 
 
 @dataclass(frozen=True)
 class EscapeCheck:
-    """One escape: met or not, and what is missing."""
+    """One escape: met or not, and what is missing (in the reader's language)."""
 
     by: f.Escape
     met: bool
@@ -822,9 +903,9 @@ def escape_checks(in_play: set[InPlay], *, pumpkin_ted_triggered: bool) -> tuple
     """
     checks = []
     for by, needs in ESCAPE_NEEDS.items():
-        missing = [IN_PLAY_NAMES[card] for card in needs if card not in in_play]
+        missing = [_(IN_PLAY_NAMES[card]) for card in needs if card not in in_play]
         if by is f.Escape.PUMPKIN_TED and not pumpkin_ted_triggered:
-            missing.append(PUMPKIN_TED_TRIGGERED)
+            missing.append(_(PUMPKIN_TED_TRIGGERED))
         checks.append(EscapeCheck(by, not missing, tuple(missing)))
     return tuple(checks)
 
@@ -850,8 +931,15 @@ def in_play_problems(cards: Sequence[InPlay | None], table: Table, player: str) 
     return [
         Problem(
             f"in_play[{places[index]}]",
-            f"{player} cannot have {ticked[index].one} in play: {short.reason}."
-            + app.said(short.reading),
+            app.said(
+                _(
+                    "%(player)s cannot have %(card)s in play: %(reason)s.",
+                    player=player,
+                    card=_(ticked[index].one),
+                    reason=short.reason,
+                ),
+                short.reading,
+            ),
             rule=RULE_ESCAPE,
             reading=short.reading,
         )
@@ -875,7 +963,9 @@ ESCAPE_SIZE = object_size(
     {
         "in_play": list_size(
             len(InPlay),
-            lambda n: f"At most {len(InPlay)} cards are asked about, not {n}.",
+            lambda n: _(
+                "At most %(most)s cards are asked about, not %(count)s.", most=len(InPlay), count=n
+            ),
             text_size(),
         ),
         "player": NAME_SIZE,
@@ -891,7 +981,9 @@ def _escape_table(body: object, model: EscapeModel) -> tuple[Table, str] | list[
         return None
     if model.table is None or model.player is None:
         missing = "table" if model.table is None else "player"
-        return [Problem(missing, "Give both the table and whose cards are in play, or neither.")]
+        return [
+            Problem(missing, _("Give both the table and whose cards are in play, or neither."))
+        ]
     assert isinstance(body, Mapping)
     try:
         table = parse(body["table"])
@@ -907,7 +999,12 @@ def _escape_table(body: object, model: EscapeModel) -> tuple[Table, str] | list[
         ]
     player = Roster.of(table.players).find(model.player)
     if player is None:
-        return [Problem("player", f'"{model.player.strip()}" is not one of the table\'s players.')]
+        return [
+            Problem(
+                "player",
+                _('"%(name)s" is not one of the table\'s players.', name=model.player.strip()),
+            )
+        ]
     return table, player
 
 
@@ -916,7 +1013,11 @@ def escape_endpoint(body: object) -> dict[str, Any]:
     a card that cannot be in that player's play)."""
     model = validate_model(EscapeModel, body, ESCAPE_SIZE)
     problems = [
-        Problem(f"in_play[{i}]", f'"{card}" is not a card any escape needs.', rule=RULE_ESCAPE)
+        Problem(
+            f"in_play[{i}]",
+            _('"%(card)s" is not a card any escape needs.', card=card),
+            rule=RULE_ESCAPE,
+        )
         for i, card in enumerate(model.in_play)
         if card not in set(InPlay)
     ]
@@ -936,5 +1037,5 @@ def escape_endpoint(body: object) -> dict[str, Any]:
         "conditions": [
             {"by": c.by.value, "met": c.met, "missing": list(c.missing)} for c in checks
         ],
-        "reminder": ESCAPE_REMINDER,
+        "reminder": _(ESCAPE_REMINDER),
     }

@@ -38,33 +38,47 @@ from companion.games.ranking import (
     rank,
 )
 from companion.games.readings import Reading, unique_readings
+from companion.games.text import N_, _
 
-LUCKY_TIEBREAK = "Has Lucky"
-PUMPKIN_TED_TIEBREAK = "Has Pumpkin Ted"
-QUEEN_TIEBREAK = "Has the Queen of Spades"
-WICKED_TIEBREAK = "VP from Wicked cards"
-ALLY_TIEBREAK = "VP from Ally cards"
-LAST_TURN_TIEBREAK = "Later in the last turn order"
+#: The tiebreakers' labels: English, as the API's ``decided_by`` names them; translated
+#: where shown.
+LUCKY_TIEBREAK = N_("Has Lucky")
+PUMPKIN_TED_TIEBREAK = N_("Has Pumpkin Ted")
+QUEEN_TIEBREAK = N_("Has the Queen of Spades")
+WICKED_TIEBREAK = N_("VP from Wicked cards")
+ALLY_TIEBREAK = N_("VP from Ally cards")
+LAST_TURN_TIEBREAK = N_("Later in the last turn order")
 
 
 def _holds(card: str) -> Callable[[TiebreakScalar], str]:
+    """Whether a player holds ``card`` (English, translated when said), in words."""
+
     def words(value: TiebreakScalar) -> str:
-        return f"holds {card}" if value else f"no {card}"
+        if value:
+            # TRANSLATORS: a player's value in a tiebreak: "holds Lucky".
+            return _("holds %(card)s", card=_(card))
+        # TRANSLATORS: a player's value in a tiebreak: "no Lucky".
+        return _("no %(card)s", card=_(card))
 
     return words
 
 
 def _vp_words(what: str) -> Callable[[TiebreakScalar], str]:
+    """A player's VP from ``what`` (English, translated when said), in words."""
+
     def words(value: TiebreakScalar) -> str:
-        return f"{value} VP from {what}"
+        # TRANSLATORS: a player's value in a tiebreak: "5 VP from allies".
+        return _("%(vp)s VP from %(what)s", vp=value, what=_(what))
 
     return words
 
 
 def _turn_words(value: TiebreakScalar) -> str:
     if value == 0:
-        return "last turn order not entered"
-    return f"turn {value} in the last round"
+        # TRANSLATORS: a player's value in the last tiebreak, not known.
+        return _("last turn order not entered")
+    # TRANSLATORS: a player's value in the last tiebreak: their turn in the last round.
+    return _("turn %(number)s in the last round", number=value)
 
 
 def _tiebreak(label: str, words: Callable[[TiebreakScalar], str], rule: str) -> Tiebreak:
@@ -73,15 +87,23 @@ def _tiebreak(label: str, words: Callable[[TiebreakScalar], str], rule: str) -> 
 
 #: The rulebook's six tiebreakers, in order.
 TIEBREAKS: tuple[Tiebreak, ...] = (
-    _tiebreak(LUCKY_TIEBREAK, _holds("Lucky"), "luckys-misadventures/tiebreak/lucky"),
+    _tiebreak(LUCKY_TIEBREAK, _holds(N_("Lucky")), "luckys-misadventures/tiebreak/lucky"),
     _tiebreak(
-        PUMPKIN_TED_TIEBREAK, _holds("Pumpkin Ted"), "luckys-misadventures/tiebreak/pumpkin-ted"
+        PUMPKIN_TED_TIEBREAK,
+        _holds(N_("Pumpkin Ted")),
+        "luckys-misadventures/tiebreak/pumpkin-ted",
     ),
     _tiebreak(
-        QUEEN_TIEBREAK, _holds("the Queen of Spades"), "luckys-misadventures/tiebreak/queen"
+        QUEEN_TIEBREAK, _holds(N_("the Queen of Spades")), "luckys-misadventures/tiebreak/queen"
     ),
-    _tiebreak(WICKED_TIEBREAK, _vp_words("Wicked cards"), "luckys-misadventures/tiebreak/wicked"),
-    _tiebreak(ALLY_TIEBREAK, _vp_words("allies"), "luckys-misadventures/tiebreak/allies"),
+    _tiebreak(
+        WICKED_TIEBREAK,
+        # TRANSLATORS: in a tiebreak: "5 VP from Wicked cards".
+        _vp_words(N_("Wicked cards")),
+        "luckys-misadventures/tiebreak/wicked",
+    ),
+    # TRANSLATORS: in a tiebreak: "5 VP from allies".
+    _tiebreak(ALLY_TIEBREAK, _vp_words(N_("allies")), "luckys-misadventures/tiebreak/allies"),
     _tiebreak(LAST_TURN_TIEBREAK, _turn_words, "luckys-misadventures/tiebreak/last-turn"),
 )
 
@@ -90,27 +112,38 @@ def breakdown(deck: Deck) -> tuple[BreakdownLine, ...]:
     """A deck's VP, one line per kind of card (the lines add up to its score)."""
     lines: list[BreakdownLine] = []
     if deck.lucky:
-        lines.append(BreakdownLine("Lucky", f.LUCKY_VP, rule=RULE_LUCKY))
+        # TRANSLATORS: Lucky's card, the hero's (every player starts with one).
+        lines.append(BreakdownLine(_("Lucky"), f.LUCKY_VP, rule=RULE_LUCKY))
     for kind, count in deck.hirelings.items():
         if count:
-            name = f.HIRELINGS[kind][0]
-            lines.append(
-                BreakdownLine(f"{name}: {count}", count * f.HIRELING_VP, rule=RULE_HIRELINGS)
-            )
+            # TRANSLATORS: a breakdown line: a Hireling and how many a deck holds.
+            label = _("%(card)s: %(count)s", card=_(f.HIRELINGS[kind][0]), count=count)
+            lines.append(BreakdownLine(label, count * f.HIRELING_VP, rule=RULE_HIRELINGS))
     for maven in deck.mavens:
-        faction = f.FACTION_NAMES[maven.faction]
-        lines.append(BreakdownLine(f"{maven.name} ({faction})", maven.vp, rule=RULE_MAVENS))
+        faction = _(f.FACTION_NAMES[maven.faction])
+        # TRANSLATORS: a breakdown line: a Maven as entered, and its faction.
+        label = _("%(maven)s (%(faction)s)", maven=maven.name, faction=faction)
+        lines.append(BreakdownLine(label, maven.vp, rule=RULE_MAVENS))
     for (kind, vp), count in sorted(deck.junk.items(), key=_junk_order):
         if count:
-            label = f"{f.junk_name(kind)}: {count} ({vp} VP each)"
+            label = _vp_each(f.junk_name(kind), count, vp)
             lines.append(BreakdownLine(label, count * vp, rule=RULE_JUNK))
     for key in f.MACHINES:
         count = deck.machines.get(key, 0)
         if count:
             machine = f.MACHINES[key]
-            label = f"{machine.name}: {count} ({machine.vp} VP each)"
+            label = _vp_each(_(machine.name), count, machine.vp)
             lines.append(BreakdownLine(label, count * machine.vp, rule=RULE_MACHINES))
     return tuple(lines)
+
+
+def _vp_each(name: str, count: int, vp: int) -> str:
+    """A breakdown line's label: cards of one kind, how many, and what each is worth.
+
+    >>> _vp_each("Tiny Tin", 2, 7)
+    'Tiny Tin: 2 (7 VP each)'
+    """
+    return _("%(card)s: %(count)s (%(vp)s VP each)", card=name, count=count, vp=vp)
 
 
 def _junk_order(item: tuple[tuple[str, int], int]) -> tuple[int, int]:
@@ -168,7 +201,7 @@ def score_table(
     ranking = rank(entries, tiebreaks=TIEBREAKS)
     warnings = tuple(notes)
     if not table.final_turn_order and not notes:
-        warnings = (NO_TURN_ORDER_WARNING,)
+        warnings = (_(NO_TURN_ORDER_WARNING),)
     # A tiebreaker that put tied players in order applies the reading it rests on: a
     # single card, or the turn order found by passing the Toad through the rounds.
     by_tiebreak: dict[str, Reading | None] = {
@@ -212,7 +245,7 @@ def separating_tiebreaks(standings: Sequence[Standing]) -> list[str]:
     return labels
 
 
-NO_TURN_ORDER_WARNING = (
+NO_TURN_ORDER_WARNING = N_(
     "The last round's turn order is not entered, so the last tiebreaker (who took the "
     "last turn) cannot separate tied players."
 )
@@ -224,8 +257,10 @@ def escape_words(player: str, by: f.Escape) -> str:
     >>> escape_words("Carol", f.Escape.THREE_SISTERS)
     'Carol escaped Oddtopia with the Three Sisters and wins at once; no VP are counted.'
     """
-    return (
-        f"{player} escaped Oddtopia with {f.ESCAPE_NAMES[by]} and wins at once; no VP are counted."
+    return _(
+        "%(player)s escaped Oddtopia with %(escape)s and wins at once; no VP are counted.",
+        player=player,
+        escape=_(f.ESCAPE_NAMES[by]),
     )
 
 

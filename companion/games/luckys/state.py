@@ -31,6 +31,7 @@ from companion.games.names import (
 )
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.readings import Reading
+from companion.games.text import _, ngettext
 
 RULE_PLAYERS = "luckys-misadventures/setup"
 RULE_LUCKY = "luckys-misadventures/scoring/lucky"
@@ -46,7 +47,7 @@ RULE_TURN_ORDER = "luckys-misadventures/turn-order"
 RULE_MACHINE_JUNK = "luckys-misadventures/trash"
 
 MAX_MAVEN_ENTRIES = sum(f.MAVENS.values())
-MAX_JUNK_ENTRIES = sum(copies for _, copies in f.JUNK.values())
+MAX_JUNK_ENTRIES = sum(copies for _name, copies in f.JUNK.values())
 MAX_MACHINE_ENTRIES = sum(m.copies for m in f.MACHINES.values())
 MAX_CARD_COUNT = 99
 
@@ -110,29 +111,50 @@ DECK_SIZE = object_size(
         "hirelings": object_size(),
         "mavens": list_size(
             MAX_MAVEN_ENTRIES,
-            lambda n: f"Only {MAX_MAVEN_ENTRIES} Maven cards exist, but {n} were entered.",
+            lambda n: _(
+                "Only %(most)s Maven cards exist, but %(count)s were entered.",
+                most=MAX_MAVEN_ENTRIES,
+                count=n,
+            ),
             object_size({"name": text_size(), "faction": text_size()}),
         ),
         "junk": list_size(
             MAX_JUNK_ENTRIES,
-            lambda n: f"Only {MAX_JUNK_ENTRIES} Junk cards exist, but {n} entries were given.",
+            lambda n: _(
+                "Only %(most)s Junk cards exist, but %(count)s entries were given.",
+                most=MAX_JUNK_ENTRIES,
+                count=n,
+            ),
             object_size({"kind": text_size()}),
         ),
         "machines": list_size(
             MAX_MACHINE_ENTRIES,
-            lambda n: f"Only {MAX_MACHINE_ENTRIES} Machine cards exist, but {n} were entered.",
+            lambda n: _(
+                "Only %(most)s Machine cards exist, but %(count)s were entered.",
+                most=MAX_MACHINE_ENTRIES,
+                count=n,
+            ),
             text_size(),
         ),
     }
 )
+
+
+def fate_count_message(count: int) -> str:
+    """A round with more or fewer than its 3 Fate cards.
+
+    >>> fate_count_message(4)
+    'A round reveals 3 Fate cards, not 4.'
+    """
+    return _(
+        "A round reveals %(most)s Fate cards, not %(count)s.", most=f.FATE_PER_ROUND, count=count
+    )
+
+
 ROUNDS_SIZE = list_size(
     f.ROUNDS,
-    lambda n: f"A game has at most {f.ROUNDS} rounds, not {n}.",
-    list_size(
-        f.FATE_PER_ROUND,
-        lambda n: f"A round reveals {f.FATE_PER_ROUND} Fate cards, not {n}.",
-        text_size(),
-    ),
+    lambda n: _("A game has at most %(most)s rounds, not %(count)s.", most=f.ROUNDS, count=n),
+    list_size(f.FATE_PER_ROUND, fate_count_message, text_size()),
 )
 STATE_SIZE = object_size(
     {
@@ -213,15 +235,13 @@ class _Checker:
         self, path: str, message: str, rule: str | None = None, reading: Reading | None = None
     ) -> None:
         """A problem; one resting on the app's reading says that reading after it."""
-        self.problems.append(
-            Problem(path, message + app.said(reading), rule=rule, reading=reading)
-        )
+        self.problems.append(Problem(path, app.said(message, reading), rule=rule, reading=reading))
 
     def player(self, path: str, name: str) -> str | None:
         """The seated player a name refers to, else a problem."""
         found = self.roster.find(name)
         if found is None:
-            self.add(path, f'"{name.strip()}" is not a player of this game.')
+            self.add(path, _('"%(name)s" is not a player of this game.', name=name.strip()))
         return found
 
 
@@ -259,28 +279,40 @@ def _decks(check: _Checker) -> dict[str, Deck]:
         where = f"decks.{key}"
         name = check.player(where, key)
         if name is not None and name in decks:
-            check.add(where, f"{name}'s deck was entered twice.")
+            check.add(where, _("%(player)s's deck was entered twice.", player=name))
         elif name is not None:
             decks[name] = _deck(check, where, deck)
     return decks
 
 
-def _count(check: _Checker, where: str, count: int, what: str) -> int:
+def _count(check: _Checker, where: str, count: int, cards: str) -> int:
+    """A number of ``cards`` (their name, in the reader's language: "Tiny Tin cards") in
+    one deck, or 0 with a problem."""
     if count < 0:
-        check.add(where, f"A number of {what} cannot be negative.")
+        check.add(where, _("A number of %(cards)s cannot be negative.", cards=cards))
         return 0
     if count > MAX_CARD_COUNT:
-        check.add(where, f"{count} {what} cannot be in one deck.", RULE_COMPONENTS)
+        check.add(
+            where,
+            _("%(count)s %(cards)s cannot be in one deck.", count=count, cards=cards),
+            RULE_COMPONENTS,
+        )
         return 0
     return count
 
 
+def _cards(name: str) -> str:
+    """Cards of one kind by its name (English, translated here): "Tiny Tin cards"."""
+    # TRANSLATORS: cards of one kind, by the kind's name: "Tiny Tin cards".
+    return _("%(card)s cards", card=_(name))
+
+
 def _deck(check: _Checker, where: str, deck: DeckModel) -> Deck:
-    lucky = _count(check, f"{where}.lucky", deck.lucky, "Lucky cards")
+    lucky = _count(check, f"{where}.lucky", deck.lucky, _("Lucky cards"))
     if lucky > 1:
         check.add(
             f"{where}.lucky",
-            f"Each player has one Lucky card, not {lucky}.",
+            _("Each player has one Lucky card, not %(count)s.", count=lucky),
             RULE_LUCKY,
             app.ONE_LUCKY,
         )
@@ -290,10 +322,14 @@ def _deck(check: _Checker, where: str, deck: DeckModel) -> Deck:
         path = f"{where}.hirelings.{kind}"
         if kind not in f.HIRELINGS:
             check.add(
-                path, f'"{kind}" is not a Hireling (Winged Monkey, Clockmakers, White Rabbit).'
+                path,
+                _(
+                    '"%(kind)s" is not a Hireling (Winged Monkey, Clockmakers, White Rabbit).',
+                    kind=kind,
+                ),
             )
         else:
-            hirelings[kind] = _count(check, path, count, f"{f.HIRELINGS[kind][0]} cards")
+            hirelings[kind] = _count(check, path, count, _cards(f.HIRELINGS[kind][0]))
     mavens = tuple(
         maven
         for index, entry in enumerate(deck.mavens)
@@ -308,9 +344,13 @@ def _deck(check: _Checker, where: str, deck: DeckModel) -> Deck:
     for key, count, suffix in machine_counts(deck.machines):
         path = f"{where}.machines{suffix}"
         if key not in f.MACHINES:
-            check.add(path, f'"{key}" is not a Machine of the Machine Matrix.', RULE_MACHINES)
+            check.add(
+                path,
+                _('"%(key)s" is not a Machine of the Machine Matrix.', key=key),
+                RULE_MACHINES,
+            )
         else:
-            machines[key] += _count(check, path, count, f"{f.MACHINES[key].name} cards")
+            machines[key] += _count(check, path, count, _cards(f.MACHINES[key].name))
     return Deck(lucky, hirelings, mavens, dict(junk), dict(machines))
 
 
@@ -319,32 +359,38 @@ def _maven(check: _Checker, where: str, entry: MavenModel) -> Maven | None:
     name = entry.name.strip()
     hidden = hidden_character(entry.name)
     if not name:
-        check.add(f"{where}.name", "A Maven needs its name.", RULE_MAVENS)
+        check.add(f"{where}.name", _("A Maven needs its name."), RULE_MAVENS)
         ok = False
     elif len(name) > MAX_NAME_LENGTH:
-        check.add(f"{where}.name", f"Maven names have at most {MAX_NAME_LENGTH} characters.")
+        check.add(
+            f"{where}.name",
+            _("Maven names have at most %(most)s characters.", most=MAX_NAME_LENGTH),
+        )
         ok = False
     elif hidden is not None:
         check.add(f"{where}.name", hidden_character_message(hidden, subject="Names"))
         ok = False
     if entry.faction not in set(f.Faction):
         check.add(
-            f"{where}.faction", "A Maven is a Tinkerer, a Wicked or an Oddling.", RULE_MAVENS
+            f"{where}.faction", _("A Maven is a Tinkerer, a Wicked or an Oddling."), RULE_MAVENS
         )
         ok = False
     elif f.maven_key(name) in f.THREE_SISTERS and entry.faction != f.SISTERS_FACTION:
         check.add(
             f"{where}.faction",
-            f"{f.maven_key(name).title()} is one of the Three Sisters, and the Sister Pact"
-            f" symbol that marks them is part of a Wicked card: enter her as Wicked, not"
-            f" {f.FACTION_NAMES[f.Faction(entry.faction)]}.",
+            _(
+                "%(sister)s is one of the Three Sisters, and the Sister Pact symbol that marks"
+                " them is part of a Wicked card: enter her as Wicked, not %(faction)s.",
+                sister=_(f.MAVEN_NAMES[f.maven_key(name)]),
+                faction=_(f.FACTION_NAMES[f.Faction(entry.faction)]),
+            ),
             RULE_ESCAPES,
         )
         ok = False
     if entry.vp not in f.MAVEN_VP_RANGE:
         check.add(
             f"{where}.vp",
-            f"A Maven is worth 2 to 6 VP, not {entry.vp}.",
+            _("A Maven is worth 2 to 6 VP, not %(vp)s.", vp=entry.vp),
             RULE_MAVENS,
         )
         ok = False
@@ -353,30 +399,58 @@ def _maven(check: _Checker, where: str, entry: MavenModel) -> Maven | None:
 
 def _junk(check: _Checker, where: str, item: JunkModel) -> tuple[tuple[str, int], int] | None:
     if item.kind not in f.JUNK:
-        check.add(f"{where}.kind", f'"{item.kind}" is not a kind of Junk.', RULE_JUNK)
+        check.add(f"{where}.kind", not_junk_message(item.kind), RULE_JUNK)
         return None
-    name = f.junk_name(item.kind)
+    name = f.JUNK[item.kind][0]
     vp = item.vp
     if vp is None and item.kind == f.JunkKind.CLOCKWORK_GIZMO:
         vp = f.GIZMO_VP
     if vp is None:
-        check.add(f"{where}.vp", f"Enter the VP printed on the {name}.", RULE_JUNK)
+        check.add(
+            f"{where}.vp", _("Enter the VP printed on the %(junk)s.", junk=_(name)), RULE_JUNK
+        )
         return None
     if item.kind == f.JunkKind.CLOCKWORK_GIZMO and vp != f.GIZMO_VP:
         check.add(
             f"{where}.vp",
-            f"A Clockwork Gizmo is worth {f.GIZMO_VP} VP, not {vp}.",
+            _("A Clockwork Gizmo is worth %(worth)s VP, not %(vp)s.", worth=f.GIZMO_VP, vp=vp),
             RULE_JUNK,
             app.JUNK_VP,
         )
         return None
     if vp not in f.JUNK_VP_RANGE:
         check.add(
-            f"{where}.vp", f"A Junk card is worth 0 to 9 VP, not {vp}.", RULE_JUNK, app.JUNK_VP
+            f"{where}.vp",
+            _("A Junk card is worth 0 to 9 VP, not %(vp)s.", vp=vp),
+            RULE_JUNK,
+            app.JUNK_VP,
         )
         return None
-    count = _count(check, f"{where}.count", item.count, f"{name} cards")
+    count = _count(check, f"{where}.count", item.count, _cards(name))
     return (item.kind, vp), count
+
+
+def not_junk_message(kind: str) -> str:
+    """An unknown kind of Junk.
+
+    >>> not_junk_message("spring")
+    '"spring" is not a kind of Junk.'
+    """
+    return _('"%(kind)s" is not a kind of Junk.', kind=kind)
+
+
+def too_many_message(copies: int, name: str, total: int) -> str:
+    """More cards of one kind (``name``: English, translated here) entered than exist.
+
+    >>> too_many_message(8, "Winged Monkey", 9)
+    'Only 8 Winged Monkey cards exist, but 9 were entered.'
+    """
+    return _(
+        "Only %(copies)s %(card)s cards exist, but %(total)s were entered.",
+        copies=copies,
+        card=_(name),
+        total=total,
+    )
 
 
 def _totals(check: _Checker, decks: Mapping[str, Deck]) -> None:
@@ -394,34 +468,38 @@ def _totals(check: _Checker, decks: Mapping[str, Deck]) -> None:
     for kind, total in hirelings.items():
         name, _faction, copies = f.HIRELINGS[kind]
         if total > copies:
-            check.add(
-                "decks",
-                f"Only {copies} {name} cards exist, but {total} were entered.",
-                RULE_COMPONENTS,
-            )
+            check.add("decks", too_many_message(copies, name, total), RULE_COMPONENTS)
     trashed = f.junk_trashed(machines)
     for kind, (name, copies) in f.JUNK.items():
         total, gone = junk[kind], trashed[kind]
         if total > copies and not gone:
-            check.add(
-                "decks",
-                f"Only {copies} {name} cards exist, but {total} were entered.",
-                RULE_COMPONENTS,
-            )
+            check.add("decks", too_many_message(copies, name, total), RULE_COMPONENTS)
         elif total + gone > copies:
             check.add(
                 "decks",
-                f"Only {copies} {name} cards exist: the Machines entered took {gone} to build"
-                f" (trashed Junk is gone from the game), and the decks hold {total} more.",
+                _(
+                    "Only %(copies)s %(junk)s cards exist: the Machines entered took %(gone)s"
+                    " to build (trashed Junk is gone from the game), and the decks hold"
+                    " %(total)s more.",
+                    copies=copies,
+                    junk=_(name),
+                    gone=gone,
+                    total=total,
+                ),
                 RULE_MACHINE_JUNK,
             )
     for key, total in machines.items():
         machine = f.MACHINES[key]
         if total > machine.copies:
-            many = "card exists" if machine.copies == 1 else "cards exist"
             check.add(
                 "decks",
-                f"Only {machine.copies} {machine.name} {many}, but {total} were entered.",
+                ngettext(
+                    "Only %(num)s %(machine)s card exists, but %(total)s were entered.",
+                    "Only %(num)s %(machine)s cards exist, but %(total)s were entered.",
+                    machine.copies,
+                    machine=_(machine.name),
+                    total=total,
+                ),
                 RULE_COMPONENTS,
             )
     _named_maven_problems(check, decks)
@@ -430,7 +508,12 @@ def _totals(check: _Checker, decks: Mapping[str, Deck]) -> None:
         if total > copies:
             check.add(
                 "decks",
-                f"Only {copies} {f.FACTION_NAMES[faction]} Mavens exist, not {total}.",
+                _(
+                    "Only %(copies)s %(faction)s Mavens exist, not %(total)s.",
+                    copies=copies,
+                    faction=_(f.FACTION_NAMES[faction]),
+                    total=total,
+                ),
                 RULE_COMPONENTS,
             )
 
@@ -443,14 +526,35 @@ def _named_maven_problems(check: _Checker, decks: Mapping[str, Deck]) -> None:
             name for name, deck in decks.items() for maven in deck.mavens if maven.key == key
         ]
         if len(holders) > 1:
-            whom = f"{holders[0]} twice" if len(set(holders)) == 1 else " and ".join(holders)
             check.add(
                 "decks",
-                f"There is one {key.title().replace(' Of ', ' of ')} card, but it is entered"
-                f" for {whom}.",
+                one_card_twice_message(_(f.MAVEN_NAMES[key]), holders),
                 RULE_COMPONENTS,
                 SINGLE_MAVEN_READINGS[key],
             )
+
+
+def one_card_twice_message(card: str, holders: Sequence[str]) -> str:
+    """A card that exists once, entered for two players or twice for one.
+
+    >>> one_card_twice_message("Greed", ["Ann", "Ann"])
+    'There is one Greed card, but it is entered for Ann twice.'
+    >>> one_card_twice_message("Greed", ["Ann", "Ben", "Cy"])
+    'There is one Greed card, but it is entered for Ann and Ben and Cy.'
+    """
+    if len(set(holders)) == 1:
+        return _(
+            "There is one %(card)s card, but it is entered for %(player)s twice.",
+            card=card,
+            player=holders[0],
+        )
+    whom = holders[0]
+    for holder in holders[1:]:
+        # Each one more "and" (not the commas of a spoken list): "Ann and Ben and Cy".
+        whom = _("%(items)s and %(last)s", items=whom, last=holder)
+    return _(
+        "There is one %(card)s card, but it is entered for %(players)s.", card=card, players=whom
+    )
 
 
 def _escape_card_problems(
@@ -465,8 +569,16 @@ def _escape_card_problems(
     for index, short in shortages(decks, player, needs):
         check.add(
             "escaped",
-            f"{player} cannot escape with {f.ESCAPE_NAMES[by]}: it needs {needs[index].one} in"
-            f" {player}'s play, but {short.reason}.",
+            # TRANSLATORS: the reason ends the sentence ("all 4 Fate Clock cards are in other
+            # decks (Carol 4)").
+            _(
+                "%(player)s cannot escape with %(escape)s: it needs %(card)s in %(player)s's"
+                " play, but %(reason)s.",
+                player=player,
+                escape=_(f.ESCAPE_NAMES[by]),
+                card=_(needs[index].one),
+                reason=short.reason,
+            ),
             RULE_ESCAPES,
             short.reading,
         )
@@ -480,7 +592,8 @@ def _escape(check: _Checker) -> tuple[str, f.Escape] | None:
     if escaped.by not in set(f.Escape):
         check.add(
             "escaped.by",
-            "An escape is by the time-machine, the three-sisters or pumpkin-ted.",
+            # TRANSLATORS: the ways out are keys to type, left in English.
+            _("An escape is by the time-machine, the three-sisters or pumpkin-ted."),
             RULE_ESCAPES,
         )
         return None
@@ -502,7 +615,7 @@ def _turn_order(check: _Checker) -> tuple[str, ...]:
     if known and sorted(names) != sorted(seats):
         check.add(
             "final_turn_order",
-            "The last round's turn order names every player exactly once.",
+            _("The last round's turn order names every player exactly once."),
             RULE_TURN_ORDER,
         )
     elif known and names:
@@ -510,9 +623,13 @@ def _turn_order(check: _Checker) -> tuple[str, ...]:
         if names != seats[first:] + seats[:first]:
             check.add(
                 "final_turn_order",
-                f"Players act clockwise from who holds the Feed the Toad! card, so a turn"
-                f" order is the seating order starting from that player; starting from"
-                f" {names[0]} it is {', '.join(seats[first:] + seats[:first])}.",
+                _(
+                    "Players act clockwise from who holds the Feed the Toad! card, so a turn"
+                    " order is the seating order starting from that player; starting from"
+                    " %(first)s it is %(order)s.",
+                    first=names[0],
+                    order=", ".join(seats[first:] + seats[:first]),
+                ),
                 RULE_TURN_ORDER,
             )
     return tuple(names)
@@ -525,7 +642,9 @@ def _rounds(check: _Checker) -> tuple[tuple[str, ...], ...]:
         where = f"rounds[{number - 1}]"
         if len(cards) < f.FATE_PER_ROUND and number < len(rounds):
             check.add(
-                where, f"Round {number} needs its 3 Fate cards before the next round.", RULE_FATE
+                where,
+                _("Round %(number)s needs its 3 Fate cards before the next round.", number=number),
+                RULE_FATE,
             )
         if number == f.ROUNDS_PER_HALF + 1:
             seen_in_half = {}  # the Fate deck is shuffled again for the second half
@@ -533,20 +652,37 @@ def _rounds(check: _Checker) -> tuple[tuple[str, ...], ...]:
         for index, code in enumerate(cards):
             path = f"{where}[{index}]"
             if code not in f.FATE:
-                check.add(path, f'"{code}" is not a Fate card.', RULE_FATE)
+                check.add(path, not_fate_message(code), RULE_FATE)
             elif code in in_round:
                 check.add(
                     path,
-                    f"The {f.FATE[code].name} was entered twice in round {number}.",
+                    _(
+                        "The %(card)s was entered twice in round %(number)s.",
+                        card=f.fate_name(code),
+                        number=number,
+                    ),
                     RULE_FATE,
                 )
             elif code in seen_in_half:
                 check.add(
                     path,
-                    f"The {f.FATE[code].name} already came up in round {seen_in_half[code]}; "
-                    "each Fate card comes up once per half.",
+                    _(
+                        "The %(card)s already came up in round %(number)s; each Fate card comes"
+                        " up once per half.",
+                        card=f.fate_name(code),
+                        number=seen_in_half[code],
+                    ),
                     RULE_HALVES,
                 )
             in_round.add(code)
             seen_in_half.setdefault(code, number)
     return tuple(tuple(cards) for cards in rounds)
+
+
+def not_fate_message(code: str) -> str:
+    """An unknown Fate card code.
+
+    >>> not_fate_message("joker")
+    '"joker" is not a Fate card.'
+    """
+    return _('"%(code)s" is not a Fate card.', code=code)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from companion.games.luckys import facts as f
 from companion.games.luckys import readings
+from companion.games.text import _, ngettext
 
 if TYPE_CHECKING:
     from companion.games.luckys.state import Deck
@@ -41,7 +42,8 @@ SINGLE_MAVEN_READINGS: dict[str, Reading] = {
 
 @dataclass(frozen=True)
 class Shortage:
-    """Why a player cannot have a card in play, and the app's reading it rests on."""
+    """Why a player cannot have a card in play (the end of a sentence, in the reader's
+    language), and the app's reading it rests on."""
 
     reason: str
     reading: Reading | None = None
@@ -132,9 +134,24 @@ def _all_elsewhere(card: f.EscapeCard, others: Mapping[str, int]) -> Shortage:
         reading = SINGLE_MAVEN_READINGS.get(card.key)
         if card.holding is not f.Holding.MAVEN:
             reading = None  # the Time Machine: the box's count, not a reading
-        return Shortage(f"there is one {card.name} card and {holder}'s deck holds it", reading)
+        return Shortage(
+            _(
+                "there is one %(card)s card and %(player)s's deck holds it",
+                card=_(card.name),
+                player=holder,
+            ),
+            reading,
+        )
     where = ", ".join(f"{name} {n}" for name, n in others.items())
-    return Shortage(f"all {copies(card)} {card.name} cards are in other decks ({where})")
+    return Shortage(
+        # TRANSLATORS: ends a sentence; the decks are players' names and counts ("Carol 4").
+        _(
+            "all %(copies)s %(card)s cards are in other decks (%(decks)s)",
+            copies=copies(card),
+            card=_(card.name),
+            decks=where,
+        )
+    )
 
 
 def _machines_built(decks: Mapping[str, Deck], also_built: Mapping[str, int]) -> Counter[str]:
@@ -160,13 +177,33 @@ def _no_junk_to_build(
     for kind, need in f.junk_trashed({card.key: 1}).items():
         name, box = f.JUNK[kind]
         if in_decks[kind] + trashed[kind] + need > box:
-            cards = f"a {name} card" if need == 1 else f"{need} {name} cards"
-            took = f" and the Machines built took {trashed[kind]}" if trashed[kind] else ""
-            return Shortage(
-                f"no {card.name} can have been built: building one trashes {cards}, and of the"
-                f" box's {box} the decks hold {in_decks[kind]}{took}"
-            )
+            return Shortage(_no_junk_words(card, name, need, box, in_decks[kind], trashed[kind]))
     return None
+
+
+def _no_junk_words(
+    card: f.EscapeCard, junk: str, need: int, box: int, in_decks: int, trashed: int
+) -> str:
+    """Why no ``card`` can have been built: ``junk`` (English) is used up."""
+    cards = ngettext("a %(junk)s card", "%(num)s %(junk)s cards", need, junk=_(junk))
+    if trashed:
+        return _(
+            "no %(machine)s can have been built: building one trashes %(cards)s, and of the"
+            " box's %(box)s the decks hold %(count)s and the Machines built took %(trashed)s",
+            machine=_(card.name),
+            cards=cards,
+            box=box,
+            count=in_decks,
+            trashed=trashed,
+        )
+    return _(
+        "no %(machine)s can have been built: building one trashes %(cards)s, and of the"
+        " box's %(box)s the decks hold %(count)s",
+        machine=_(card.name),
+        cards=cards,
+        box=box,
+        count=in_decks,
+    )
 
 
 def _junk_gone(card: f.EscapeCard, in_other_decks: int, trashed: int) -> Shortage | None:
@@ -175,6 +212,12 @@ def _junk_gone(card: f.EscapeCard, in_other_decks: int, trashed: int) -> Shortag
     if in_other_decks + trashed < box:
         return None
     return Shortage(
-        f"all {box} {card.name} cards are gone: the other decks hold {in_other_decks} and the"
-        f" Machines built took {trashed}"
+        _(
+            "all %(copies)s %(card)s cards are gone: the other decks hold %(count)s and the"
+            " Machines built took %(trashed)s",
+            copies=box,
+            card=_(card.name),
+            count=in_other_decks,
+            trashed=trashed,
+        )
     )

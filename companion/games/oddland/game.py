@@ -74,12 +74,14 @@ from companion.games.oddland.state import (
     impossible_map_problems,
     map_problems,
     setup_token_problems,
+    species_points_message,
     turn_order_problems,
 )
 from companion.games.oddland.table import parse
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
 from companion.games.readings import Reading, readings_json
+from companion.games.text import N_, _, ngettext
 
 
 def map_endpoint(body: object) -> dict[str, Any]:
@@ -186,7 +188,8 @@ class Oddland(Game):
     """The Oddland engine, registered under ``oddland``."""
 
     slug = SLUG
-    name = "Oddland"
+    # TRANSLATORS: a game's name (the box's title).
+    name = N_("Oddland")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 4
@@ -215,12 +218,13 @@ class Oddland(Game):
         'Every player has placed all 7 tokens: the game is over.'
         """
         needed = tokens_per_player(len(result["standings"]))
-        return f"Every player has placed all {needed} tokens: the game is over."
+        return _("Every player has placed all %(count)s tokens: the game is over.", count=needed)
 
     def going_on_words(self, result: Mapping[str, Any]) -> str:
         """The game ends once every player has placed all their tokens."""
         needed = tokens_per_player(len(result["standings"]))
-        return f"not every player has placed all {needed} tokens yet"
+        # TRANSLATORS: why an Oddland game is not over yet, inside a question to finish it.
+        return _("not every player has placed all %(count)s tokens yet", count=needed)
 
     def is_play_along(self, state: Mapping[str, Any]) -> bool:
         """Whether the play is entered card by card (its map is built from ``cards``)."""
@@ -281,16 +285,28 @@ class Oddland(Game):
         'map row 3'
         >>> GAME.describe_path({}, ["points", "Ben", "owloose"])
         "Ben's Owloose points"
+        >>> GAME.describe_path({}, ["tokens", 0, "cells"])
+        "token 1's spaces"
         """
         match list(parts):
             case ["map", int(row)]:
-                return f"map row {row + 1}"
+                return _("map row %(row)s", row=row + 1)
+            case ["tokens", int(index), "player"]:
+                return _("token %(number)s's owner", number=index + 1)
+            case ["tokens", int(index), "species"]:
+                return _("token %(number)s's species", number=index + 1)
+            case ["tokens", int(index), "cells"]:
+                # TRANSLATORS: the space or spaces of the map a token lies on.
+                return _("token %(number)s's spaces", number=index + 1)
             case ["points", str(player), str(species)]:
-                return f"{player}'s {species_name(species)} points"
+                return _(
+                    "%(player)s's %(species)s points", player=player, species=species_name(species)
+                )
             case ["sides", str(species)]:
-                return f"the {species_name(species)} side"
+                # TRANSLATORS: the side (A or B) of an Oddland species card in play.
+                return _("the %(species)s side", species=species_name(species))
             case [str(field)] if field in FIELD_NAMES:
-                return FIELD_NAMES[field]
+                return _(FIELD_NAMES[field])
         return path_of(parts)
 
     def display_value(self, parts: Sequence[str | int], value: object) -> str:
@@ -300,16 +316,24 @@ class Oddland(Game):
         ('2 tokens', 'no spaces')
         """
         if value is None:
-            return "nothing"
+            return _("nothing")
+        if value is True:
+            # TRANSLATORS: solo mode is on (a history line: "solo mode: False → True").
+            return _("True")
+        if value is False:
+            # TRANSLATORS: solo mode is off (a history line: "solo mode: True → False").
+            return _("False")
         match list(parts), value:
             case ["map", int()], str(row):
-                return row if row.strip(".") else "no spaces"
+                # TRANSLATORS: a row of an Oddland map without any space.
+                return row if row.strip(".") else _("no spaces")
             case ["map"], list(rows):
                 spaces = sum(1 for row in rows for ch in str(row) if ch not in EMPTY)
-                return f"{spaces} space{'s' if spaces != 1 else ''}"
-            case ["tokens" | "cards" as field], list(items):
-                noun = "token" if field == "tokens" else "card"
-                return f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
+                return ngettext("%(num)s space", "%(num)s spaces", spaces)
+            case ["tokens"], list(items):
+                return ngettext("%(num)s token", "%(num)s tokens", len(items))
+            case ["cards"], list(items):
+                return ngettext("%(num)s card", "%(num)s cards", len(items))
             case ["points" | "definitions" | "sides"], dict(entries):
                 return _summary(entries)
         return str(value)
@@ -338,7 +362,7 @@ class Oddland(Game):
                 return raw.strip()
             case ["tokens", int(), "cells"]:
                 return _cells_from_text(where, raw)
-        raise InvalidStateError([Problem(where, "This cannot be changed here.")])
+        raise InvalidStateError([Problem(where, _("This cannot be changed here."))])
 
     def api_endpoints(self) -> dict[str, Callable[[object], dict[str, Any]]]:
         """The JSON endpoints of this game: name -> handler of a parsed body."""
@@ -406,15 +430,15 @@ class Oddland(Game):
         }
 
 
-#: Names of whole fields for the edit history.
+#: Names of whole fields for the edit history (English; translated where shown).
 FIELD_NAMES: dict[str, str] = {
-    "map": "the map",
-    "tokens": "the tokens",
-    "cards": "the play-along cards",
-    "points": "the scoreboard points",
-    "sides": "the species sides",
-    "definitions": "the species definitions",
-    "solo": "solo mode",
+    "map": N_("the map"),
+    "tokens": N_("the tokens"),
+    "cards": N_("the play-along cards"),
+    "points": N_("the scoreboard points"),
+    "sides": N_("the species sides"),
+    "definitions": N_("the species definitions"),
+    "solo": N_("solo mode"),
 }
 
 
@@ -423,16 +447,18 @@ PLAY_ALONG_OPTION = "play_along"
 
 
 def _summary(entries: Mapping[str, Any]) -> str:
-    """A short reading of a small nested mapping (points, sides, definitions).
+    """A short reading of a small nested mapping (points, sides, definitions); species
+    and players by their keys and names, as entered.
 
-    >>> _summary({"Ben": {"owloose": 4}, "Ann": {}})
-    'Ben: owloose 4'
+    >>> _summary({"Ben": {"owloose": 4}, "Ann": {}}), _summary({"begator": {"A": {}}})
+    ('Ben: owloose 4', 'begator: A defined')
     """
     parts = []
     for key, value in entries.items():
         if isinstance(value, Mapping):
             inner = ", ".join(
-                f"{k} {v if not isinstance(v, Mapping) else 'defined'}"
+                # TRANSLATORS: a species card side the table defined ("A defined").
+                _("%(side)s defined", side=k) if isinstance(v, Mapping) else f"{k} {v}"
                 for k, v in value.items()
                 if v is not None
             )
@@ -440,7 +466,7 @@ def _summary(entries: Mapping[str, Any]) -> str:
                 parts.append(f"{key}: {inner}")
         elif value is not None:
             parts.append(f"{key} {value}")
-    return "; ".join(parts) or "nothing"
+    return "; ".join(parts) or _("nothing")
 
 
 def _points_from_text(where: str, raw: str) -> int | None:
@@ -452,7 +478,7 @@ def _points_from_text(where: str, raw: str) -> int | None:
         minimum=-MAX_SPECIES_POINTS,
         maximum=MAX_SPECIES_POINTS,
         unit="points",
-        out_of_range=f"One species scores at most {MAX_SPECIES_POINTS} points.",
+        out_of_range=species_points_message(),
     )
 
 
@@ -462,7 +488,7 @@ def _side_from_text(where: str, raw: str) -> str | None:
         return None
     if text in SIDE_LETTERS:
         return text
-    raise InvalidStateError([Problem(where, 'Pick side "A" or "B".')])
+    raise InvalidStateError([Problem(where, _('Pick side "A" or "B".'))])
 
 
 def _solo_from_text(where: str, raw: str) -> bool | None:
@@ -473,7 +499,7 @@ def _solo_from_text(where: str, raw: str) -> bool | None:
         return True
     if text in FALSE_WORDS:
         return False
-    raise InvalidStateError([Problem(where, "Enter true or false.")])
+    raise InvalidStateError([Problem(where, _("Enter true or false."))])
 
 
 def _row_from_text(where: str, raw: str) -> str:
@@ -486,7 +512,9 @@ def _row_from_text(where: str, raw: str) -> str:
 
 def _cells_from_text(where: str, raw: str) -> list[list[int]]:
     """Positions from ``"2,3"``, ``"2,3;2,4"`` or JSON ``[[2, 3], [2, 4]]`` (counted from 0)."""
-    wrong = InvalidStateError([Problem(where, 'Enter positions as "row,col", separated by ";".')])
+    wrong = InvalidStateError(
+        [Problem(where, _('Enter positions as "row,col", separated by ";".'))]
+    )
     value: object
     try:
         if raw.strip().startswith("["):

@@ -13,6 +13,7 @@ from companion.games.grid import (
     lines,
     places_name,
 )
+from companion.games.names import spoken_names
 from companion.games.oddland.species import (
     MAP_CARDS,
     SETS_IN_BOX,
@@ -26,6 +27,7 @@ from companion.games.oddland.species import (
     Unit,
 )
 from companion.games.ranking import Tiebreak
+from companion.games.text import N_, _
 
 SLUG = "oddland"
 
@@ -94,7 +96,9 @@ BEGATOR_A_SOLO_MODIFIER = -3
 FLORA_A_SOLO_MODIFIER = 0  # the rulebook shows none; assumed 0
 
 
-TIEBREAK = "Territories holding tokens, largest first"
+#: The tiebreaker's label: English, as the API's ``decided_by`` names it; translated where
+#: shown.
+TIEBREAK = N_("Territories holding tokens, largest first")
 
 
 #: Where a token lies in words ("row 3, cols 4-5"); the grid module's, named as before.
@@ -109,9 +113,8 @@ def territory_words(value: int | tuple[int, ...]) -> str:
     ('5, 3 and 1', '4', 'none')
     """
     sizes = [str(size) for size in (value if isinstance(value, tuple) else (value,))]
-    if not sizes:
-        return "none"
-    return sizes[0] if len(sizes) == 1 else f"{', '.join(sizes[:-1])} and {sizes[-1]}"
+    # TRANSLATORS: the sizes of the Oddland territories holding a player's tokens: none.
+    return spoken_names(sizes) if sizes else _("none")
 
 
 TIEBREAK_RULE = "oddland/tiebreak/territories"
@@ -234,7 +237,7 @@ def _analyse(spaces: Mapping[Cell, Terrain], tokens: Sequence[Token]) -> MapAnal
     order = sorted(spaces)
     groups = components(spaces, spaces.__getitem__)
     territory_of = {cell: number for number, cells in enumerate(groups) for cell in cells}
-    neighbors: list[set[int]] = [set() for _ in groups]
+    neighbors: list[set[int]] = [set() for _group in groups]
     for (r, c), here in territory_of.items():
         # Looking right and down only visits every shared edge once.
         for other in (territory_of.get((r + 1, c)), territory_of.get((r, c + 1))):
@@ -242,7 +245,7 @@ def _analyse(spaces: Mapping[Cell, Terrain], tokens: Sequence[Token]) -> MapAnal
                 neighbors[here].add(other)
                 neighbors[other].add(here)
     token_at: dict[Cell, int] = {}
-    holders: list[list[int]] = [[] for _ in groups]
+    holders: list[list[int]] = [[] for _group in groups]
     for index, token in enumerate(tokens):
         for cell in token.cells:
             token_at[cell] = index
@@ -291,9 +294,9 @@ def region_cells(
             neighbors = analysis.neighbors_of(own)
             return {cell for t in neighbors for cell in analysis.territories[t].cells}
         case Region.ROW:
-            return _on_lines(analysis.rows, {r for r, _ in cells})
+            return _on_lines(analysis.rows, {r for r, _col in cells})
         case Region.COLUMN:
-            return _on_lines(analysis.columns, {c for _, c in cells})
+            return _on_lines(analysis.columns, {c for _row, c in cells})
         case Region.ROW_AND_COLUMN:
             return region_cells(analysis, cells, Region.ROW, own) | region_cells(
                 analysis, cells, Region.COLUMN, own

@@ -58,6 +58,7 @@ from companion.games.oddland.state import (
     CardModel,
     TurnModel,
     _limit_message,
+    _not_a_player,
     _seating,
     _species_key_message,
     _token,
@@ -67,6 +68,7 @@ from companion.games.oddland.state import (
 )
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.readings import Reading, unique_readings
+from companion.games.text import N_, _
 
 
 @dataclass(frozen=True)
@@ -111,10 +113,10 @@ def card_problems(card: Card, *, path: str = "card") -> list[Problem]:
     """
     problems = []
     if any(abs(x) > MAX_MAP_EXTENT for x in card.at):
-        problems.append(Problem(f"{path}.at", "The card lies too far from the map."))
+        problems.append(Problem(f"{path}.at", _("The card lies too far from the map.")))
     for number, row in enumerate(card.rows):
         if len(row) != CARD_SIZE or any(ch not in TERRAIN_LETTERS for ch in row):
-            problems.append(Problem(f"{path}.terrains[{number}]", CARD_ROW_WRONG))
+            problems.append(Problem(f"{path}.terrains[{number}]", _(CARD_ROW_WRONG)))
     return problems
 
 
@@ -191,14 +193,20 @@ def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]
     )
     if spaces and not touches:
         problems.append(
-            Problem("card", "The card must share an edge with a space of the map.", rule=EDGE_RULE)
+            Problem(
+                "card", _("The card must share an edge with a space of the map."), rule=EDGE_RULE
+            )
         )
     if len(covered) > MAX_COVERED_SPACES:
         problems.append(
             Problem(
                 "card",
-                f"The card covers {len(covered)} spaces of the map; "
-                f"at most {MAX_COVERED_SPACES} may be covered.",
+                _(
+                    "The card covers %(count)s spaces of the map; at most %(most)s may be"
+                    " covered.",
+                    count=len(covered),
+                    most=MAX_COVERED_SPACES,
+                ),
                 rule=COVER_RULE,
             )
         )
@@ -208,20 +216,40 @@ def _card_rule_problems(analysis: MapAnalysis, footprint: Mapping[Cell, Terrain]
             problems.append(
                 Problem(
                     "card",
-                    f"The card would cover {owner.player}'s {species_name(owner.species)} at "
-                    f"{place_name(cell)}; tokens are never covered.",
+                    _(
+                        "The card would cover %(player)s's %(species)s at %(place)s; tokens are"
+                        " never covered.",
+                        player=owner.player,
+                        species=species_name(owner.species),
+                        place=place_name(cell),
+                    ),
                     rule=COVER_RULE,
                 )
             )
     after = set(spaces) | set(footprint)
     if len(after) > MAX_SPACES:
         problems.append(
-            Problem("card", f"The {MAP_CARDS} cards of the box cannot make a map this big.")
+            Problem(
+                "card",
+                _("The %(cards)s cards of the box cannot make a map this big.", cards=MAP_CARDS),
+            )
         )
     too_wide = extent_message(after)
     if too_wide is not None:
-        problems.append(Problem("card", f"With this card the map would span {too_wide}"))
+        problems.append(
+            Problem("card", _("With this card the map would span %(extent)s", extent=too_wide))
+        )
     return problems
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as it is (unlike
+    :meth:`str.capitalize`, which lowers every other letter).
+
+    >>> capitalized("row 2, col 3"), capitalized("")
+    ('Row 2, col 3', '')
+    """
+    return text[:1].upper() + text[1:]
 
 
 def _open(after: MapAnalysis, cell: Cell) -> bool:
@@ -244,8 +272,11 @@ def _room_problems(
             return [
                 Problem(
                     "card",
-                    f"No two adjacent spaces of this card lie in territories without a token, "
-                    f"so the {species_name(token.species)} has no room; move the card.",
+                    _(
+                        "No two adjacent spaces of this card lie in territories without a token,"
+                        " so the %(species)s has no room; move the card.",
+                        species=species_name(token.species),
+                    ),
                     rule=ROOM_RULE,
                     reading=WHALEPHANT_READING,
                 )
@@ -255,8 +286,10 @@ def _room_problems(
         return [
             Problem(
                 "card",
-                "Every space of this card lies in a territory that already holds a token, "
-                "so no token could go on it; move the card.",
+                _(
+                    "Every space of this card lies in a territory that already holds a token,"
+                    " so no token could go on it; move the card."
+                ),
                 rule=ROOM_RULE,
             )
         ]
@@ -278,7 +311,7 @@ def _token_rule_problems(
             problems.append(
                 Problem(
                     where,
-                    "A token goes on one of the 4 spaces of the card just played.",
+                    _("A token goes on one of the 4 spaces of the card just played."),
                     rule=TOKEN_RULE,
                     reading=reading,
                 )
@@ -289,9 +322,14 @@ def _token_rule_problems(
             problems.append(
                 Problem(
                     where,
-                    f"{place_name(cell).capitalize()} is in a territory that already holds "
-                    f"{first.player}'s {species_name(first.species)}; a new token needs a "
-                    "territory of its own.",
+                    # TRANSLATORS: the place starts the sentence ("Row 2, col 3 is in ...").
+                    _(
+                        "%(place)s is in a territory that already holds %(player)s's"
+                        " %(species)s; a new token needs a territory of its own.",
+                        place=capitalized(place_name(cell)),
+                        player=first.player,
+                        species=species_name(first.species),
+                    ),
                     rule=TERRITORY_RULE,
                     reading=reading,
                 )
@@ -303,7 +341,7 @@ def _supply_for(token: Token, tokens: Sequence[Token], players: Sequence[str]) -
     names = _seating(players)
     owner = names.get(token.player.strip().casefold())
     if owner is None:
-        return [Problem("token.player", f'"{token.player}" is not one of the players.')]
+        return [Problem("token.player", _not_a_player(token.player))]
     count = len(players)
     mine = [t for t in tokens if t.player.strip().casefold() == owner.casefold()]
     same = sum(1 for t in mine if t.species == token.species)
@@ -313,7 +351,9 @@ def _supply_for(token: Token, tokens: Sequence[Token], players: Sequence[str]) -
         message = _limit_message(placed, limit, count)
         return [Problem("token.species", message, rule=TOKENS_RULE, reading=TOKENS_READING)]
     if len(mine) >= tokens_per_player(count):
-        message = f"{owner} has already placed all {len(mine)} tokens."
+        message = _(
+            "%(player)s has already placed all %(count)s tokens.", player=owner, count=len(mine)
+        )
         return [Problem("token", message, rule=TOKENS_RULE)]
     return []
 
@@ -378,7 +418,9 @@ def render_rows(spaces: Mapping[Cell, Terrain]) -> list[str]:
     ]
 
 
-PLAY_ALONG_BOARD = "A play-along game builds its map from its cards: leave map and tokens empty."
+PLAY_ALONG_BOARD = N_(
+    "A play-along game builds its map from its cards: leave map and tokens empty."
+)
 
 
 #: How many replayed tables one process keeps (see :func:`replay`). One entry holds at
@@ -396,11 +438,16 @@ ReplayKey = tuple[tuple[str, ...] | None, tuple[TurnKey, ...]]
 
 @dataclass(frozen=True)
 class Replayed:
-    """The table a replay left: map rows, tokens, and the problems that stopped it."""
+    """The table a replay left: map rows, tokens, and the turn that stopped it (its index
+    in the turns, ``None`` when every turn was laid).
+
+    Only values kept: the problems of the stopping turn are sentences in the reader's
+    language, so they are said again for each request (see :func:`replay`).
+    """
 
     rows: tuple[str, ...]
     tokens: tuple[Token, ...]
-    problems: tuple[Problem, ...]
+    stopped: int | None = None
 
 
 class ReplayCache:
@@ -411,8 +458,8 @@ class ReplayCache:
     that sees those cards, and an undone card simply finds the shorter game it came from.
 
     >>> cache = ReplayCache(size=1)
-    >>> cache.put((None, ()), Replayed((), (), ()))
-    >>> cache.put(((), ()), Replayed(("F",), (), ()))
+    >>> cache.put((None, ()), Replayed((), ()))
+    >>> cache.put(((), ()), Replayed(("F",), ()))
     >>> cache.get((None, ())) is None, len(cache)
     (True, 1)
     """
@@ -479,7 +526,8 @@ def replay(
 
     Every request of a play-along game replays its cards, so replays are remembered
     (:data:`REPLAYS`): the same cards are not laid again, and a game one card longer than
-    a remembered one lays only its new cards.
+    a remembered one lays only its new cards. What is remembered is free of words: the
+    stopping turn's problems are checked again, in the reader's language.
 
     >>> turns = [TurnModel.model_validate({"card": {"at": [0, 0], "terrains": ["FS", "WM"]}}),
     ...          TurnModel.model_validate({"card": {"at": [-2, 0], "terrains": ["FF", "FF"]}})]
@@ -493,7 +541,19 @@ def replay(
     if done is None:
         done = _replay_after(turns, keys=keys, players=players)
         REPLAYS.put((seated, keys), done)
-    return list(done.rows), list(done.tokens), list(done.problems)
+    return list(done.rows), list(done.tokens), _stopping_problems(turns, done, players)
+
+
+def _stopping_problems(
+    turns: Sequence[TurnModel], done: Replayed, players: Sequence[str] | None
+) -> list[Problem]:
+    """What is wrong with the turn a replay stopped at (none when it laid them all), said
+    as the game's: under ``cards[i]``, with the card's number."""
+    if done.stopped is None:
+        return []
+    number = done.stopped
+    problems = check_turn(done.rows, turns[number], tokens=done.tokens, players=players)
+    return [_turn_problem(number, f"cards[{number}]", problem) for problem in problems]
 
 
 def _replay_after(
@@ -501,26 +561,23 @@ def _replay_after(
 ) -> Replayed:
     """Replay from the longest remembered start of these turns (or from an empty map)."""
     seated = tuple(players) if players is not None else None
-    start, done = 0, Replayed((), (), ())
+    start, done = 0, Replayed((), ())
     for length in range(len(keys) - 1, 0, -1):
         found = REPLAYS.get((seated, keys[:length]))
         if found is not None:
             start, done = length, found
             break
-    if done.problems:  # replaying stopped before the end of the shorter game already
+    if done.stopped is not None:  # replaying stopped before the end of the shorter game
         return done
     rows, tokens = list(done.rows), list(done.tokens)
     for number in range(start, len(turns)):
         turn = turns[number]
-        problems = check_turn(rows, turn, tokens=tokens, players=players)
-        if problems:
-            where = f"cards[{number}]"
-            stopped = tuple(_turn_problem(number, where, p) for p in problems)
-            return Replayed(tuple(rows), tuple(tokens), stopped)
-        card, token, _ = read_turn(turn, players=players)
+        if check_turn(rows, turn, tokens=tokens, players=players):
+            return Replayed(tuple(rows), tuple(tokens), number)
+        card, token, _unread = read_turn(turn, players=players)
         after = _placed(rows, card=card, tokens=tokens, token=token)
         rows, tokens = list(after.rows), list(after.tokens)
-    return Replayed(tuple(rows), tuple(tokens), ())
+    return Replayed(tuple(rows), tuple(tokens))
 
 
 def setup_pair_turns(turns: Sequence[TurnModel]) -> tuple[list[Problem], Reading | None]:
@@ -589,7 +646,8 @@ def _turn_problem(number: int, where: str, problem: Problem) -> Problem:
     kept."""
     return Problem(
         f"{where}.{problem.path}",
-        f"Card {number + 1}: {problem.message}",
+        # TRANSLATORS: a play-along turn's problem, said with the number of its card.
+        _("Card %(number)s: %(problem)s", number=number + 1, problem=problem.message),
         rule=problem.rule,
         reading=problem.reading,
     )
@@ -598,9 +656,9 @@ def _turn_problem(number: int, where: str, problem: Problem) -> Problem:
 def _card(model: CardModel) -> tuple[Card, list[Problem]]:
     problems = []
     if len(model.at) != POSITION_LENGTH:
-        problems.append(Problem("card.at", POSITION_NOT_PAIR))
+        problems.append(Problem("card.at", _(POSITION_NOT_PAIR)))
     if len(model.terrains) != CARD_SIZE:
-        problems.append(Problem("card.terrains", CARD_NOT_2X2))
+        problems.append(Problem("card.terrains", _(CARD_NOT_2X2)))
     if problems:
         return Card((0, 0), ("FF", "FF")), problems
     card = Card((model.at[0], model.at[1]), (model.terrains[0], model.terrains[1]))

@@ -44,6 +44,7 @@ from companion.games.oddland.species import (
 from companion.games.oddland.table import Table
 from companion.games.ranking import BreakdownLine, Decision, Entry, Ranking, Result, rank
 from companion.games.readings import Reading, unique_readings
+from companion.games.text import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -75,16 +76,20 @@ def begator_a(analysis: MapAnalysis, index: int) -> TokenScore:
     """
     own = analysis.territories_of(index)
     spaces = sum(analysis.territories[t].size for t in analysis.neighbors_of(own))
-    noun = "space" if spaces == 1 else "spaces"
     return TokenScore(
         BEGATOR_POINTS_PER_SPACE * spaces,
-        f"{spaces} {noun} in neighbouring territories, {BEGATOR_POINTS_PER_SPACE} points each",
+        ngettext(
+            "%(num)s space in neighbouring territories, %(points)s points each",
+            "%(num)s spaces in neighbouring territories, %(points)s points each",
+            spaces,
+            points=BEGATOR_POINTS_PER_SPACE,
+        ),
     )
 
 
 def flora_a(_analysis: MapAnalysis, _index: int) -> TokenScore:
     """Flora A has no scoring effect."""
-    return TokenScore(0, "no scoring effect")
+    return TokenScore(0, _("no scoring effect"))
 
 
 #: Sides the app scores without a definition.
@@ -142,10 +147,12 @@ def rule_score(analysis: MapAnalysis, index: int, rule: SideRule) -> TokenScore:
     """
     count = rule_count(analysis, index, rule)
     if rule.points == 0:
-        return TokenScore(0, "no points")
+        return TokenScore(0, _("no points"))
     detail = count_phrase(rule, count)
     if rule.points != 1:
-        detail += f", {rule.points} points each"
+        # TRANSLATORS: what an Oddland token counted ("2 water spaces in its row"), and
+        # the points each is worth (any whole number but 1, -1 included).
+        detail = _("%(counted)s, %(points)s points each", counted=detail, points=rule.points)
     return TokenScore(rule.points * count, detail)
 
 
@@ -160,14 +167,22 @@ def side_scoring(table: Table, species: str) -> tuple[Side | None, SideScoring |
     name = species_name(species)
     side = table.sides.get(species)
     if side is None:
-        return None, None, f"no side was chosen for {name}"
+        return None, None, _("no side was chosen for %(species)s", species=name)
     rule = table.definitions.get((species, side))
     if rule is not None:
         return side, _rule_scoring(rule), ""
     built_in = BUILT_IN.get((species, side))
     if built_in is not None:
         return side, built_in, ""
-    return side, None, f"the app does not know how {name} {side.value} scores"
+    return (
+        side,
+        None,
+        _(
+            "the app does not know how %(species)s %(side)s scores",
+            species=name,
+            side=side.value,
+        ),
+    )
 
 
 #: The rules entries of the breakdown lines: a built-in side, a side the table defined, a
@@ -210,7 +225,7 @@ def score_player(table: Table, player: str) -> PlayerScore:
         if manual is not None:
             lines.append(
                 BreakdownLine(
-                    f"{species_name(species)}: entered on the scoreboard",
+                    _("%(species)s: entered on the scoreboard", species=species_name(species)),
                     manual,
                     rule=SCOREBOARD_RULE,
                 )
@@ -227,25 +242,40 @@ def _species_lines(
 ) -> tuple[list[BreakdownLine], list[str]]:
     side, scoring, reason = side_scoring(table, species)
     name = species_name(species)
-    title = f"{name} ({side.value})" if side is not None else name
+    # TRANSLATORS: an Oddland species and the side of its card in play: "Begator (A)".
+    title = name if side is None else _("%(species)s (%(side)s)", species=name, side=side.value)
     lines, warnings = [], []
     rule = _line_rule(table, species, side)
     for index in indexes:
         where = describe_cells(table.analysis.tokens[index].cells)
         if scoring is None:
-            lines.append(BreakdownLine(f"{title} at {where}: not scored", 0, rule=UNKNOWN_RULE))
+            label = _("%(species)s at %(place)s: not scored", species=title, place=where)
+            lines.append(BreakdownLine(label, 0, rule=UNKNOWN_RULE))
             warnings.append(
-                f"{player}'s {name} at {where} scored 0: {reason}; "
-                f"enter {player}'s {name} points instead."
+                # TRANSLATORS: the reason says why the app cannot score the species.
+                _(
+                    "%(player)s's %(species)s at %(place)s scored 0: %(reason)s; enter"
+                    " %(player)s's %(species)s points instead.",
+                    player=player,
+                    species=name,
+                    place=where,
+                    reason=reason,
+                )
             )
             continue
         scored = scoring.scorer(table.analysis, index)
-        label = f"{title} at {where}: {scored.detail}"
+        # TRANSLATORS: an Oddland token's breakdown line: "Begator (A) at row 1, col 2: 9
+        # spaces in neighbouring territories, 2 points each".
+        label = _(
+            "%(species)s at %(place)s: %(detail)s",
+            species=title,
+            place=where,
+            detail=scored.detail,
+        )
         lines.append(BreakdownLine(label, scored.points, rule=rule))
     if table.solo and scoring is not None and scoring.solo_modifier:
-        lines.append(
-            BreakdownLine(f"{title}: solo modifier", scoring.solo_modifier, rule=SOLO_RULE)
-        )
+        label = _("%(species)s: solo modifier", species=title)
+        lines.append(BreakdownLine(label, scoring.solo_modifier, rule=SOLO_RULE))
     return lines, warnings
 
 
@@ -302,7 +332,12 @@ def score_table(table: Table) -> Result:
     finished = all(placed[player] == needed for player in table.players)
     warnings = [w for score in scores for w in score.warnings]
     if table.analysis.tokens and not finished:
-        warnings.append(f"Not every player has placed all {needed} tokens yet: the game goes on.")
+        warnings.append(
+            _(
+                "Not every player has placed all %(count)s tokens yet: the game goes on.",
+                count=needed,
+            )
+        )
     return Result(
         SLUG,
         ranking.standings,

@@ -24,6 +24,7 @@ from companion.games.oddland.map import CARD_SIZE, EMPTY, SLUG
 from companion.games.oddland.readings import PAIR_READING
 from companion.games.problems import Problem
 from companion.games.readings import Reading
+from companion.games.text import _
 
 #: The map cards laid face up at set-up, before anyone's turn: they carry no token.
 SETUP_CARDS = 2
@@ -149,10 +150,13 @@ but this one does not.'
     return [
         Problem(
             path,
-            f"The {SETUP_CARDS} set-up cards are dealt face up next to each other, and a"
-            " covered space stays a space, so every map holds 2 whole cards side by side"
-            f" (2 rows of {2 * CARD_SIZE} spaces, or {2 * CARD_SIZE} rows of 2), but this"
-            " one does not.",
+            _(
+                "The %(setup)s set-up cards are dealt face up next to each other, and a covered"
+                " space stays a space, so every map holds 2 whole cards side by side (2 rows of"
+                " %(long)s spaces, or %(long)s rows of 2), but this one does not.",
+                setup=SETUP_CARDS,
+                long=2 * CARD_SIZE,
+            ),
             rule=PAIR_RULE,
             # Painting space by space passes through such maps.
             pending=True,
@@ -184,25 +188,27 @@ first (whose top-left is at row 1, col 1), covering some of its spaces.']
     first = lone_card(spaces)
     if first is None:
         return []
-    lie = pair_lie(first, at)
-    where = f"the first (whose top-left is at {place_name(first)})"
-    match lie:
+    match pair_lie(first, at):
         case PairLie.OVERLAPPING:
-            message = f"this second one would lie on {where}, covering some of its spaces."
+            message = _(
+                "The %(setup)s set-up cards are dealt next to each other: this second one"
+                " would lie on the first (whose top-left is at %(place)s), covering some of its"
+                " spaces.",
+                setup=SETUP_CARDS,
+                place=place_name(first),
+            )
         case PairLie.APART:
-            message = (
-                f"this second one must share a side with {where}, its top-left {CARD_SIZE}"
-                " spaces right, left, above or below the first's."
+            message = _(
+                "The %(setup)s set-up cards are dealt next to each other: this second one must"
+                " share a side with the first (whose top-left is at %(place)s), its top-left"
+                " %(step)s spaces right, left, above or below the first's.",
+                setup=SETUP_CARDS,
+                place=place_name(first),
+                step=CARD_SIZE,
             )
         case _:
             return []
-    return [
-        Problem(
-            path,
-            f"The {SETUP_CARDS} set-up cards are dealt next to each other: {message}",
-            rule=PAIR_RULE,
-        )
-    ]
+    return [Problem(path, message, rule=PAIR_RULE)]
 
 
 def second_card_reading(spaces: Collection[Cell], at: Cell) -> Reading | None:

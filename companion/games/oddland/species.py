@@ -26,6 +26,8 @@ from typing import Self
 import pydantic
 from pydantic_core import PydanticCustomError
 
+from companion.games.text import N_, _, ngettext
+
 # --- the box --------------------------------------------------------------------------
 
 
@@ -38,12 +40,16 @@ class Terrain(StrEnum):
     MOUNTAIN = "M"
 
 
-#: Lower-case terrain names for sentences.
+#: Lower-case terrain names for sentences (English; translated where shown).
 TERRAIN_NAMES: dict[Terrain, str] = {
-    Terrain.FOREST: "forest",
-    Terrain.SHORE: "shore",
-    Terrain.WATER: "water",
-    Terrain.MOUNTAIN: "mountain",
+    # TRANSLATORS: an Oddland terrain, lower-case, as in "2 forest spaces in its row".
+    Terrain.FOREST: N_("forest"),
+    # TRANSLATORS: an Oddland terrain, lower-case, as in "2 shore spaces in its row".
+    Terrain.SHORE: N_("shore"),
+    # TRANSLATORS: an Oddland terrain, lower-case, as in "2 water spaces in its row".
+    Terrain.WATER: N_("water"),
+    # TRANSLATORS: an Oddland terrain, lower-case, as in "2 mountain spaces in its row".
+    Terrain.MOUNTAIN: N_("mountain"),
 }
 
 
@@ -62,15 +68,23 @@ WHALEPHANT = "whalephant"
 PIGEHORSE = "pigehorse"
 GRIZZSLEEP = "grizzsleep"
 
-#: Every species the app knows by name, in the order the app lists them: key -> name.
+#: Every species the app knows by name, in the order the app lists them: key -> name
+#: (English; :func:`species_name` says it in the reader's language).
 SPECIES: dict[str, str] = {
-    BEGATOR: "Begator",
-    FLORA: "Flora",
-    OWLOOSE: "Owloose",
-    PANGEROO: "Pangeroo",
-    WHALEPHANT: "Whalephant",
-    PIGEHORSE: "Pigehorse",
-    GRIZZSLEEP: "Grizzsleep",
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    BEGATOR: N_("Begator"),
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    FLORA: N_("Flora"),
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    OWLOOSE: N_("Owloose"),
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    PANGEROO: N_("Pangeroo"),
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    WHALEPHANT: N_("Whalephant"),
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    PIGEHORSE: N_("Pigehorse"),
+    # TRANSLATORS: an Oddland species (its card and tokens).
+    GRIZZSLEEP: N_("Grizzsleep"),
 }
 
 #: Species whose token covers two orthogonally adjacent spaces.
@@ -100,12 +114,22 @@ def is_species_key(key: str) -> bool:
 
 
 def species_name(key: str) -> str:
-    """The name shown to players; unknown keys become words.
+    """The name shown to players, in their language; unknown keys become words.
 
     >>> species_name("whalephant"), species_name("sea-dragon")
     ('Whalephant', 'Sea Dragon')
     """
-    return SPECIES.get(key) or key.replace("-", " ").title()
+    name = SPECIES.get(key)
+    return _(name) if name else key.replace("-", " ").title()
+
+
+def terrain_name(terrain: Terrain) -> str:
+    """A terrain's lower-case name in the reader's language.
+
+    >>> terrain_name(Terrain.WATER)
+    'water'
+    """
+    return _(TERRAIN_NAMES[terrain])
 
 
 def spaces_of(species: str) -> int:
@@ -167,21 +191,25 @@ class Region(StrEnum):
 #: Regions made of whole territories (the others are lines or blocks of spaces).
 TERRITORY_REGIONS = frozenset({Region.TERRITORY, Region.NEIGHBORS})
 
+#: Where a side counts, as the end of a breakdown line ("2 spaces in its row"): English,
+#: translated where shown. "Its" is the token's.
 REGION_PHRASES: dict[Region, str] = {
-    Region.TERRITORY: "in its territory",
-    Region.NEIGHBORS: "in neighbouring territories",
-    Region.ROW: "in its row",
-    Region.COLUMN: "in its column",
-    Region.ROW_AND_COLUMN: "in its row and column",
-    Region.DIAGONALS: "on its diagonals",
-    Region.SURROUNDING: "in its surrounding spaces",
-    Region.MAP: "on the whole map",
-}
-
-UNIT_NOUNS: dict[Unit, tuple[str, str]] = {
-    Unit.SPACE: ("space", "spaces"),
-    Unit.TERRITORY: ("territory", "territories"),
-    Unit.TOKEN: ("token", "tokens"),
+    # TRANSLATORS: where an Oddland token counts ("its": the token's), after "2 spaces".
+    Region.TERRITORY: N_("in its territory"),
+    # TRANSLATORS: where an Oddland token counts, after "2 spaces".
+    Region.NEIGHBORS: N_("in neighbouring territories"),
+    # TRANSLATORS: where an Oddland token counts ("its": the token's), after "2 spaces".
+    Region.ROW: N_("in its row"),
+    # TRANSLATORS: where an Oddland token counts ("its": the token's), after "2 spaces".
+    Region.COLUMN: N_("in its column"),
+    # TRANSLATORS: where an Oddland token counts ("its": the token's), after "2 spaces".
+    Region.ROW_AND_COLUMN: N_("in its row and column"),
+    # TRANSLATORS: where an Oddland token counts ("its": the token's), after "2 spaces".
+    Region.DIAGONALS: N_("on its diagonals"),
+    # TRANSLATORS: where an Oddland token counts: the 3x3 block around it, after "2 spaces".
+    Region.SURROUNDING: N_("in its surrounding spaces"),
+    # TRANSLATORS: where an Oddland token counts, after "2 spaces".
+    Region.MAP: N_("on the whole map"),
 }
 
 
@@ -241,18 +269,98 @@ class SideRule(pydantic.BaseModel):
         # A custom error keeps pydantic's "Value error," prefix out of the sentence.
         if self.species is not None and self.per is not Unit.TOKEN:
             raise PydanticCustomError(
-                "species_filter", 'A species filter only works with "per": "token".'
+                "species_filter", _('A species filter only works with "per": "token".')
             )
         if self.species is not None and not is_species_key(self.species):
+            # The sentence is whole before pydantic sees it: no template for it to fill.
             raise PydanticCustomError(
-                "species_key", '"{key}" is not a species key.', {"key": self.species}
+                "species_key", _('"%(key)s" is not a species key.', key=self.species)
             )
         return self
 
 
-def _plural(count: int, unit: Unit) -> str:
-    singular, plural = UNIT_NOUNS[unit]
-    return singular if count == 1 else plural
+def _counted(rule: SideRule, count: int) -> str:
+    """``count`` of what ``rule`` counts, as a whole phrase ("2 Flora tokens on forest").
+
+    >>> _counted(SideRule(points=1, per=Unit.TERRITORY, terrain=Terrain.WATER), 2)
+    '2 water territories'
+    """
+    terrain = terrain_name(rule.terrain) if rule.terrain is not None else None
+    match rule.per, terrain:
+        case Unit.TOKEN, _ if rule.species is not None:
+            species = species_name(rule.species)
+            if terrain is None:
+                return ngettext(
+                    "%(num)s %(species)s token",
+                    "%(num)s %(species)s tokens",
+                    count,
+                    species=species,
+                )
+            return ngettext(
+                "%(num)s %(species)s token on %(terrain)s",
+                "%(num)s %(species)s tokens on %(terrain)s",
+                count,
+                species=species,
+                terrain=terrain,
+            )
+        case Unit.TOKEN, None:
+            return ngettext("%(num)s token", "%(num)s tokens", count)
+        case Unit.TOKEN, _:
+            return ngettext(
+                "%(num)s token on %(terrain)s",
+                "%(num)s tokens on %(terrain)s",
+                count,
+                terrain=terrain,
+            )
+        case Unit.TERRITORY, None:
+            return ngettext("%(num)s territory", "%(num)s territories", count)
+        case Unit.TERRITORY, _:
+            return ngettext(
+                "%(num)s %(terrain)s territory",
+                "%(num)s %(terrain)s territories",
+                count,
+                terrain=terrain,
+            )
+        case _, None:
+            return ngettext("%(num)s space", "%(num)s spaces", count)
+    return ngettext(
+        "%(num)s %(terrain)s space", "%(num)s %(terrain)s spaces", count, terrain=terrain
+    )
+
+
+def _unit(rule: SideRule) -> str:
+    """One of what ``rule`` counts, without a number ("Flora token on forest"), as in
+    "3 points per Flora token on forest".
+
+    >>> _unit(SideRule(points=1, per=Unit.TOKEN, species="flora"))
+    'Flora token'
+    """
+    terrain = terrain_name(rule.terrain) if rule.terrain is not None else None
+    match rule.per, terrain:
+        case Unit.TOKEN, _ if rule.species is not None:
+            species = species_name(rule.species)
+            if terrain is None:
+                # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+                return _("%(species)s token", species=species)
+            # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+            return _("%(species)s token on %(terrain)s", species=species, terrain=terrain)
+        case Unit.TOKEN, None:
+            # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+            return _("token")
+        case Unit.TOKEN, _:
+            # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+            return _("token on %(terrain)s", terrain=terrain)
+        case Unit.TERRITORY, None:
+            # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+            return _("territory")
+        case Unit.TERRITORY, _:
+            # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+            return _("%(terrain)s territory", terrain=terrain)
+        case _, None:
+            # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+            return _("space")
+    # TRANSLATORS: what an Oddland species card counts, after "3 points per".
+    return _("%(terrain)s space", terrain=terrain)
 
 
 def count_phrase(rule: SideRule, count: int) -> str:
@@ -265,16 +373,15 @@ def count_phrase(rule: SideRule, count: int) -> str:
     >>> count_phrase(flora, 2)
     '2 Flora tokens in its surrounding spaces'
     """
-    noun = _plural(count, rule.per)
-    if rule.per is Unit.TOKEN:
-        what = f"{species_name(rule.species)} {noun}" if rule.species else noun
-        if rule.terrain is not None:
-            what += f" on {TERRAIN_NAMES[rule.terrain]}"
-    else:
-        what = f"{TERRAIN_NAMES[rule.terrain]} {noun}" if rule.terrain is not None else noun
-    phrase = f"{count} {what} {REGION_PHRASES[rule.region]}"
+    # TRANSLATORS: what an Oddland token counted ("2 forest spaces") and where ("in its row").
+    phrase = _(
+        "%(counted)s %(region)s",
+        counted=_counted(rule, count),
+        region=_(REGION_PHRASES[rule.region]),
+    )
     if not rule.count_own_space:
-        phrase += " (not its own space)"
+        # TRANSLATORS: what an Oddland token counted, leaving out the space it stands on.
+        phrase = _("%(counted)s (not its own space)", counted=phrase)
     return phrase
 
 
@@ -287,14 +394,30 @@ def describe(rule: SideRule, species: str | None = None) -> str:
     'no points'
     >>> describe(SideRule(points=1, region=Region.DIAGONALS, terrain=Terrain.FOREST))
     '1 point per forest space on its diagonals'
+    >>> describe(SideRule(points=-2, solo_modifier=1), species="whalephant")
+    '-2 points per space in its territory (the smallest of its territories) (solo modifier +1)'
     """
     if rule.points == 0 and rule.solo_modifier == 0:
-        return "no points"
-    unit = count_phrase(rule, 1).removeprefix("1 ")
-    points = "point" if abs(rule.points) == 1 else "points"
-    text = f"{rule.points} {points} per {unit}"
+        return _("no points")
+    # TRANSLATORS: an Oddland species card side: "2 points per forest space in its row".
+    text = ngettext(
+        "%(num)s point per %(unit)s %(region)s",
+        "%(num)s points per %(unit)s %(region)s",
+        abs(rule.points),
+        num=rule.points,
+        unit=_unit(rule),
+        region=_(REGION_PHRASES[rule.region]),
+    )
+    if not rule.count_own_space:
+        text = _("%(counted)s (not its own space)", counted=text)
     if species in TWO_SPACE_SPECIES and rule.region in TERRITORY_REGIONS:
-        text += f" (the {rule.two_space.value} of its territories)"
+        if rule.two_space is TwoSpace.SMALLEST:
+            # TRANSLATORS: a two-space token lying in two territories counts the smaller.
+            text = _("%(side)s (the smallest of its territories)", side=text)
+        else:
+            # TRANSLATORS: a two-space token lying in two territories counts the larger.
+            text = _("%(side)s (the largest of its territories)", side=text)
     if rule.solo_modifier:
-        text += f" (solo modifier {rule.solo_modifier:+d})"
+        modifier = f"{rule.solo_modifier:+d}"
+        text = _("%(side)s (solo modifier %(modifier)s)", side=text, modifier=modifier)
     return text

@@ -61,6 +61,7 @@ from companion.games.oddland.species import (
     tokens_per_player,
 )
 from companion.games.problems import InvalidStateError, Problem, path_of
+from companion.games.text import N_, _, ngettext
 
 
 class TokenModel(pydantic.BaseModel):
@@ -128,29 +129,30 @@ class PlacementModel(pydantic.BaseModel):
     token: TokenModel | None = None
 
 
-ROWS_TOO_MANY = "A map can span at most {most} rows, not {count}."
+#: Refusals of a malformed map or card: English templates, translated where said.
+ROWS_TOO_MANY = N_("A map can span at most %(most)s rows, not %(count)s.")
 
 
-ROW_TOO_LONG = "A row can span at most {most} spaces."
+ROW_TOO_LONG = N_("A row can span at most %(most)s spaces.")
 
 
-POSITION_NOT_PAIR = "A position is a pair [row, col]."
+POSITION_NOT_PAIR = N_("A position is a pair [row, col].")
 
 
-CARD_NOT_2X2 = "A card has 2 rows of 2 spaces."
+CARD_NOT_2X2 = N_("A card has 2 rows of 2 spaces.")
 
 
-CARD_ROW_WRONG = "A card row has 2 spaces, each F, S, W or M."
+CARD_ROW_WRONG = N_("A card row has 2 spaces, each F, S, W or M.")
 
 
 _MAP_SIZE = list_size(
     MAX_MAP_EXTENT,
-    lambda n: ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=n),
-    text_size(MAX_MAP_EXTENT, lambda _n: ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)),
+    lambda n: _(ROWS_TOO_MANY, most=MAX_MAP_EXTENT, count=n),
+    text_size(MAX_MAP_EXTENT, lambda _n: _(ROW_TOO_LONG, most=MAX_MAP_EXTENT)),
 )
 
 
-_POSITION_SIZE = list_size(POSITION_LENGTH, lambda _n: POSITION_NOT_PAIR)
+_POSITION_SIZE = list_size(POSITION_LENGTH, lambda _n: _(POSITION_NOT_PAIR))
 
 
 _TOKEN_SIZE = object_size(
@@ -159,7 +161,11 @@ _TOKEN_SIZE = object_size(
         "species": text_size(),
         "cells": list_size(
             MAX_TOKEN_SPACES,
-            lambda n: f"A token covers at most {MAX_TOKEN_SPACES} spaces, not {n}.",
+            lambda n: _(
+                "A token covers at most %(most)s spaces, not %(count)s.",
+                most=MAX_TOKEN_SPACES,
+                count=n,
+            ),
             _POSITION_SIZE,
         ),
     }
@@ -168,7 +174,9 @@ _TOKEN_SIZE = object_size(
 
 _TOKENS_SIZE = list_size(
     MAX_TOKENS,
-    lambda n: f"The box holds {MAX_TOKENS} tokens, but {n} were entered.",
+    lambda n: _(
+        "The box holds %(most)s tokens, but %(count)s were entered.", most=MAX_TOKENS, count=n
+    ),
     _TOKEN_SIZE,
 )
 
@@ -177,7 +185,9 @@ _CARD_SIZE = object_size(
     {
         "at": _POSITION_SIZE,
         "terrains": list_size(
-            CARD_SIZE, lambda _n: CARD_NOT_2X2, text_size(CARD_SIZE, lambda _n: CARD_ROW_WRONG)
+            CARD_SIZE,
+            lambda _n: _(CARD_NOT_2X2),
+            text_size(CARD_SIZE, lambda _n: _(CARD_ROW_WRONG)),
         ),
     }
 )
@@ -198,7 +208,11 @@ STATE_SIZE = object_size(
         "definitions": object_size(each=object_size(each=object_size(each=text_size()))),
         "cards": list_size(
             MAP_CARDS,
-            lambda n: f"The box has {MAP_CARDS} map cards, but {n} turns were entered.",
+            lambda n: _(
+                "The box has %(most)s map cards, but %(count)s turns were entered.",
+                most=MAP_CARDS,
+                count=n,
+            ),
             object_size({"card": _CARD_SIZE, "token": _TOKEN_SIZE}),
         ),
     }
@@ -228,11 +242,11 @@ def map_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
     Row 1 has "x"; use F (forest), S (shore), W (water), M (mountain) or "." for no card.
     """
     if len(rows) > MAX_MAP_EXTENT:
-        return [Problem(path, ROWS_TOO_MANY.format(most=MAX_MAP_EXTENT, count=len(rows)))]
+        return [Problem(path, _(ROWS_TOO_MANY, most=MAX_MAP_EXTENT, count=len(rows)))]
     problems = []
     for r, row in enumerate(rows):
         if len(row) > MAX_MAP_EXTENT:
-            problems.append(Problem(f"{path}[{r}]", ROW_TOO_LONG.format(most=MAX_MAP_EXTENT)))
+            problems.append(Problem(f"{path}[{r}]", _(ROW_TOO_LONG, most=MAX_MAP_EXTENT)))
             continue
         bad = sorted({ch for ch in row if ch not in EMPTY and ch not in TERRAIN_LETTERS})
         if bad:
@@ -240,8 +254,13 @@ def map_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
             problems.append(
                 Problem(
                     f"{path}[{r}]",
-                    f"Row {r + 1} has {shown}; use F (forest), S (shore), W (water), "
-                    'M (mountain) or "." for no card.',
+                    # TRANSLATORS: the letters stay F, S, W and M in every language.
+                    _(
+                        "Row %(row)s has %(letters)s; use F (forest), S (shore), W (water),"
+                        ' M (mountain) or "." for no card.',
+                        row=r + 1,
+                        letters=shown,
+                    ),
                 )
             )
     count = sum(1 for row in rows for ch in row if ch not in EMPTY)
@@ -249,14 +268,22 @@ def map_problems(rows: Sequence[str], *, path: str = "map") -> list[Problem]:
         problems.append(
             Problem(
                 path,
-                f"The {MAP_CARDS} map cards in the box make at most {MAX_SPACES} spaces, "
-                f"but this map has {count}.",
+                _(
+                    "The %(cards)s map cards in the box make at most %(most)s spaces,"
+                    " but this map has %(count)s.",
+                    cards=MAP_CARDS,
+                    most=MAX_SPACES,
+                    count=count,
+                ),
             )
         )
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in EMPTY]
     too_wide = extent_message(cells)
     if too_wide is not None:
-        problems.append(Problem(path, f"The spaces of this map span {too_wide}"))
+        # TRANSLATORS: the end of the sentence says how far and what the cards can make.
+        problems.append(
+            Problem(path, _("The spaces of this map span %(extent)s", extent=too_wide))
+        )
     return problems
 
 
@@ -270,14 +297,20 @@ def extent_message(cells: Collection[Cell]) -> str | None:
     """
     if not cells:
         return None
-    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
+    rows = max(r for r, _row in cells) - min(r for r, _row in cells) + 1
+    cols = max(c for _col, c in cells) - min(c for _col, c in cells) + 1
     if max(rows, cols) <= MAX_CARD_EXTENT and rows + cols <= MAX_CARD_SPAN:
         return None
-    return (
-        f"{rows} row{'s' if rows > 1 else ''} and {cols} column{'s' if cols > 1 else ''}; "
-        f"the {MAP_CARDS} map cards make at most {MAX_CARD_EXTENT} rows or columns, "
-        f"and {MAX_CARD_SPAN} together."
+    # TRANSLATORS: ends "The spaces of this map span ..." or "With this card the map would
+    # span ...".
+    return _(
+        "%(rows)s and %(cols)s; the %(cards)s map cards make at most %(most)s rows or"
+        " columns, and %(span)s together.",
+        rows=ngettext("%(num)s row", "%(num)s rows", rows),
+        cols=ngettext("%(num)s column", "%(num)s columns", cols),
+        cards=MAP_CARDS,
+        most=MAX_CARD_EXTENT,
+        span=MAX_CARD_SPAN,
     )
 
 
@@ -302,8 +335,11 @@ def token_problems(
         for number, cell in enumerate(token.cells):
             problem = _cell_problem(cell, rows)
             if problem is None and cell in taken and taken[cell] != index:
-                problem = (
-                    f"Another token ({path}[{taken[cell]}]) already lies on {place_name(cell)}."
+                other = f"{path}[{taken[cell]}]"
+                problem = _(
+                    "Another token (%(other)s) already lies on %(place)s.",
+                    other=other,
+                    place=place_name(cell),
                 )
             if problem is not None:
                 problems.append(Problem(f"{where}.cells[{number}]", problem))
@@ -314,9 +350,12 @@ def token_problems(
 def _cell_problem(cell: Cell, rows: Sequence[str]) -> str | None:
     r, c = cell
     if not (0 <= r < len(rows) and 0 <= c < len(rows[r])):
-        return f"Row {r + 1}, col {c + 1} is outside the map."
+        return _("Row %(row)s, col %(col)s is outside the map.", row=r + 1, col=c + 1)
     if rows[r][c] in EMPTY:
-        return f"There is no map card at {place_name(cell)}; a token must lie on a space."
+        return _(
+            "There is no map card at %(place)s; a token must lie on a space.",
+            place=place_name(cell),
+        )
     return None
 
 
@@ -329,9 +368,14 @@ def shape_problems(token: Token, *, path: str) -> list[Problem]:
     name = species_name(token.species)
     need = spaces_of(token.species)
     if len(token.cells) != need:
-        noun = "space" if need == 1 else "spaces"
         two_space = token.species in TWO_SPACE_SPECIES
-        message = f"A {name} covers exactly {need} {noun}, not {len(token.cells)}."
+        message = ngettext(
+            "A %(species)s covers exactly %(num)s space, not %(count)s.",
+            "A %(species)s covers exactly %(num)s spaces, not %(count)s.",
+            need,
+            species=name,
+            count=len(token.cells),
+        )
         return [
             Problem(
                 path,
@@ -343,13 +387,15 @@ def shape_problems(token: Token, *, path: str) -> list[Problem]:
     if token.species in TWO_SPACE_SPECIES:
         (r1, c1), (r2, c2) = token.cells
         if abs(r1 - r2) + abs(c1 - c2) != 1:
-            message = f"A {name}'s two spaces must share an edge."
+            message = _("A %(species)s's two spaces must share an edge.", species=name)
             return [Problem(path, message, rule=WHALEPHANT_RULE, reading=WHALEPHANT_READING)]
     return []
 
 
 def _species_key_message(key: str) -> str:
-    return f'"{key}" is not a species key; use lower-case letters, digits and hyphens.'
+    return _(
+        '"%(key)s" is not a species key; use lower-case letters, digits and hyphens.', key=key
+    )
 
 
 def _cells(raw: Sequence[Sequence[int]], *, path: str) -> tuple[tuple[Cell, ...], list[Problem]]:
@@ -360,7 +406,7 @@ def _cells(raw: Sequence[Sequence[int]], *, path: str) -> tuple[tuple[Cell, ...]
         if len(pair) == POSITION_LENGTH:
             cells.append((pair[0], pair[1]))
         else:
-            problems.append(Problem(f"{path}[{number}]", POSITION_NOT_PAIR))
+            problems.append(Problem(f"{path}[{number}]", _(POSITION_NOT_PAIR)))
     return tuple(cells), problems
 
 
@@ -373,11 +419,15 @@ def _token(
     if names is not None:
         seated = names.get(owner.casefold())
         if seated is None:
-            problems.append(Problem(f"{path}.player", f'"{owner}" is not one of the players.'))
+            problems.append(Problem(f"{path}.player", _not_a_player(owner)))
         owner = seated or owner
     elif not owner:
-        problems.append(Problem(f"{path}.player", "A token needs its owner's name."))
+        problems.append(Problem(f"{path}.player", _("A token needs its owner's name.")))
     return Token(owner, model.species, cells), problems
+
+
+def _not_a_player(name: str) -> str:
+    return _('"%(name)s" is not one of the players.', name=name)
 
 
 def _tokens(
@@ -437,20 +487,37 @@ def supply_problems(
             problems.append(
                 Problem(
                     f"{path}[{index}]",
-                    f"With {player_count} player{'s' if player_count > 1 else ''} each player "
-                    f"has {total} tokens; this is {token.player}'s token number "
-                    f"{per_player[token.player]}.",
+                    ngettext(
+                        "With %(num)s player each player has %(total)s tokens; this is"
+                        " %(player)s's token number %(number)s.",
+                        "With %(num)s players each player has %(total)s tokens; this is"
+                        " %(player)s's token number %(number)s.",
+                        player_count,
+                        total=total,
+                        player=token.player,
+                        number=per_player[token.player],
+                    ),
                 )
             )
     return problems
 
 
 def _limit_message(token: Token, limit: int, player_count: int) -> str:
-    noun = "token" if limit == 1 else "tokens"
-    message = f"{token.player} has only {limit} {species_name(token.species)} {noun}"
     if token.species == FLORA and limit == 1:
-        message += f" (with {player_count} players one Flora goes back to the box)"
-    return message + "."
+        return _(
+            "%(player)s has only 1 %(species)s token (with %(count)s players one Flora goes"
+            " back to the box).",
+            player=token.player,
+            species=species_name(token.species),
+            count=player_count,
+        )
+    return ngettext(
+        "%(player)s has only %(num)s %(species)s token.",
+        "%(player)s has only %(num)s %(species)s tokens.",
+        limit,
+        player=token.player,
+        species=species_name(token.species),
+    )
 
 
 def _is_solo(model: StateModel) -> bool:
@@ -465,7 +532,10 @@ def _state_problems(
     problems += name_problems(model.players, path=lambda i: f"players[{i}]")
     if model.solo and count != 1:
         problems.append(
-            Problem("solo", f"Solo mode is for 1 player, but {count} players were entered.")
+            Problem(
+                "solo",
+                _("Solo mode is for 1 player, but %(count)s players were entered.", count=count),
+            )
         )
     names = _seating(model.players)
     problems += board
@@ -487,8 +557,12 @@ def _side_problems(sides: Mapping[str, str | None]) -> list[Problem]:
         problems.append(
             Problem(
                 "sides",
-                f"The box has {SPECIES_CARDS} species cards, so at most {SPECIES_CARDS}"
-                f" species are in play, but {len(sides)} were entered.",
+                _(
+                    "The box has %(most)s species cards, so at most %(most)s species are in"
+                    " play, but %(count)s were entered.",
+                    most=SPECIES_CARDS,
+                    count=len(sides),
+                ),
                 rule=COMPONENTS_RULE,
             )
         )
@@ -497,7 +571,7 @@ def _side_problems(sides: Mapping[str, str | None]) -> list[Problem]:
         if not is_species_key(species):
             problems.append(Problem(where, _species_key_message(species)))
         elif side is not None and side not in SIDE_LETTERS:
-            problems.append(Problem(where, f'A species card has side "A" or "B", not "{side}".'))
+            problems.append(Problem(where, _side_message(side)))
     return problems
 
 
@@ -507,9 +581,7 @@ def _points_problems(
     problems = []
     for player, entries in points.items():
         if player.strip().casefold() not in names:
-            problems.append(
-                Problem(path_of(["points", player]), f'"{player}" is not one of the players.')
-            )
+            problems.append(Problem(path_of(["points", player]), _not_a_player(player)))
         for species, value in entries.items():
             where = path_of(["points", player, species])
             if not is_species_key(species):
@@ -517,11 +589,9 @@ def _points_problems(
             elif value is None:
                 continue
             elif value < 0 and not solo:
-                problems.append(Problem(where, "Points cannot be negative outside solo mode."))
+                problems.append(Problem(where, _("Points cannot be negative outside solo mode.")))
             elif abs(value) > MAX_SPECIES_POINTS:
-                problems.append(
-                    Problem(where, f"One species scores at most {MAX_SPECIES_POINTS} points.")
-                )
+                problems.append(Problem(where, species_points_message()))
     return problems
 
 
@@ -535,12 +605,22 @@ def _definition_problems(definitions: Mapping[str, Mapping[str, SideRule]]) -> l
         for side in sides:
             if side not in SIDE_LETTERS:
                 problems.append(
-                    Problem(
-                        path_of(["definitions", species, side]),
-                        f'A species card has side "A" or "B", not "{side}".',
-                    )
+                    Problem(path_of(["definitions", species, side]), _side_message(side))
                 )
     return problems
+
+
+def _side_message(side: str) -> str:
+    return _('A species card has side "A" or "B", not "%(side)s".', side=side)
+
+
+def species_points_message() -> str:
+    """Too many points for one species on the scoreboard.
+
+    >>> species_points_message()
+    'One species scores at most 999 points.'
+    """
+    return _("One species scores at most %(most)s points.", most=MAX_SPECIES_POINTS)
 
 
 def analyse_map(rows: Sequence[str], tokens: Sequence[Token] = ()) -> MapAnalysis:
@@ -581,13 +661,31 @@ def map_shape_problems(rows: Sequence[str], *, path: str = "map") -> list[Proble
     unmade = unmade_spaces(rows)
     if not unmade:
         return []
-    shown = ", ".join(f"row {r + 1} col {c + 1}" for r, c in unmade[:5])
-    more = f" and {len(unmade) - 5} more" if len(unmade) > 5 else ""
+    shown = ", ".join(
+        # TRANSLATORS: one space of an Oddland map in a list of them.
+        _("row %(row)s col %(col)s", row=r + 1, col=c + 1)
+        for r, c in unmade[:5]
+    )
+    if len(unmade) > len(unmade[:5]):
+        message = _(
+            "Map cards are 2x2, so every space lies in a 2x2 block of the map, but %(spaces)s"
+            " and %(more)s more do not.",
+            spaces=shown,
+            more=len(unmade) - 5,
+        )
+    else:
+        message = ngettext(
+            "Map cards are 2x2, so every space lies in a 2x2 block of the map, but %(spaces)s"
+            " does not.",
+            "Map cards are 2x2, so every space lies in a 2x2 block of the map, but %(spaces)s"
+            " do not.",
+            len(unmade),
+            spaces=shown,
+        )
     return [
         Problem(
             path,
-            f"Map cards are 2x2, so every space lies in a 2x2 block of the map, but {shown}"
-            f"{more} do{'es' if len(unmade) == 1 else ''} not.",
+            message,
             rule=COMPONENTS_RULE,
             pending=True,
         )
@@ -610,8 +708,12 @@ is in 2 pieces (one of them at row 1, col 4).'
     return [
         Problem(
             path,
-            "Every map card is laid against the map, so its spaces hang together, but this map"
-            f" is in {len(pieces)} pieces (one of them at {place_name(pieces[1][0])}).",
+            _(
+                "Every map card is laid against the map, so its spaces hang together, but this"
+                " map is in %(count)s pieces (one of them at %(place)s).",
+                count=len(pieces),
+                place=place_name(pieces[1][0]),
+            ),
             rule=EDGE_RULE,
             # Painting space by space passes through such maps.
             pending=True,
@@ -636,14 +738,26 @@ adds at least 2 (a card covers at most 2), so the map has at least 10 spaces, no
     least = SETUP_SPACES + tokens * added
     if not tokens or spaces >= least:
         return []
-    plural = "s" if tokens != 1 else ""
     return [
         Problem(
             "map",
-            f"{tokens} token{plural} mean{'' if plural else 's'} {tokens} turn{plural} after"
-            f" the set-up: its {SETUP_CARDS} cards make {SETUP_SPACES} spaces and each"
-            f" turn's card adds at least {added} (a card covers at most"
-            f" {MAX_COVERED_SPACES}), so the map has at least {least} spaces, not {spaces}.",
+            ngettext(
+                "%(num)s token means %(num)s turn after the set-up: its %(cards)s cards make"
+                " %(setup)s spaces and each turn's card adds at least %(added)s (a card covers"
+                " at most %(covered)s), so the map has at least %(least)s spaces, not"
+                " %(spaces)s.",
+                "%(num)s tokens mean %(num)s turns after the set-up: its %(cards)s cards make"
+                " %(setup)s spaces and each turn's card adds at least %(added)s (a card covers"
+                " at most %(covered)s), so the map has at least %(least)s spaces, not"
+                " %(spaces)s.",
+                tokens,
+                cards=SETUP_CARDS,
+                setup=SETUP_SPACES,
+                added=added,
+                covered=MAX_COVERED_SPACES,
+                least=least,
+                spaces=spaces,
+            ),
             rule=COVER_RULE,
             # Tokens may be placed on a map still being painted.
             pending=True,
@@ -709,9 +823,15 @@ so the token is Cy's, not Ben's."]
             problems.append(
                 Problem(
                     f"cards[{number}].token.player",
-                    f"Card {number + 1}: it is {due}'s turn (players take turns clockwise"
-                    f" from {starter}, who went first), so the token is {due}'s, not"
-                    f" {owner}'s.",
+                    _(
+                        "Card %(number)s: it is %(due)s's turn (players take turns clockwise"
+                        " from %(starter)s, who went first), so the token is %(due)s's, not"
+                        " %(owner)s's.",
+                        number=number + 1,
+                        due=due,
+                        starter=starter,
+                        owner=owner,
+                    ),
                     rule=TURN_RULE,
                 )
             )
@@ -753,16 +873,25 @@ def turn_token_problem(number: int, *, has_token: bool) -> Problem | None:
     if number < SETUP_CARDS and has_token:
         return Problem(
             f"cards[{number}].token",
-            f"Card {number + 1} is laid at set-up: the {SETUP_CARDS} cards dealt face up to"
-            " start the map carry no species token; tokens come with the players' turns,"
-            f" from card {SETUP_CARDS + 1} on.",
+            _(
+                "Card %(number)s is laid at set-up: the %(setup)s cards dealt face up to start"
+                " the map carry no species token; tokens come with the players' turns, from"
+                " card %(first)s on.",
+                number=number + 1,
+                setup=SETUP_CARDS,
+                first=SETUP_CARDS + 1,
+            ),
             rule=SETUP_RULE,
         )
     if number >= SETUP_CARDS and not has_token:
         return Problem(
             f"cards[{number}].token",
-            f"Card {number + 1}: every turn places a species token; only the"
-            f" {SETUP_CARDS} cards laid at set-up carry none.",
+            _(
+                "Card %(number)s: every turn places a species token; only the %(setup)s cards"
+                " laid at set-up carry none.",
+                number=number + 1,
+                setup=SETUP_CARDS,
+            ),
             rule=TURN_RULE,
         )
     return None

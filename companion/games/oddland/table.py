@@ -26,6 +26,7 @@ from companion.games.oddland.state import (
 )
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.readings import Reading
+from companion.games.text import _
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def _board(
         rows, tokens, problems = replay(model.cards, players=model.players)
         problems += token_less_turn_problems(model.cards)
         if model.map or model.tokens:
-            problems.append(Problem("cards", PLAY_ALONG_BOARD))
+            problems.append(Problem("cards", _(PLAY_ALONG_BOARD)))
         return rows, tokens, problems
     problems = map_problems(model.map)
     tokens, entry = _tokens(model.tokens, names=names)

@@ -35,19 +35,17 @@ from companion.games.oddville.facts import (
     BUILDER,
     CHARACTERS,
     CONNECTED_RULE,
-    EDGE_NAMES,
     EDGES_RULE,
     FACING,
     FIXED_RULE,
     GAME_END_RULE,
     GUILD_CHARACTER_RULE,
-    GUILDS,
     LAMPLIGHTER,
     MAIN_SQUARE_BONUS_READING,
     MAIN_SQUARE_READING,
     ROTATION_RULE,
     SEVENTH_WORKER_READING,
-    SIDES,
+    SIDE_NAMES,
     TOP_ROW_RULE,
     WORKERS_PER_PLAYER,
     WORKERS_RULE,
@@ -55,11 +53,13 @@ from companion.games.oddville.facts import (
     Bonus,
     Edge,
     Kind,
+    guild_name,
     said,
 )
 from companion.games.oddville.state import Card, City, place_words
 from companion.games.problems import Problem
 from companion.games.readings import Reading
+from companion.games.text import _
 
 
 def building(
@@ -84,8 +84,8 @@ def building(
     )
 
 
-def _place(city: City, cell: Cell) -> str:
-    return place_words(cell, min(city.left, cell[1]))
+def _place(city: City, cell: Cell, *, capital: bool = False) -> str:
+    return place_words(cell, min(city.left, cell[1]), capital=capital)
 
 
 def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[Problem]:
@@ -94,13 +94,13 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
     It must touch the city by an edge, lie no higher than the Main Square's row, not be
     turned, and every edge it shares must match (houses to houses, streets to streets).
     """
-    where = _place(city, new.at)
+    where = _place(city, new.at, capital=True)
     problems = []
     if new.at in city.cards:
         problems.append(
             Problem(
                 "card.at",
-                f"{where.capitalize()} already holds a card, and built cards never move.",
+                _("%(place)s already holds a card, and built cards never move.", place=where),
                 rule=FIXED_RULE,
             )
         )
@@ -108,7 +108,10 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
         problems.append(
             Problem(
                 "card.at",
-                f"{where.capitalize()} is above the Main Square's row: nothing is built above it.",
+                _(
+                    "%(place)s is above the Main Square's row: nothing is built above it.",
+                    place=where,
+                ),
                 rule=TOP_ROW_RULE,
             )
         )
@@ -116,8 +119,10 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
         problems.append(
             Problem(
                 "card.at",
-                f"{where.capitalize()} touches no card of the city by an edge (a corner is not"
-                " enough).",
+                _(
+                    "%(place)s touches no card of the city by an edge (a corner is not enough).",
+                    place=where,
+                ),
                 rule=CONNECTED_RULE,
             )
         )
@@ -125,14 +130,16 @@ def check_construction(city: City, new: Card, *, rotated: bool = False) -> list[
         problems.append(
             Problem(
                 "rotated",
-                "Building cards are never turned: lay it the way it is printed.",
+                _("Building cards are never turned: lay it the way it is printed."),
                 rule=ROTATION_RULE,
             )
         )
     if new.edges is None:
         problems.append(
             Problem(
-                "card.edges", "Enter the new card's four edges to check them.", rule=EDGES_RULE
+                "card.edges",
+                _("Enter the new card's four edges to check them."),
+                rule=EDGES_RULE,
             )
         )
     elif new.at not in city.cards:
@@ -181,16 +188,23 @@ def _edge_problems(city: City, new: Card) -> list[Problem]:
             continue
         if new.edges[mine] != other.edges[theirs]:
             reading = MAIN_SQUARE_READING if other.main_square else None
-            problems.append(
-                Problem(
-                    "card.edges",
-                    f"Its {SIDES[mine]} edge shows {EDGE_NAMES[Edge(new.edges[mine])]}, but"
-                    f" the card on {_place(city, other.at)} shows"
-                    f" {EDGE_NAMES[Edge(other.edges[theirs])]} there: houses meet houses and"
-                    f" streets meet streets.{said(reading)}",
-                    rule=EDGES_RULE,
-                    reading=reading,
+            side, place = _(SIDE_NAMES[mine]), _place(city, other.at)
+            if new.edges[mine] == Edge.HOUSE:
+                message = _(
+                    "Its %(side)s edge shows houses, but the card on %(place)s shows a street"
+                    " there: houses meet houses and streets meet streets.",
+                    side=side,
+                    place=place,
                 )
+            else:
+                message = _(
+                    "Its %(side)s edge shows a street, but the card on %(place)s shows houses"
+                    " there: houses meet houses and streets meet streets.",
+                    side=side,
+                    place=place,
+                )
+            problems.append(
+                Problem("card.edges", said(message, reading), rule=EDGES_RULE, reading=reading)
             )
     return problems
 
@@ -200,7 +214,7 @@ def _worker_problems(city: City, new: Card) -> list[Problem]:
         return [
             Problem(
                 "card.owner",
-                "Name who builds it: their worker goes on the card.",
+                _("Name who builds it: their worker goes on the card."),
                 rule=WORKERS_RULE,
             )
         ]
@@ -209,8 +223,12 @@ def _worker_problems(city: City, new: Card) -> list[Problem]:
         return [
             Problem(
                 "card.owner",
-                f"{new.owner} has no worker left: all {WORKERS_PER_PLAYER} are in the city or"
-                " on the Resources Board.",
+                _(
+                    "%(player)s has no worker left: all %(most)s are in the city or on the"
+                    " Resources Board.",
+                    player=new.owner,
+                    most=WORKERS_PER_PLAYER,
+                ),
                 rule=WORKERS_RULE,
             )
         ]
@@ -226,9 +244,14 @@ def _last_turn_problems(city: City, owner: str) -> list[Problem]:
         return [
             Problem(
                 "card.owner",
-                f"{owner} already owns {owned} buildings: every player starts the game's last"
-                f" turn with at most {WORKERS_TO_END - 1} workers in the city and builds at most"
-                " once in it, so nobody builds a 7th.",
+                _(
+                    "%(player)s already owns %(count)s buildings: every player starts the"
+                    " game's last turn with at most %(most)s workers in the city and builds at"
+                    " most once in it, so nobody builds a 7th.",
+                    player=owner,
+                    count=owned,
+                    most=WORKERS_TO_END - 1,
+                ),
                 rule=GAME_END_RULE,
             )
         ]
@@ -237,8 +260,13 @@ def _last_turn_problems(city: City, owner: str) -> list[Problem]:
         return [
             Problem(
                 "card.owner",
-                f"{owner} already has {city.workers_in_city(owner)} workers in the city and did"
-                f" not end the game ({ender} did): only that player can have a 7th.",
+                _(
+                    "%(player)s already has %(count)s workers in the city and did not end the"
+                    " game (%(ender)s did): only that player can have a 7th.",
+                    player=owner,
+                    count=city.workers_in_city(owner),
+                    ender=ender,
+                ),
                 rule=GAME_END_RULE,
             )
         ]
@@ -248,9 +276,15 @@ def _last_turn_problems(city: City, owner: str) -> list[Problem]:
         return [
             Problem(
                 "card.owner",
-                f"{done[0]} already has {city.workers_in_city(done[0])} workers in the city, so"
-                f" this is the game's last turn, when only the {builder.name}'s holder can still"
-                f" build after another player; {owner} does not hold the {builder.name}.",
+                _(
+                    "%(done)s already has %(count)s workers in the city, so this is the game's"
+                    " last turn, when only the %(builder)s's holder can still build after"
+                    " another player; %(player)s does not hold the %(builder)s.",
+                    done=done[0],
+                    count=city.workers_in_city(done[0]),
+                    builder=_(builder.name),
+                    player=owner,
+                ),
                 rule=builder.rule,
             )
         ]
@@ -264,21 +298,33 @@ def construction_warnings(city: City, new: Card) -> list[str]:
         other = city.cards.get(step(new.at, offset))
         if other is not None and other.edges is None:
             found.append(
-                f"The edges of the card on {_place(city, other.at)} are not entered: the edge"
-                " it shares was not checked."
+                _(
+                    "The edges of the card on %(place)s are not entered: the edge it shares was"
+                    " not checked.",
+                    place=_place(city, other.at),
+                )
             )
     if new.owner is not None:
         count = _workers_after(city, new)
         if count > WORKERS_TO_END:
             found.append(
-                f"This is {new.owner}'s {count}th worker in the city: only the player who ends"
-                f" the game has one, having put their {WORKERS_TO_END}th on the Main Square"
-                " with the Traveller earlier in this same turn."
+                _(
+                    "This is %(player)s's %(count)sth worker in the city: only the player who"
+                    " ends the game has one, having put their %(last)sth on the Main Square"
+                    " with the Traveller earlier in this same turn.",
+                    player=new.owner,
+                    count=count,
+                    last=WORKERS_TO_END,
+                )
             )
         elif count == WORKERS_TO_END:
             found.append(
-                f"This is {new.owner}'s {WORKERS_TO_END}th worker in the city: the game ends"
-                " after this turn."
+                _(
+                    "This is %(player)s's %(count)sth worker in the city: the game ends after"
+                    " this turn.",
+                    player=new.owner,
+                    count=WORKERS_TO_END,
+                )
             )
     return found
 
@@ -307,8 +353,9 @@ class Gain:
 
 def _bonus_words(card: Card) -> str:
     if card.bonus is None:
-        return "the bonus printed on it (not entered)."
-    return f"{BONUSES[card.bonus]}."
+        # TRANSLATORS: an OddVille bonus not entered, after "Your new card:".
+        return _("the bonus printed on it (not entered)")
+    return _(BONUSES[card.bonus])
 
 
 def bonuses(city: City, new: Card) -> list[Gain]:
@@ -319,28 +366,39 @@ def bonuses(city: City, new: Card) -> list[Gain]:
     the top Character card of the guild it shows.
     """
     lamplighter = new.owner is not None and LAMPLIGHTER in city.characters.get(new.owner, ())
-    gains = [Gain(f"Your new card: {_bonus_words(new)}", BONUS_RULE, new.at, new.bonus)]
+    gains = [
+        Gain(
+            _("Your new card: %(bonus)s.", bonus=_bonus_words(new)), BONUS_RULE, new.at, new.bonus
+        )
+    ]
     for offset, (mine, theirs) in FACING.items():
         other = city.cards.get(step(new.at, offset))
         if other is None or other.main_square:
             continue
-        place = _place(city, other.at).capitalize()
+        place, bonus = _place(city, other.at, capital=True), _bonus_words(other)
         if lamplighter:
-            how = "next to it (Lamplighter)"
+            # TRANSLATORS: a neighbour's bonus the Lamplighter's holder takes.
+            words = _("%(place)s, next to it (Lamplighter): %(bonus)s.", place=place, bonus=bonus)
         elif other.edges is None or new.edges is None:
-            how = "if a street links them (its edges are not entered)"
+            words = _(
+                "%(place)s, if a street links them (its edges are not entered): %(bonus)s.",
+                place=place,
+                bonus=bonus,
+            )
         elif new.edges[mine] == other.edges[theirs] == Edge.STREET:
-            how = "linked by a street"
+            words = _("%(place)s, linked by a street: %(bonus)s.", place=place, bonus=bonus)
         else:
             continue
         rule = f"oddville/character/{LAMPLIGHTER}" if lamplighter else BONUS_RULE
-        gains.append(Gain(f"{place}, {how}: {_bonus_words(other)}", rule, other.at, other.bonus))
+        gains.append(Gain(words, rule, other.at, other.bonus))
     if new.guild is not None:
-        name = GUILDS[new.guild]
         gains.append(
             Gain(
-                f"Take the top {name} Character card (when that pile is empty, everyone gives"
-                f" back their {name} characters, shuffled into a new pile first).",
+                _(
+                    "Take the top %(guild)s Character card (when that pile is empty, everyone"
+                    " gives back their %(guild)s characters, shuffled into a new pile first).",
+                    guild=guild_name(new.guild),
+                ),
                 GUILD_CHARACTER_RULE,
                 guild=new.guild,
             )

@@ -49,8 +49,9 @@ from companion.games.oddville.state import (
 from companion.games.problems import InvalidStateError, Problem, path_of
 from companion.games.ranking import Result
 from companion.games.readings import readings_json
+from companion.games.text import N_, _, ngettext
 
-REFUSED = "This cannot be changed here."
+REFUSED = N_("This cannot be changed here.")
 
 
 class BuildModel(pydantic.BaseModel):
@@ -85,7 +86,7 @@ def read_build(body: object) -> tuple[City, Any, bool, dict[str, Any]]:
     new, found = read_card(model.card, "card", Roster.of(model.players))
     problems += found
     if model.card.card == MAIN_SQUARE:
-        problems = [Problem("card.card", "The Main Square is already in the city.")]
+        problems = [Problem("card.card", _("The Main Square is already in the city."))]
     if problems or city is None or new is None:
         raise InvalidStateError(problems)
     card_json = model.card.model_dump(exclude_none=True, exclude_defaults=True)
@@ -179,14 +180,15 @@ SCORE_EXAMPLE: dict[str, Any] = {
     "resource_workers": {"Blue": 3, "Red": 1},
 }
 
-#: Names of whole fields for the edit history.
+#: Names of whole fields for the edit history (English; translated where shown).
 FIELD_NAMES: dict[str, str] = {
-    "city": "the city",
-    "ended_by": "who ended the game",
-    "characters": "the characters",
-    "resource_workers": "the Resources Board workers",
-    "colours": "the colours",
-    "players": "the players",
+    "city": N_("the city"),
+    # TRANSLATORS: a field of an OddVille play: the player who ended the game.
+    "ended_by": N_("who ended the game"),
+    "characters": N_("the characters"),
+    "resource_workers": N_("the Resources Board workers"),
+    "colours": N_("the colours"),
+    "players": N_("the players"),
 }
 
 
@@ -194,7 +196,8 @@ class OddVille(Game):
     """The OddVille engine, registered under ``oddville``."""
 
     slug = SLUG
-    name = "OddVille"
+    # TRANSLATORS: a game's name (the box's title).
+    name = N_("OddVille")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = 3
@@ -211,11 +214,18 @@ class OddVille(Game):
 
     def over_words(self, _result: Mapping[str, Any]) -> str:
         """Someone placed the 6th worker in the city."""
-        return f"A player placed the {WORKERS_TO_END}th worker in the city: the game is over."
+        return _(
+            "A player placed the %(last)sth worker in the city: the game is over.",
+            last=WORKERS_TO_END,
+        )
 
     def going_on_words(self, _result: Mapping[str, Any]) -> str:
         """The game ends with a player's 6th worker in the city."""
-        return f"nobody is entered as having placed the {WORKERS_TO_END}th worker in the city"
+        # TRANSLATORS: why an OddVille game is not over yet, inside a question to finish it.
+        return _(
+            "nobody is entered as having placed the %(last)sth worker in the city",
+            last=WORKERS_TO_END,
+        )
 
     def validate(self, state: object) -> list[Problem]:
         """Every problem with a state; empty when it can be scored."""
@@ -264,7 +274,7 @@ class OddVille(Game):
                 return whole_number(
                     where, raw, minimum=0, maximum=WORKERS_PER_PLAYER, unit="workers"
                 )
-        raise InvalidStateError([Problem(where, REFUSED)])
+        raise InvalidStateError([Problem(where, _(REFUSED))])
 
     def describe_path(self, _state: Mapping[str, Any], path: Sequence[str | int]) -> str:
         """A field's name for the edit history and conflict messages.
@@ -274,13 +284,13 @@ class OddVille(Game):
         """
         match list(path):
             case ["resource_workers", str(player)]:
-                return f"{player}'s workers on the Resources Board"
+                return _("%(player)s's workers on the Resources Board", player=player)
             case ["characters", str(player), *_]:
-                return f"{player}'s characters"
+                return _("%(player)s's characters", player=player)
             case ["city", int(index), *_]:
-                return f"city card {index + 1}"
+                return _("city card %(number)s", number=index + 1)
             case [str(field)] if field in FIELD_NAMES:
-                return FIELD_NAMES[field]
+                return _(FIELD_NAMES[field])
         return path_of(path)
 
     def display_value(self, path: Sequence[str | int], value: object) -> str:
@@ -293,13 +303,15 @@ class OddVille(Game):
         """
         match list(path), value:
             case ["ended_by"], None:
-                return "nobody"
+                # TRANSLATORS: who ended an OddVille game: nobody yet.
+                return _("nobody")
             case ["city"], list(cards):
-                return f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+                return ngettext("%(num)s card", "%(num)s cards", len(cards))
             case ["characters", str()], list(keys):
-                names = [CHARACTERS[k].name if k in CHARACTERS else str(k) for k in keys]
-                return ", ".join(names) or "none"
-        return "nothing" if value is None else str(value)
+                names = [_(CHARACTERS[k].name) if k in CHARACTERS else str(k) for k in keys]
+                # TRANSLATORS: the Character cards a player holds: none.
+                return ", ".join(names) or _("none")
+        return _("nothing") if value is None else str(value)
 
     def describe_change(
         self, _state: Mapping[str, Any], path: Sequence[str | int], previous: Any, value: Any

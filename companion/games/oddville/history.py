@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.games.oddville.facts import CHARACTERS, KINDS, MAIN_SQUARE, Kind
 from companion.games.oddville.state import place_words
+from companion.games.text import _
 
 
 def _at(card: Any) -> tuple[int, int] | None:
@@ -26,19 +27,41 @@ def card_words(card: Mapping[str, Any]) -> str:
     'a 2 + row card (mask)'
     """
     if card.get("card") == MAIN_SQUARE:
-        return "the Main Square"
+        return _("the Main Square")
+    said = _owned(card.get("owner"), _card_name(card))
+    # TRANSLATORS: a card and the key of its guild: "Ann's Diamond 5 (mask)".
+    return _("%(card)s (%(guild)s)", card=said, guild=card["guild"]) if card.get("guild") else said
+
+
+def _card_name(card: Mapping[str, Any]) -> tuple[str, bool]:
+    """A card's name, and whether it is the bare word "card" (which needs no type)."""
     raw = card.get("points")
     points: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     kind = points.get("kind")
     if kind not in {k.value for k in Kind}:
-        name = "card"
-    elif points.get("value") is not None:
-        name = f"{KINDS[Kind(kind)].name} {points['value']}"
-    else:
-        name = f"{KINDS[Kind(kind)].short} card"
-    owner = card.get("owner")
-    said = f"{owner}'s {name}" if owner else f"a {name}"
-    return f"{said} ({card['guild']})" if card.get("guild") else said
+        return "", False
+    facts = KINDS[Kind(kind)]
+    if points.get("value") is not None:
+        # TRANSLATORS: a victory-point type and its printed value: "Diamond 5".
+        return _("%(kind)s %(value)s", kind=_(facts.name), value=points["value"]), True
+    return _(facts.short), False
+
+
+def _owned(owner: Any, name: tuple[str, bool]) -> str:
+    """A card as people say it: whose ("Ann's Diamond 5") or which ("a 2 + row card")."""
+    text, valued = name
+    if owner and valued:
+        return _("%(player)s's %(card)s", player=owner, card=text)
+    if owner and text:
+        # TRANSLATORS: a card by the short name of its victory-point type: "Ann's 2 + row card".
+        return _("%(player)s's %(kind)s card", player=owner, kind=text)
+    if owner:
+        return _("%(player)s's card", player=owner)
+    if valued:
+        return _("a %(card)s", card=text)
+    if text:
+        return _("a %(kind)s card", kind=text)
+    return _("a card")
 
 
 def city_change(previous: Any, value: Any) -> str | None:
@@ -54,28 +77,45 @@ def city_change(previous: Any, value: Any) -> str | None:
     if not isinstance(previous, list) or not isinstance(value, list):
         return None
     cells = [at for at in map(_at, [*previous, *value]) if at is not None]
-    left = min((c for _, c in cells), default=0)
+    left = min((c for _row, c in cells), default=0)
     before = {_at(card): card for card in previous}
     after = {_at(card): card for card in value}
     gone = [at for at in before if at not in after]
     came = [at for at in after if at not in before]
     changed = [at for at in after if at in before and after[at] != before[at]]
     if len(came) == 1 and not gone and not changed and came[0] is not None:
-        return f"{card_words(after[came[0]])} added at {place_words(came[0], left)}"
+        return _(
+            "%(card)s added at %(place)s",
+            card=card_words(after[came[0]]),
+            place=place_words(came[0], left),
+        )
     if len(gone) == 1 and not came and not changed and gone[0] is not None:
-        return f"{card_words(before[gone[0]])} removed from {place_words(gone[0], left)}"
+        return _(
+            "%(card)s removed from %(place)s",
+            card=card_words(before[gone[0]]),
+            place=place_words(gone[0], left),
+        )
     if len(gone) == 1 == len(came) and not changed and None not in (gone[0], came[0]):
         source, target = gone[0], came[0]
         assert source is not None
         assert target is not None
-        where = f"from {place_words(source, left)} to {place_words(target, left)}"
-        return f"{card_words(after[target])} moved {where}"
+        return _(
+            "%(card)s moved from %(source)s to %(target)s",
+            card=card_words(after[target]),
+            source=place_words(source, left),
+            target=place_words(target, left),
+        )
     if len(changed) == 1 and not came and not gone and changed[0] is not None:
         card = after[changed[0]]
         if card.get("card") == MAIN_SQUARE:
-            owners = ", ".join(card.get("owners") or []) or "nobody"
-            return f"Main Square owners: {owners}"
-        return f"{place_words(changed[0], left).capitalize()} is now {card_words(card)}"
+            # TRANSLATORS: the Main Square's owners: nobody.
+            owners = ", ".join(card.get("owners") or []) or _("nobody")
+            return _("Main Square owners: %(owners)s", owners=owners)
+        return _(
+            "%(place)s is now %(card)s",
+            place=place_words(changed[0], left, capital=True),
+            card=card_words(card),
+        )
     return None
 
 
@@ -99,8 +139,12 @@ def characters_change(previous: Any, value: Any) -> str | None:
     if len(moved) != 1:
         return None
     key = moved[0]
-    name = CHARACTERS[key].name if key in CHARACTERS else key
-    return f"{name}: now held by {holders_after.get(key) or 'nobody'}"
+    name = _(CHARACTERS[key].name) if key in CHARACTERS else key
+    holder = holders_after.get(key)
+    if not holder:
+        # TRANSLATORS: a Character card nobody holds any more.
+        return _("%(character)s: now held by nobody", character=name)
+    return _("%(character)s: now held by %(player)s", character=name, player=holder)
 
 
 def _holders(held: Mapping[str, Any]) -> dict[str, str]:

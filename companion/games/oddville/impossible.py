@@ -36,14 +36,13 @@ from typing import Any
 from companion.games.grid import Cell, step
 from companion.games.names import Roster
 from companion.games.oddville.facts import (
-    EDGE_NAMES,
     EDGES_RULE,
     FACING,
     GAME_END_RULE,
     GUILD_CHARACTER_RULE,
     MAIN_SQUARE,
     MAIN_SQUARE_READING,
-    SIDES,
+    SIDE_NAMES,
     TRAVELLER,
     WORKERS_RULE,
     WORKERS_TO_END,
@@ -52,6 +51,7 @@ from companion.games.oddville.facts import (
 )
 from companion.games.oddville.state import City
 from companion.games.problems import Problem
+from companion.games.text import _, ngettext
 
 #: The most buildings one player can own: the game ends after the turn of the 6th.
 MOST_BUILDINGS = WORKERS_TO_END
@@ -117,14 +117,29 @@ def _edge_problems(city: City, index: Mapping[Cell, int]) -> list[Problem]:
                 continue
             reading = MAIN_SQUARE_READING if card.main_square else None
             number = index.get(other.at)
+            places = {
+                "place": city.place(other.at),
+                "side": _(SIDE_NAMES[theirs]),
+                "other": city.place(at),
+            }
+            if other.edges[theirs] == Edge.HOUSE:
+                message = _(
+                    "The card on %(place)s shows houses on its %(side)s edge, but the card on"
+                    " %(other)s shows a street there: houses meet houses and streets meet"
+                    " streets.",
+                    **places,
+                )
+            else:
+                message = _(
+                    "The card on %(place)s shows a street on its %(side)s edge, but the card"
+                    " on %(other)s shows houses there: houses meet houses and streets meet"
+                    " streets.",
+                    **places,
+                )
             problems.append(
                 Problem(
                     f"city[{number}].edges" if number is not None else "city",
-                    f"The card on {city.place(other.at)} shows"
-                    f" {EDGE_NAMES[Edge(other.edges[theirs])]} on its {SIDES[theirs]} edge,"
-                    f" but the card on {city.place(at)} shows"
-                    f" {EDGE_NAMES[Edge(card.edges[mine])]} there: houses meet houses and"
-                    f" streets meet streets.{said(reading)}",
+                    said(message, reading),
                     rule=EDGES_RULE,
                     reading=reading,
                 )
@@ -151,9 +166,14 @@ def _worker_problems(city: City) -> list[Problem]:
             problems.append(
                 Problem(
                     "city",
-                    f"{player} owns {buildings[player]} buildings, but the game ends after the"
-                    f" turn of a player's {WORKERS_TO_END}th worker in the city: at most"
-                    f" {MOST_BUILDINGS}.",
+                    _(
+                        "%(player)s owns %(count)s buildings, but the game ends after the turn"
+                        " of a player's %(last)sth worker in the city: at most %(most)s.",
+                        player=player,
+                        count=buildings[player],
+                        last=WORKERS_TO_END,
+                        most=MOST_BUILDINGS,
+                    ),
                     rule=WORKERS_RULE,
                 )
             )
@@ -161,20 +181,19 @@ def _worker_problems(city: City) -> list[Problem]:
             problems.append(
                 Problem(
                     "city",
-                    f"{player} has {city.workers_in_city(player)} workers in the city, but the"
-                    f" game ends after the turn of a player's {WORKERS_TO_END}th: at most"
-                    f" {MOST_IN_CITY}, the last on the Main Square through the Traveller.",
+                    _(
+                        "%(player)s has %(count)s workers in the city, but the game ends after"
+                        " the turn of a player's %(last)sth: at most %(most)s, the last on the"
+                        " Main Square through the Traveller.",
+                        player=player,
+                        count=city.workers_in_city(player),
+                        last=WORKERS_TO_END,
+                        most=MOST_IN_CITY,
+                    ),
                     rule=WORKERS_RULE,
                 )
             )
     return problems
-
-
-def _plural(count: int, word: str) -> str:
-    """ "1 building", "2 buildings", "no building"."""
-    if count == 0:
-        return f"no {word}"
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def characters_needed(city: City, player: str) -> int:
@@ -220,18 +239,42 @@ def _short_of_guild_buildings(
 ) -> Problem:
     held = city.characters.get(player, ())
     owned = guild_buildings(city)[player]
-    what = []
-    if held:
-        what.append(f"holds {_plural(len(held), 'Character card')}")
-    if characters_needed(city, player) > len(held):
-        what.append(
-            "has a worker on the Main Square, which only the Traveller (a character) puts there"
+    if not owned:
+        # TRANSLATORS: what a player owns, ending "..., but owns %(owned)s with a guild symbol".
+        buildings = _("no building")
+    else:
+        buildings = ngettext("%(num)s building", "%(num)s buildings", owned)
+    square = characters_needed(city, player) > len(held)
+    cards = ngettext("%(num)s Character card", "%(num)s Character cards", len(held))
+    if held and square:
+        message = _(
+            "%(player)s holds %(cards)s and has a worker on the Main Square, which only the"
+            " Traveller (a character) puts there, but owns %(owned)s with a guild symbol:"
+            " building such a card gives its builder one character, and no character comes"
+            " any other way.",
+            player=player,
+            cards=cards,
+            owned=buildings,
+        )
+    elif held:
+        message = _(
+            "%(player)s holds %(cards)s, but owns %(owned)s with a guild symbol: building such"
+            " a card gives its builder one character, and no character comes any other way.",
+            player=player,
+            cards=cards,
+            owned=buildings,
+        )
+    else:
+        message = _(
+            "%(player)s has a worker on the Main Square, which only the Traveller (a character)"
+            " puts there, but owns %(owned)s with a guild symbol: building such a card gives"
+            " its builder one character, and no character comes any other way.",
+            player=player,
+            owned=buildings,
         )
     return Problem(
         paths.get(player, square_path) if held else square_path,
-        f"{player} {' and '.join(what)}, but owns {_plural(owned, 'building')} with a guild"
-        " symbol: building such a card gives its builder one character, and no character"
-        " comes any other way.",
+        message,
         rule=GUILD_CHARACTER_RULE,
     )
 
@@ -241,9 +284,11 @@ def _past_a_non_ender(city: City, player: str) -> str | None:
     in the city, or 6 without a Character card."""
     workers = city.workers_in_city(player)
     if workers > WORKERS_TO_END:
-        return f"{workers} workers in the city"
+        # TRANSLATORS: what a player has, in "Ann has 7 workers in the city, but ...".
+        return _("%(count)s workers in the city", count=workers)
     if workers == WORKERS_TO_END and not city.characters.get(player):
-        return f"{WORKERS_TO_END} workers in the city and no Character card"
+        # TRANSLATORS: what a player has, in "Ann has 6 workers in the city and no ...".
+        return _("%(count)s workers in the city and no Character card", count=WORKERS_TO_END)
     return None
 
 
@@ -256,12 +301,21 @@ def end_problems(city: City) -> list[Problem]:
     ender = city.ended_by
     count = city.workers_in_city(ender)
     if count < WORKERS_TO_END:
+        workers = (
+            # TRANSLATORS: how many workers a player has in the city: none.
+            _("no worker") if not count else ngettext("%(num)s worker", "%(num)s workers", count)
+        )
         problems.append(
             Problem(
                 "ended_by",
-                f"{ender} is entered as the player who ended the game, but has"
-                f" {_plural(count, 'worker')} in the city: the game ends when a player places"
-                f" their {WORKERS_TO_END}th there, and a worker in the city never leaves it.",
+                _(
+                    "%(player)s is entered as the player who ended the game, but has"
+                    " %(workers)s in the city: the game ends when a player places their"
+                    " %(last)sth there, and a worker in the city never leaves it.",
+                    player=ender,
+                    workers=workers,
+                    last=WORKERS_TO_END,
+                ),
                 rule=GAME_END_RULE,
             )
         )
@@ -272,11 +326,18 @@ def end_problems(city: City) -> list[Problem]:
         problems.append(
             Problem(
                 "city",
-                f"{player} has {past}, but did not end the game ({ender} did): after the"
-                f" {WORKERS_TO_END}th worker of the player who ends it, every other player, who"
-                f" had at most {WORKERS_TO_END - 1} there, adds at most one, by building with the"
-                " Builder or, in their own turn, through the Traveller, and keeps a character"
-                " either way.",
+                _(
+                    "%(player)s has %(what)s, but did not end the game (%(ender)s did): after"
+                    " the %(last)sth worker of the player who ends it, every other player, who"
+                    " had at most %(most)s there, adds at most one, by building with the"
+                    " Builder or, in their own turn, through the Traveller, and keeps a"
+                    " character either way.",
+                    player=player,
+                    what=past,
+                    ender=ender,
+                    last=WORKERS_TO_END,
+                    most=WORKERS_TO_END - 1,
+                ),
                 rule=GAME_END_RULE,
             )
         )
@@ -295,9 +356,16 @@ def _two_enders(city: City) -> list[Problem]:
     return [
         Problem(
             "city",
-            f"{'; '.join(f'{player} has {found}' for player, found in past.items())}: only the"
-            f" player who ends the game can have 7 workers in the city, or {WORKERS_TO_END}"
-            " without a Character card, and only one player ends it.",
+            _(
+                "%(players)s: only the player who ends the game can have 7 workers in the city,"
+                " or %(last)s without a Character card, and only one player ends it.",
+                players="; ".join(
+                    # TRANSLATORS: one of several players and what they have, joined by "; ".
+                    _("%(player)s has %(what)s", player=player, what=found)
+                    for player, found in past.items()
+                ),
+                last=WORKERS_TO_END,
+            ),
             rule=GAME_END_RULE,
             # Entry passes through it (the characters not entered yet): shown once over.
             pending=True,

@@ -26,7 +26,6 @@ from companion.games.grid import Cell
 from companion.games.oddville.facts import (
     CHARACTERS,
     CLOCKWISE_READING,
-    GUILDS,
     KINDS,
     MAIN_SQUARE_COUNTS_READING,
     MAIN_SQUARE_POINTS,
@@ -38,6 +37,7 @@ from companion.games.oddville.facts import (
     TRAVELLER,
     WORKERS_TO_END,
     Kind,
+    guild_name,
 )
 from companion.games.oddville.state import Card, City
 from companion.games.ranking import (
@@ -50,10 +50,13 @@ from companion.games.ranking import (
     rank,
 )
 from companion.games.readings import Reading, places_reading, unique_readings
+from companion.games.text import N_, _, ngettext
 
 #: The tiebreak value of every player while nobody is entered as having ended the game.
 NOBODY_ENDED = -1
-TIEBREAK_LABEL = "Seats clockwise from who ended the game"
+#: The tiebreaker's label: English, as the API's ``decided_by`` names it; translated where
+#: shown.
+TIEBREAK_LABEL = N_("Seats clockwise from who ended the game")
 
 
 def distance_words(value: TiebreakScalar) -> str:
@@ -63,12 +66,16 @@ def distance_words(value: TiebreakScalar) -> str:
     ('ended the game', 'next clockwise', '2 seats clockwise', 'not known who ended the game')
     """
     if not isinstance(value, int) or value < 0:
-        return "not known who ended the game"
+        # TRANSLATORS: a player's place in OddVille's clockwise tiebreak.
+        return _("not known who ended the game")
     if value == 0:
-        return "ended the game"
+        # TRANSLATORS: a player's place in OddVille's clockwise tiebreak.
+        return _("ended the game")
     if value == 1:
-        return "next clockwise"
-    return f"{value} seats clockwise"
+        # TRANSLATORS: a player's place in OddVille's clockwise tiebreak.
+        return _("next clockwise")
+    # TRANSLATORS: a player's place in OddVille's clockwise tiebreak (2 seats or more).
+    return ngettext("%(num)s seat clockwise", "%(num)s seats clockwise", value)
 
 
 #: Among tied players, the one who ended the game wins, else the first of them clockwise
@@ -142,7 +149,8 @@ def card_scores(city: City) -> list[CardScore]:
 
 def _card_score(cards: Mapping[Cell, Card], card: Card, counts: _Counts) -> CardScore:
     if card.main_square or card.kind is None:
-        words = f"Main Square = {MAIN_SQUARE_POINTS} to each owner"
+        # TRANSLATORS: how the Main Square scores ("=" and the sum stay as they are).
+        words = _("Main Square = %(points)s to each owner", points=MAIN_SQUARE_POINTS)
         return CardScore(card.at, MAIN_SQUARE_POINTS, words, MAIN_SQUARE_RULE, card)
     r, c = card.at
     found = (
@@ -178,47 +186,65 @@ def _counts_the_square(kind: Kind, at: Cell, around: Sequence[Card], square: Cel
 def _points(card: Card, kind: Kind, around: Sequence[Card], counts: _Counts) -> tuple[int, str]:
     """The points of a building and their words, by its victory-point type."""
     adjacent = len(around)
+    # The sums of the cards' points in words: "=" and the numbers stay as they are.
     match kind:
         case Kind.DIAMOND:
             value = card.value or 0
-            return value, f"Diamond = {value}"
+            return value, _("Diamond = %(total)s", total=value)
         case Kind.DIAMONDS:
             n = counts.diamonds
-            return 3 + n, f"3 + {n} diamond{_plural_s(n)} = {3 + n}"
+            words = ngettext(
+                "3 + %(num)s diamond = %(total)s",
+                "3 + %(num)s diamonds = %(total)s",
+                n,
+                total=3 + n,
+            )
+            return 3 + n, words
         case Kind.ADJACENT:
-            return 1 + adjacent, f"1 + {adjacent} adjacent = {1 + adjacent}"
+            total = 1 + adjacent
+            return total, _("1 + %(count)s adjacent = %(total)s", count=adjacent, total=total)
         case Kind.COLUMN:
             n = counts.columns[card.at[1]]
-            return 1 + n, f"1 + {n} in its column = {1 + n}"
+            return 1 + n, _("1 + %(count)s in its column = %(total)s", count=n, total=1 + n)
         case Kind.ROW:
             n = counts.rows[card.at[0]]
-            return 2 + n, f"2 + {n} in its row = {2 + n}"
+            return 2 + n, _("2 + %(count)s in its row = %(total)s", count=n, total=2 + n)
         case Kind.ADJACENT_X3:
-            return 3 * adjacent, f"3 × {adjacent} adjacent = {3 * adjacent}"  # noqa: RUF001
+            total = 3 * adjacent
+            words = _(
+                "3 × %(count)s adjacent = %(total)s",  # noqa: RUF001 - the sign is meant
+                count=adjacent,
+                total=total,
+            )
+            return total, words
         case Kind.SHIELDS:
             shields = [c.shield for c in around if c.shield]
             total = sum(shields)
             if not shields:
-                return 0, "no shields adjacent = 0"
-            return total, f"shields {' + '.join(map(str, shields))} = {total}"
+                return 0, _("no shields adjacent = 0")
+            added = " + ".join(map(str, shields))
+            return total, _("shields %(shields)s = %(total)s", shields=added, total=total)
         case Kind.GUILD:
             guild = card.counts or ""
             n = counts.guilds[guild]
             value = card.value or 0
-            name = GUILDS.get(guild, guild)
-            return value + n, f"{value} + {n} {name} card{_plural_s(n)} = {value + n}"
+            # TRANSLATORS: a guild card's points: "2 + 3 Mask cards = 5".
+            words = ngettext(
+                "%(value)s + %(num)s %(guild)s card = %(total)s",
+                "%(value)s + %(num)s %(guild)s cards = %(total)s",
+                n,
+                value=value,
+                guild=guild_name(guild),
+                total=value + n,
+            )
+            return value + n, words
     return 0, "0"  # pragma: no cover - every kind is matched above
-
-
-def _plural_s(n: int) -> str:
-    """The "s" of a plural: "1 card", "2 cards"."""
-    return "" if n == 1 else "s"
 
 
 def _kind_name(card: Card) -> str:
     if card.main_square or card.kind is None:
-        return "Main Square"
-    return KINDS[card.kind].name
+        return _("Main Square")
+    return _(KINDS[card.kind].name)
 
 
 def player_lines(city: City, player: str, owned: Sequence[CardScore]) -> list[BreakdownLine]:
@@ -226,7 +252,16 @@ def player_lines(city: City, player: str, owned: Sequence[CardScore]) -> list[Br
     the city was listed in changes nothing), characters, then Resources Board workers."""
     lines = [
         BreakdownLine(
-            f"{_kind_name(s.card)} at {city.place(s.at)}: {s.words}", s.points, rule=s.rule
+            # TRANSLATORS: an OddVille card's breakdown line: "Its row at row 1, col 2: 2 + 2
+            # in its row = 4".
+            _(
+                "%(kind)s at %(place)s: %(words)s",
+                kind=_kind_name(s.card),
+                place=city.place(s.at),
+                words=s.words,
+            ),
+            s.points,
+            rule=s.rule,
         )
         for s in owned
     ]
@@ -234,13 +269,17 @@ def player_lines(city: City, player: str, owned: Sequence[CardScore]) -> list[Br
     for key in city.characters.get(player, ()):
         character = CHARACTERS[key]
         if key == TRAVELLER and on_square:
-            label = f"{character.name} (a worker on the Main Square): 0"
+            label = _(
+                "%(character)s (a worker on the Main Square): 0", character=_(character.name)
+            )
             lines.append(BreakdownLine(label, 0, rule=character.rule))
         else:
-            lines.append(BreakdownLine(character.name, character.points, rule=character.rule))
+            lines.append(BreakdownLine(_(character.name), character.points, rule=character.rule))
     workers = city.resource_workers.get(player, 0)
     if workers:
-        label = f"Resources Board: {workers} worker{_plural_s(workers)}"
+        label = ngettext(
+            "Resources Board: %(num)s worker", "Resources Board: %(num)s workers", workers
+        )
         lines.append(BreakdownLine(label, workers, rule=RESOURCES_BOARD_RULE))
     return lines
 
@@ -319,16 +358,20 @@ def tiebreak_sentence(city: City, scores: Sequence[tuple[str, int]]) -> str | No
     >>> tiebreak_sentence(city, [("Blue", 9), ("Purple", 9), ("Red", 2), ("Yellow", 9)])
     'Red ended the game; Yellow is next clockwise.'
     """
-    best = max(score for _, score in scores)
+    best = max(score for _player, score in scores)
     tied = [player for player, score in scores if score == best]
     if len(tied) < 2:
         return None
     if city.ended_by is None:
-        return "Who ended the game is not entered yet, so the tied players share the lead."
+        return _("Who ended the game is not entered yet, so the tied players share the lead.")
     if city.ended_by in tied:
-        return f"{city.ended_by} ended the game and wins the tie."
+        return _("%(player)s ended the game and wins the tie.", player=city.ended_by)
     first = min(tied, key=lambda p: seat_distance(city.players, p, city.ended_by))
-    return f"{city.ended_by} ended the game; {first} is next clockwise."
+    return _(
+        "%(ender)s ended the game; %(player)s is next clockwise.",
+        ender=city.ended_by,
+        player=first,
+    )
 
 
 def warnings(city: City) -> list[str]:
@@ -336,8 +379,11 @@ def warnings(city: City) -> list[str]:
     found = []
     if city.ended_by is None:
         found.append(
-            "Who ended the game (placed the 6th worker in the city) is not entered yet; until"
-            " it is, tied players share."
+            _(
+                "Who ended the game (placed the %(last)sth worker in the city) is not entered"
+                " yet; until it is, tied players share.",
+                last=WORKERS_TO_END,
+            )
         )
     # A 7th worker in the city is said as a reading; fewer than 6 for who ended the
     # game, or 7 for anyone else, is an impossible table (see impossible.py).

@@ -44,6 +44,7 @@ from companion.games.names import (
 from companion.games.oddville.facts import (
     CHARACTERS,
     CHARACTERS_RULE,
+    COLOUR_NAMES,
     COLOURS,
     COMPONENTS_RULE,
     CONNECTED_RULE,
@@ -67,9 +68,11 @@ from companion.games.oddville.facts import (
     Bonus,
     Edge,
     Kind,
+    guild_name,
     said,
 )
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.text import _
 
 POSITION_LENGTH = 2
 
@@ -113,13 +116,13 @@ class StateModel(pydantic.BaseModel):
     colours: dict[str, str] = {}
 
 
-POSITION_SIZE = list_size(POSITION_LENGTH, lambda _n: "A position is a [row, col] pair.")
+POSITION_SIZE = list_size(POSITION_LENGTH, lambda _n: _("A position is a [row, col] pair."))
 CARD_SIZE = object_size(
     {
         "at": POSITION_SIZE,
         "card": text_size(),
         "owners": list_size(
-            MAX_PLAYERS, lambda _n: "Each player has at most one worker there.", NAME_SIZE
+            MAX_PLAYERS, lambda _n: _("Each player has at most one worker there."), NAME_SIZE
         ),
         "owner": NAME_SIZE,
         "guild": text_size(),
@@ -135,13 +138,17 @@ STATE_SIZE = object_size(
         "ended_by": NAME_SIZE,
         "city": list_size(
             MAX_CITY_CARDS,
-            lambda n: f"A city of {n} cards is more than the app takes ({MAX_CITY_CARDS}).",
+            lambda n: _(
+                "A city of %(count)s cards is more than the app takes (%(most)s).",
+                count=n,
+                most=MAX_CITY_CARDS,
+            ),
             CARD_SIZE,
         ),
         "characters": object_size(
             each=list_size(
                 len(CHARACTERS),
-                lambda _n: f"Only {len(CHARACTERS)} characters exist.",
+                lambda _n: _("Only %(most)s characters exist.", most=len(CHARACTERS)),
                 text_size(),
             )
         ),
@@ -201,17 +208,17 @@ class City:
     @cached_property
     def left(self) -> int:
         """The leftmost column of the city (sentences count columns from it)."""
-        return min(c for _, c in self.cards)
+        return min(c for _row, c in self.cards)
 
-    def place(self, cell: Cell) -> str:
+    def place(self, cell: Cell, *, capital: bool = False) -> str:
         """A position as people say it: rows from the Main Square's (1), columns from the
-        leftmost card of the city (1).
+        leftmost card of the city (1); ``capital`` to start a sentence.
 
         >>> City(("A", "B"), None, {(0, -2): MAIN_SQUARE_CARD, (1, 0): MAIN_SQUARE_CARD}
         ...      ).place((1, 0))
         'row 2, col 3'
         """
-        return place_words(cell, self.left)
+        return place_words(cell, self.left, capital=capital)
 
     @cached_property
     def worker_counts(self) -> Counter[str]:
@@ -223,13 +230,19 @@ class City:
         return self.worker_counts[player]
 
 
-def place_words(cell: Cell, left: int) -> str:
-    """A position counted from 1: row from the Main Square's row, column from ``left``.
+def place_words(cell: Cell, left: int, *, capital: bool = False) -> str:
+    """A position counted from 1: row from the Main Square's row, column from ``left``;
+    ``capital`` to start a sentence with it.
 
-    >>> place_words((0, -1), -1)
-    'row 1, col 1'
+    >>> place_words((0, -1), -1), place_words((1, 0), 0, capital=True)
+    ('row 1, col 1', 'Row 2, col 1')
     """
-    return f"row {cell[0] + 1}, col {cell[1] - left + 1}"
+    row, col = cell[0] + 1, cell[1] - left + 1
+    if capital:
+        # TRANSLATORS: a place in the city, starting a sentence ("Row 2, col 1 is now ...").
+        return _("Row %(row)s, col %(col)s", row=row, col=col)
+    # TRANSLATORS: a place in the city (rows and columns counted from 1).
+    return _("row %(row)s, col %(col)s", row=row, col=col)
 
 
 # --- validation ------------------------------------------------------------------------
@@ -293,9 +306,14 @@ def _characters_in_play_problems(players: int, raw: Mapping[str, Sequence[str]])
     return [
         Problem(
             f"characters.{key}[{number}]",
-            f"With {players} players only {most} Character cards are in play (set-up sets"
-            f" {CHARACTERS_SET_ASIDE[players]} aside from each guild pile), but"
-            f" {len(entered)} are entered.",
+            _(
+                "With %(players)s players only %(most)s Character cards are in play (set-up"
+                " sets %(aside)s aside from each guild pile), but %(count)s are entered.",
+                players=players,
+                most=most,
+                aside=CHARACTERS_SET_ASIDE[players],
+                count=len(entered),
+            ),
             rule=CHARACTERS_RULE,
         )
     ]
@@ -328,13 +346,24 @@ def _colours(raw: Mapping[str, str], roster: Roster) -> tuple[dict[str, str], li
             problems.append(_unknown_player(path, key, PLAYERS_RULE))
         elif colour not in COLOURS:
             problems.append(
-                Problem(path, f'"{colour}" is not a colour; pick {", ".join(COLOURS)}.')
+                Problem(
+                    path,
+                    # TRANSLATORS: the colours listed are keys to type, left in English.
+                    _(
+                        '"%(colour)s" is not a colour; pick %(colours)s.',
+                        colour=colour,
+                        colours=", ".join(COLOURS),
+                    ),
+                )
             )
         elif colour in chosen.values():
             problems.append(
                 Problem(
                     path,
-                    f"Two players chose {colour}: each colour goes to one player.",
+                    _(
+                        "Two players chose %(colour)s: each colour goes to one player.",
+                        colour=_(COLOUR_NAMES[colour]),
+                    ),
                     rule=PLAYERS_RULE,
                 )
             )
@@ -350,7 +379,7 @@ def _with_rule(problem: Problem, rule: str) -> Problem:
 
 
 def _unknown_player(path: str, name: str, rule: str) -> Problem:
-    return Problem(path, f'"{name.strip()}" is not one of the players.', rule=rule)
+    return Problem(path, _('"%(name)s" is not one of the players.', name=name.strip()), rule=rule)
 
 
 def _cards(models: Sequence[CardModel], roster: Roster) -> tuple[dict[Cell, Card], list[Problem]]:
@@ -371,14 +400,14 @@ def _cards(models: Sequence[CardModel], roster: Roster) -> tuple[dict[Cell, Card
         if card is not None:
             cards.append(card)
     squares = [(index, at) for index, at, square in places if square]
-    if not any(square for _, _, square in places) and not any(
+    if not any(square for _index, _at, square in places) and not any(
         m.card == MAIN_SQUARE for m in models
     ):
         places.insert(0, (-1, MAIN_SQUARE_AT, True))
         cards.insert(0, MAIN_SQUARE_CARD)
-    for index, _ in squares[1:]:
+    for index, _at in squares[1:]:
         problems.append(
-            Problem(f"city[{index}]", "There is only one Main Square.", rule=COMPONENTS_RULE)
+            Problem(f"city[{index}]", _("There is only one Main Square."), rule=COMPONENTS_RULE)
         )
     if places:
         problems += _place_problems(places)
@@ -391,22 +420,26 @@ def _cards(models: Sequence[CardModel], roster: Roster) -> tuple[dict[Cell, Card
 def _place_problems(places: Sequence[tuple[int, Cell, bool]]) -> list[Problem]:
     """Cards on one place, above the Main Square's row, or not connected to it."""
     square_index, square_at = next(((i, at) for i, at, sq in places if sq), (-1, MAIN_SQUARE_AT))
-    left = min(at[1] for _, at, _ in places)
+    left = min(at[1] for _index, at, _square in places)
     problems = []
     if square_at[0] != 0:
         problems.append(
             Problem(
                 f"city[{square_index}].at",
-                "The Main Square's row is row 0 (rows are counted down from it).",
+                _("The Main Square's row is row 0 (rows are counted down from it)."),
                 rule=MAIN_SQUARE_RULE,
             )
         )
     seen: dict[Cell, int] = {}
-    for index, at, _ in places:
+    for index, at, _square in places:
         if at in seen:
             where = place_words(at, left)
             problems.append(
-                Problem(f"city[{index}].at", f"Two cards lie on {where}.", rule=COMPONENTS_RULE)
+                Problem(
+                    f"city[{index}].at",
+                    _("Two cards lie on %(place)s.", place=where),
+                    rule=COMPONENTS_RULE,
+                )
             )
             continue
         seen[at] = index
@@ -414,8 +447,10 @@ def _place_problems(places: Sequence[tuple[int, Cell, bool]]) -> list[Problem]:
             problems.append(
                 Problem(
                     f"city[{index}].at",
-                    "This card lies above the Main Square's row: nothing is built above the"
-                    " Main Square.",
+                    _(
+                        "This card lies above the Main Square's row: nothing is built above the"
+                        " Main Square."
+                    ),
                     rule=TOP_ROW_RULE,
                 )
             )
@@ -425,8 +460,11 @@ def _place_problems(places: Sequence[tuple[int, Cell, bool]]) -> list[Problem]:
             problems.append(
                 Problem(
                     f"city[{index}].at",
-                    f"The card on {place_words(cell, left)} does not connect to the Main"
-                    " Square through cards (each card touches one by an edge).",
+                    _(
+                        "The card on %(place)s does not connect to the Main Square through"
+                        " cards (each card touches one by an edge).",
+                        place=place_words(cell, left),
+                    ),
                     rule=CONNECTED_RULE,
                 )
             )
@@ -455,14 +493,19 @@ def read_card(model: CardModel, base: str, roster: Roster) -> tuple[Card | None,
     problems: list[Problem] = []
     at = _position(model.at)
     if at is None:
-        problems.append(Problem(f"{base}.at", "A position is a [row, col] pair of whole numbers."))
+        problems.append(
+            Problem(f"{base}.at", _("A position is a [row, col] pair of whole numbers."))
+        )
     if model.card == MAIN_SQUARE:
         card, found = _main_square(model, base, roster, at)
     elif model.card is not None:
         found = [
             Problem(
                 f"{base}.card",
-                f'"{model.card}" is not a card the app knows: leave "card" out for a building.',
+                _(
+                    '"%(card)s" is not a card the app knows: leave "card" out for a building.',
+                    card=model.card,
+                ),
             )
         ]
         card = None
@@ -493,7 +536,12 @@ def _main_square(
             problems.append(
                 Problem(
                     f"{base}.{name}",
-                    f'The Main Square has no {name} (its owners are in "owners").',
+                    # TRANSLATORS: the field is a key of the request ("owner", "guild",
+                    # "shield", "points" or "bonus"), left in English.
+                    _(
+                        'The Main Square has no %(field)s (its owners are in "owners").',
+                        field=name,
+                    ),
                     rule=MAIN_SQUARE_RULE,
                 )
             )
@@ -501,8 +549,13 @@ def _main_square(
         problems.append(
             Problem(
                 f"{base}.edges",
-                f"The Main Square's edges are {MAIN_SQUARE_EDGES}: streets left, right and"
-                f" below.{said(MAIN_SQUARE_READING)}",
+                said(
+                    _(
+                        "The Main Square's edges are %(edges)s: streets left, right and below.",
+                        edges=MAIN_SQUARE_EDGES,
+                    ),
+                    MAIN_SQUARE_READING,
+                ),
                 rule=MAIN_SQUARE_READING.rule,
                 reading=MAIN_SQUARE_READING,
             )
@@ -516,7 +569,7 @@ def _main_square(
             problems.append(
                 Problem(
                     f"{base}.owners[{number}]",
-                    f"{owner} can have only one worker on the Main Square.",
+                    _("%(player)s can have only one worker on the Main Square.", player=owner),
                     rule="oddville/character/traveller",
                 )
             )
@@ -535,7 +588,7 @@ def _building(
         problems.append(
             Problem(
                 f"{base}.owners",
-                'Only the Main Square has several owners: a building has one "owner".',
+                _('Only the Main Square has several owners: a building has one "owner".'),
                 rule=WORKERS_RULE,
             )
         )
@@ -548,15 +601,20 @@ def _building(
         problems.append(Problem(f"{base}.guild", _guild_message(model.guild)))
     if not 0 <= model.shield <= MAX_SHIELD:
         problems.append(
-            Problem(f"{base}.shield", f"A card's shield shows 0 to {MAX_SHIELD} points.")
+            Problem(
+                f"{base}.shield", _("A card's shield shows 0 to %(most)s points.", most=MAX_SHIELD)
+            )
         )
     edges = model.edges.upper() if model.edges is not None else None
     if edges is not None and not _edges_ok(edges):
         problems.append(
             Problem(
                 f"{base}.edges",
-                "Enter the four edges (top, right, bottom, left) as H for houses and S for a"
-                ' street, like "SHSH".',
+                # TRANSLATORS: H and S are the letters to type in every language.
+                _(
+                    "Enter the four edges (top, right, bottom, left) as H for houses and S for"
+                    ' a street, like "SHSH".'
+                ),
             )
         )
     bonus = None
@@ -566,7 +624,14 @@ def _building(
         else:
             known = ", ".join(b.value for b in Bonus)
             problems.append(
-                Problem(f"{base}.bonus", f'"{model.bonus}" is not a bonus; pick one of {known}.')
+                Problem(
+                    f"{base}.bonus",
+                    _(
+                        '"%(bonus)s" is not a bonus; pick one of %(known)s.',
+                        bonus=model.bonus,
+                        known=known,
+                    ),
+                )
             )
     kind, value, counts, found = _points(model, base)
     problems += found
@@ -598,7 +663,12 @@ def _edges_ok(edges: str) -> bool:
 
 
 def _guild_message(guild: str) -> str:
-    return f'"{guild}" is not a guild; the guilds are {", ".join(GUILDS)}.'
+    # TRANSLATORS: the guilds listed are keys to type, left in English.
+    return _(
+        '"%(guild)s" is not a guild; the guilds are %(guilds)s.',
+        guild=guild,
+        guilds=", ".join(GUILDS),
+    )
 
 
 def _points(
@@ -608,7 +678,7 @@ def _points(
     points = model.points
     where = f"{base}.points"
     if points is None:
-        return None, None, None, [Problem(where, "Enter the card's victory points.")]
+        return None, None, None, [Problem(where, _("Enter the card's victory points."))]
     kind = KIND_BY_KEY.get(points.kind)
     if kind is None:
         known = ", ".join(k.value for k in Kind)
@@ -616,25 +686,45 @@ def _points(
             None,
             None,
             None,
-            [Problem(f"{where}.kind", f'"{points.kind}" is not a victory-point type ({known}).')],
+            [
+                Problem(
+                    f"{where}.kind",
+                    _(
+                        '"%(kind)s" is not a victory-point type (%(known)s).',
+                        kind=points.kind,
+                        known=known,
+                    ),
+                )
+            ],
         )
     facts = KINDS[kind]
     problems = []
     if facts.values and points.value not in facts.values:
-        shown = " or ".join(map(str, facts.values))
-        got = "nothing" if points.value is None else str(points.value)
-        problems.append(
-            Problem(
-                f"{where}.value",
-                f"A {facts.name} card is worth {shown}, not {got}.",
-                rule=facts.rule,
+        first, second = facts.values
+        if points.value is None:
+            message = _(
+                "A %(kind)s card is worth %(first)s or %(second)s, not nothing.",
+                kind=_(facts.name),
+                first=first,
+                second=second,
             )
-        )
+        else:
+            message = _(
+                "A %(kind)s card is worth %(first)s or %(second)s, not %(value)s.",
+                kind=_(facts.name),
+                first=first,
+                second=second,
+                value=points.value,
+            )
+        problems.append(Problem(f"{where}.value", message, rule=facts.rule))
     elif not facts.values and points.value is not None:
         problems.append(
             Problem(
                 f"{where}.value",
-                f'A card of type "{kind.value}" shows no value to choose: leave "value" out.',
+                _(
+                    'A card of type "%(kind)s" shows no value to choose: leave "value" out.',
+                    kind=kind.value,
+                ),
                 rule=facts.rule,
             )
         )
@@ -644,7 +734,7 @@ def _points(
         problems += found
     elif points.guild is not None:
         problems.append(
-            Problem(f"{where}.guild", "Only a guild card counts the cards of a guild.")
+            Problem(f"{where}.guild", _("Only a guild card counts the cards of a guild."))
         )
     return kind, points.value, counts, problems
 
@@ -655,19 +745,26 @@ def _counted_guild(model: CardModel, where: str) -> tuple[str | None, list[Probl
     named = model.points.guild if model.points.guild is not None else model.guild
     rule = KINDS[Kind.GUILD].rule
     if named is None:
-        message = "A guild card needs its guild (mask, rooster, bells or lily)."
+        # TRANSLATORS: the guilds listed are keys to type, left in English.
+        message = _("A guild card needs its guild (mask, rooster, bells or lily).")
         return None, [Problem(f"{where}.guild", message, rule=rule)]
     if named not in GUILDS:
         return None, [Problem(f"{where}.guild", _guild_message(named), rule=rule)]
     if model.guild is None or model.guild != named:
-        shown = "no guild" if model.guild is None else f"the {model.guild} guild"
-        return None, [
-            Problem(
-                f"{where}.guild",
-                f"This card counts {GUILDS[named]} cards and is one itself, but it shows {shown}.",
-                rule=rule,
+        if model.guild is None:
+            message = _(
+                "This card counts %(guild)s cards and is one itself, but it shows no guild.",
+                guild=guild_name(named),
             )
-        ]
+        else:
+            # TRANSLATORS: "shown" is the key of the guild the card shows ("mask").
+            message = _(
+                "This card counts %(guild)s cards and is one itself, but it shows the"
+                " %(shown)s guild.",
+                guild=guild_name(named),
+                shown=model.guild,
+            )
+        return None, [Problem(f"{where}.guild", message, rule=rule)]
     return named, []
 
 
@@ -687,18 +784,30 @@ def _characters(
         for number, character in enumerate(characters):
             path = f"characters.{key}[{number}]"
             if character not in CHARACTERS:
-                problems.append(Problem(path, f'"{character}" is not an OddVille character.'))
-            elif character in holder:
-                first = holder[character]
-                whom = f"{first} twice" if first == player else f"{first} and {player}"
                 problems.append(
                     Problem(
                         path,
-                        f"Only one {CHARACTERS[character].name} exists, but it is entered for"
-                        f" {whom}.",
-                        rule=CHARACTERS_RULE,
+                        _('"%(character)s" is not an OddVille character.', character=character),
                     )
                 )
+            elif character in holder:
+                first = holder[character]
+                name = _(CHARACTERS[character].name)
+                if first == player:
+                    message = _(
+                        "Only one %(character)s exists, but it is entered for %(player)s twice.",
+                        character=name,
+                        player=first,
+                    )
+                else:
+                    message = _(
+                        "Only one %(character)s exists, but it is entered for %(first)s and"
+                        " %(second)s.",
+                        character=name,
+                        first=first,
+                        second=player,
+                    )
+                problems.append(Problem(path, message, rule=CHARACTERS_RULE))
             else:
                 holder[character] = player
                 mine.append(character)
@@ -720,8 +829,10 @@ def _resource_workers(
             problems.append(
                 Problem(
                     path,
-                    f"Enter 0 to {WORKERS_PER_PLAYER} workers (each player has"
-                    f" {WORKERS_PER_PLAYER}).",
+                    _(
+                        "Enter 0 to %(most)s workers (each player has %(most)s).",
+                        most=WORKERS_PER_PLAYER,
+                    ),
                     rule=WORKERS_RULE,
                 )
             )
@@ -742,9 +853,15 @@ def _worker_supply_problems(
             problems.append(
                 Problem(
                     "city",
-                    f"{player} has {WORKERS_PER_PLAYER} workers, but {total} are entered"
-                    f" ({in_city[player]} in the city, {board.get(player, 0)} on the Resources"
-                    " Board).",
+                    _(
+                        "%(player)s has %(most)s workers, but %(total)s are entered (%(city)s in"
+                        " the city, %(board)s on the Resources Board).",
+                        player=player,
+                        most=WORKERS_PER_PLAYER,
+                        total=total,
+                        city=in_city[player],
+                        board=board.get(player, 0),
+                    ),
                     rule=WORKERS_RULE,
                 )
             )
