@@ -1,9 +1,11 @@
-"""A play of every registered game, started through the pages with the test client."""
+"""A play of every registered game, started through the pages with the test client, and
+the fields of any game's state (:func:`leaves`) for the checks that go through them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from flask.testing import FlaskClient
 
@@ -71,3 +73,15 @@ def table_with_every_game(client: FlaskClient) -> Fixture:
         group_edit=group.edit,
         group_view=group.view,
     )
+
+
+def leaves(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[list[str | int], Any]]:
+    """Every scalar of a JSON-like state with its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from leaves(value, (*path, index))
+    else:
+        yield list(path), node

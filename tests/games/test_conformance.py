@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from companion.games import GAMES, Game
 from companion.games.problems import InvalidStateError, path_of
 from companion.games.ranking import ScoreOrder
+from support.every_game import leaves
 from tests.games.test_luckys import tables as luckys_tables
 from tests.games.test_odd_world import states as odd_world_states
 from tests.games.test_oddland import tables as oddland_tables
@@ -61,18 +61,6 @@ def rank_key(game: Game, standing: dict[str, Any]) -> tuple[Any, ...]:
             for tiebreak, value in zip(game.tiebreaks, values, strict=True)
         ),
     )
-
-
-def leaves(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[list[str | int], Any]]:
-    """Every scalar of a JSON-like state with its path."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from leaves(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from leaves(value, (*path, index))
-    else:
-        yield list(path), node
 
 
 def as_text(value: object) -> str:

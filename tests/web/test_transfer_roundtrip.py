@@ -7,7 +7,7 @@ database through its import, and out again: the two backups are the same documen
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from companion.games.oddland.species import Region, SideRule, Terrain
 from companion.games.problems import path_of
 from companion.models import Group, Play, SpeciesDefinition, Table
 from companion.services import groups, owl_about, plays, tables
+from support.every_game import leaves
 
 AUTHOR = plays.Author(device="backup", name="Ann")
 PLAYERS = ["Ann", "Ben", "Cy"]  # a count every game accepts
@@ -36,19 +37,6 @@ def _enter_hand(play: Play) -> None:
 PRIVATE_ENTRIES: dict[str, Callable[[Play], None]] = {"owl-about": _enter_hand}
 
 
-def _leaves(
-    node: Any, path: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _leaves(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _leaves(value, (*path, index))
-    else:
-        yield path, node
-
-
 def _other_texts(value: Any) -> list[str]:
     """Form texts that would change a field holding ``value`` (the engine decides)."""
     if isinstance(value, bool):
@@ -62,7 +50,7 @@ def _other_texts(value: Any) -> list[str]:
 
 def _edit_any_field(play: Play) -> None:
     """Change the first field the engine accepts a form edit of."""
-    for path, value in list(_leaves(play.state)):
+    for path, value in list(leaves(play.state)):
         for raw in _other_texts(value):
             try:
                 done = plays.set_value(play, path=path_of(path), raw=raw, base=None, author=AUTHOR)
