@@ -43,10 +43,6 @@ DEFAULTS: dict[str, Any] = {
     "SQLITE_SYNCHRONOUS": "NORMAL",
     # How often phones ask whether a play changed, in seconds.
     "POLL_SECONDS": 2,
-    # Draw every panel whose game entry was patched after an edit (web/live/play.py) a
-    # second time whole, and fail when the two differ. The tests turn it on; it doubles
-    # a tap's rendering.
-    "LIVE_CHECK_PATCHES": False,
     # Requests each process runs the app's code for at once; its other threads read slow
     # clients' requests meanwhile (see companion/web/gate.py). 0: no limit. More than 1
     # only helps when the database is far away (each request then waits for it longer).

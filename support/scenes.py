@@ -17,8 +17,8 @@ from companion.models import Play
 from companion.services import plays
 from support.client import TableLinks, create_table, start_play
 from support.oddland import play_along_turns, start_oddland
-from support.oob import Phone
 from support.owl_about import deck_rows, start_owl, start_round, tap_all
+from support.phones import Phone
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 #: Oddland with five: 30 tokens (six each) for a late map of 29 laid cards and the tap.

@@ -442,33 +442,6 @@ def changes_of(edit: Edit) -> list[Change]:
     return []
 
 
-# Built once: the fields of a play's edits after one number, up to another.
-_EDIT_FIELDS = select(Edit.number, Edit.path, Edit.value).where(
-    Edit.play_id == bindparam("play_id"),
-    Edit.number > bindparam("since"),
-    Edit.number <= bindparam("upto"),
-)
-
-
-def paths_set_since(play_id: int, since: int, upto: int) -> tuple[str, ...]:
-    """The paths of the state the play's edits after number ``since`` up to ``upto``
-    set (an undo: the ones it put back), in one indexed query without loading the play.
-    Each edit raises the play's version by one and is numbered with the version it
-    made, so these are all the state that changed from version ``since`` to ``upto``.
-    No path at all when one of those edits set none (a finish, a reopening) or is not
-    there: what changed cannot be said then."""
-    rows = db.session.execute(
-        _EDIT_FIELDS, {"play_id": play_id, "since": since, "upto": upto}
-    ).all()
-    found: dict[str, None] = {}
-    for _number, path, value in rows:
-        paths = _paths_of(path, value)
-        if not paths:
-            return ()
-        found.update(dict.fromkeys(paths))
-    return tuple(found) if len(rows) == upto - since else ()
-
-
 def _paths_of(path: str | None, value: Any) -> tuple[str, ...]:
     """The paths an edit logged as ``path`` and ``value`` set (see :func:`_edit_of`)."""
     if path is not None:

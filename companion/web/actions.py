@@ -19,14 +19,9 @@ from werkzeug.wrappers import Response
 
 from companion.games.problems import Problem, problem_messages
 from companion.services import plays, tables
-from companion.web.context import (
-    PLAY_FRAGMENT,
-    OpenPlay,
-    open_for_edit,
-    open_table,
-)
+from companion.web.context import OpenPlay, open_for_edit, open_table
 from companion.web.idempotency import note_table
-from companion.web.live.play import Edited, play_response
+from companion.web.live.play import play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
@@ -61,21 +56,16 @@ def run(
     *,
     key: str,
     at_problem_paths: bool = False,
-    fragment: str = PLAY_FRAGMENT,
     conflict_as: str | None = None,
     extra: Mapping[str, Any] | None = None,
-    sets: Sequence[str] = (),
 ) -> Response:
-    """Run a service action and answer with the fresh play (or ``fragment`` of it).
+    """Run a service action and answer with the fresh play.
 
     Refusals and clashes are shown at ``key`` (``at_problem_paths``: a refusal at each
     problem's own field, a clash at the field that changed). ``conflict_as`` names the
     template variable a clash is also passed as (for a notice of the fresh value);
     ``extra`` goes to the game's view hook (what the action entered, a verdict...).
-    ``sets``: the paths the action sets and nothing else (the answer's panel may then be
-    the last one's, patched there: ``live.play.Edited``).
     """
-    edited = Edited(opened.play.version, tuple(sets)) if sets else None
     conflict: plays.EditConflict | None = None
     errors: dict[str, str]
     try:
@@ -97,15 +87,7 @@ def run(
     # Only a clash is shown this once: an answer without one is the play as every phone
     # sees it, which the panel cache keeps for the other phones' next poll.
     shown: dict[str, Any] = {conflict_as: conflict} if conflict_as and conflict else {}
-    return play_response(
-        opened,
-        status=status,
-        errors=errors,
-        fragment=fragment,
-        extra=extra,
-        edited=edited,
-        **shown,
-    )
+    return play_response(opened, status=status, errors=errors, extra=extra, **shown)
 
 
 class RuledMessage(str):
@@ -130,13 +112,10 @@ def refuse(
     key: str,
     message: str,
     *,
-    fragment: str = PLAY_FRAGMENT,
     extra: Mapping[str, Any] | None = None,
 ) -> Response:
     """Answer 422 with ``message`` at ``key`` (a request the action cannot even start)."""
-    return play_response(
-        opened, status=UNPROCESSABLE, errors={key: message}, fragment=fragment, extra=extra
-    )
+    return play_response(opened, status=UNPROCESSABLE, errors={key: message}, extra=extra)
 
 
 def act(
@@ -147,21 +126,14 @@ def act(
     *,
     key: str,
     game: str | None = None,
-    fragment: str = PLAY_FRAGMENT,
     conflict_as: str | None = None,
 ) -> Response:
     """The shape of most play actions: load the play for editing, check the form (its
     errors at ``key``), run ``action(the play)`` and answer."""
     opened = load_play(token, play_id, game=game, edit=True)
     if not form.validate():
-        return refuse(opened, key, form_errors(form), fragment=fragment)
-    return run(
-        opened,
-        lambda: action(opened),
-        key=key,
-        fragment=fragment,
-        conflict_as=conflict_as,
-    )
+        return refuse(opened, key, form_errors(form))
+    return run(opened, lambda: action(opened), key=key, conflict_as=conflict_as)
 
 
 def form_errors(form: FlaskForm) -> str:

@@ -4,10 +4,9 @@ and the answer to its changes are in ``web/live/play.py``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -23,7 +22,6 @@ from companion.services.tables import TableAccess
 from companion.web.finish import ending
 from companion.web.game_pages import GamePages, PlayPage
 from companion.web.idempotency import note_table
-from companion.web.live.pieces import CONTEXT_NAME, Part, Rendering
 
 DEVICE_KEY = "device"
 #: Where Flask keeps flashed messages in the session.
@@ -146,19 +144,11 @@ def play_context(
     *,
     errors: Mapping[str, str] | None = None,
     extra: Mapping[str, Any] | None = None,
-    live: Rendering | None = None,
-    entry_from: Part | None = None,
-    edited: Sequence[str] = (),
     **shown: Any,
 ) -> dict[str, Any]:
     """What every play template gets: the play as its page shows it (one service call),
-    this phone's seat, the forms, the render context its panel's pieces go to (``live``,
-    a fresh one unless given), and the game's own view data (its ``GamePages.context``
-    hook, given ``extra``: what an action left for it). ``shown`` adds template values.
-
-    ``entry_from``: the game's entry as the panel of a recent version showed it, and
-    ``edited``: the paths of the edits since; the panel then takes that entry patched
-    where the game says those edits changed it (``kept_entry``), when it can say."""
+    this phone's seat, the forms, and the game's own view data (its ``GamePages.context``
+    hook, given ``extra``: what an action left for it). ``shown`` adds template values."""
     view = plays.view(play, can_edit=table_access.can_edit)
     page = PlayPage(
         table_access=table_access,
@@ -167,10 +157,8 @@ def play_context(
         view=view,
         errors=dict(errors or {}),
         extra=dict(extra or {}),
-        live=Rendering() if live is None else live,
     )
     context = {
-        CONTEXT_NAME: page.live,
         "table_access": table_access,
         "table": table_access.table,
         "token": token_of(table_access),
@@ -206,23 +194,7 @@ def play_context(
     pages = game_pages(play.game)
     if pages is not None:
         context.update(pages.context(page))
-        if entry_from is not None and pages.entry_changes is not None:
-            context["kept_entry"] = _patched_entry(pages.entry_changes, page, entry_from, edited)
     return context
-
-
-def _patched_entry(
-    changes: Callable[[PlayPage, Sequence[str]], bool],
-    page: PlayPage,
-    kept: Part,
-    edited: Sequence[str],
-) -> Part | None:
-    """``kept`` with the pieces the game says edits of ``edited`` change drawn anew, or
-    None when it cannot say (then the entry is drawn whole)."""
-    fresh = Rendering()
-    if not edited or not changes(dataclasses.replace(page, live=fresh), edited):
-        return None
-    return kept.patched(fresh.open)
 
 
 PAGES_KEY = "companion.game_pages"

@@ -6,7 +6,7 @@ registry imports the game packages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,6 @@ from flask_wtf import FlaskForm
 from companion.models import Play, Table
 from companion.services import plays
 from companion.services.tables import PlayGlance, TableAccess
-from companion.web.live.pieces import Rendering
 
 
 class OptionsForm(FlaskForm):
@@ -49,8 +48,6 @@ class PlayPage:
     errors: Mapping[str, str]
     #: What the action answered with left for the game (entered values, a verdict...).
     extra: Mapping[str, Any]
-    #: The render context of the panel: the pieces a game's own markup adds go to it.
-    live: Rendering
 
     @property
     def editable(self) -> bool:
@@ -116,8 +113,3 @@ class GamePages:
     #: (``web/live/panels.py``). Any JSON-able value, found from the play's glance alone:
     #: a kept panel is looked up before anything is loaded.
     panel_depends_on: Callable[[PlayGlance], object] = nothing_else
-    #: The pieces of the game's entry (``_entry.html``) that an edit of these paths
-    #: changes, drawn to the page's ``live``, when the game is sure of them: the panel of
-    #: the new version then takes the entry kept with the last one, with these in place
-    #: (``web/live/play.py``). False (or no hook): the entry is drawn whole.
-    entry_changes: Callable[[PlayPage, Sequence[str]], bool] | None = None

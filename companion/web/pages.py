@@ -573,7 +573,6 @@ def edit(token: str, play_id: int) -> Response:
         key=path,
         at_problem_paths=True,
         conflict_as="conflict",
-        sets=(path,),
     )
 
 

@@ -14,7 +14,6 @@ from flask_wtf.csrf import generate_csrf
 from companion.services import tables
 from companion.web.live import personal
 from companion.web.live.panels import PANELS_KEY, Panel, new_cache
-from companion.web.live.pieces import Rendering
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from support.owl_about import act, start_owl, start_round
 from tests.web import test_luckys_pages as luckys
@@ -194,16 +193,16 @@ def test_each_phone_keeps_its_own_oddville_palette(
 
 
 def test_panels_are_kept_within_their_bounds() -> None:
-    cache = new_cache(max_panels=3, max_size=200)  # a panel costs 4 x its markup
+    cache = new_cache(max_panels=3, max_size=200)  # a panel costs its markup's length
     for number in range(5):
-        cache.put(number, Panel("x" * 10, Rendering(), "T"))
+        cache.put(number, Panel("x" * 10, "T"))
     assert len(cache) == 3
     assert cache.get(0) is None
     assert cache.get(4) is not None
-    cache.put("big", Panel("x" * 40, Rendering(), "T"))  # 160 of 200: the others make room
+    cache.put("big", Panel("x" * 160, "T"))  # 160 of 200: the others make room
     assert cache.size <= 200
     assert cache.get("big") is not None
-    cache.put("huge", Panel("x" * 51, Rendering(), "T"))  # larger than the whole cache
+    cache.put("huge", Panel("x" * 201, "T"))  # larger than the whole cache
     assert cache.get("huge") is None
 
 

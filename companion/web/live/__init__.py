@@ -23,12 +23,8 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    """The live path's caches and the templates' ``piece``, ``shell`` and ``entry``
-    filters."""
-    from companion.web.live import panels, pieces, table_pages
+    """The live path's caches."""
+    from companion.web.live import panels, table_pages
 
     panels.register(app)
     table_pages.register(app)
-    app.add_template_filter(pieces.piece_filter, "piece")
-    app.add_template_filter(pieces.shell_filter, "shell")
-    app.add_template_filter(pieces.entry_filter, "entry")

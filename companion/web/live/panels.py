@@ -38,13 +38,11 @@ from markupsafe import Markup
 from companion.services.tables import PlayGlance
 from companion.web.cache import Cache
 from companion.web.live import personal
-from companion.web.live.pieces import Rendering
 
-#: The panels kept per process, and their total size (characters of markup, counted
-#: four times: each piece keeps its own copy, the game's entry another, and the answers
-#: made from it another).
+#: The panels kept per process, and their total size (characters of markup: a 4-player
+#: Odd World panel is about 65,000, a late Oddland map about 200,000).
 MAX_PANELS = 256
-MAX_CHARACTERS = 32_000_000
+MAX_CHARACTERS = 16_000_000
 #: The page frames kept per process (one per table state, link and game: a few KB each).
 MAX_FRAMES = 256
 PANELS_KEY = "companion.live.panels"
@@ -55,22 +53,19 @@ PANEL_SLOT = "\x00panel\x00"
 
 @dataclass(frozen=True)
 class Panel:
-    """A rendered panel, its pieces (for sending only what changed) and the CSRF token it
-    was rendered with (each phone gets its own in its place: ``personal.for_phone``)."""
+    """A rendered panel and the CSRF token it was rendered with (each phone gets its own
+    in its place: ``personal.for_phone``)."""
 
     html: str
-    rendering: Rendering
     csrf_token: str
 
     def cost(self) -> int:
-        """What it costs the cache: its markup, the pieces' copies of it, the game's entry
-        kept for the next version (``Rendering.part``), and the answers made from it
-        (``Rendering.answer_for``: at most as large as the panel)."""
-        return 4 * len(self.html)
+        """What it costs the cache: its markup."""
+        return len(self.html)
 
-    def for_phone(self, html: str) -> str:
-        """``html`` (the panel, or pieces of it) as this request's phone gets it."""
-        return personal.for_phone(html, self.csrf_token)
+    def for_phone(self) -> str:
+        """The panel as this request's phone gets it."""
+        return personal.for_phone(self.html, self.csrf_token)
 
 
 @dataclass(frozen=True)
@@ -129,15 +124,13 @@ def kept_panel(key: Hashable) -> Panel | None:
     return cache.get(key) if cache is not None else None
 
 
-def panel(key: Hashable | None, render: Callable[[Rendering], str]) -> Panel:
-    """The panel under ``key``, rendered by ``render`` (given the render context to pass
-    to its template) when not kept yet; ``None``: rendered afresh and not kept."""
+def panel(key: Hashable | None, render: Callable[[], str]) -> Panel:
+    """The panel under ``key``, rendered by ``render`` when not kept yet; ``None``:
+    rendered afresh and not kept."""
     found = kept_panel(key) if key is not None else None
     if found is not None:
         return found
-    rendering = Rendering()
-    html = render(rendering)
-    made = Panel(html, rendering, personal.csrf_token())
+    made = Panel(render(), personal.csrf_token())
     cache = _panels()
     if key is not None and cache is not None:
         cache.put(key, made)
