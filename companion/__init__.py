@@ -11,7 +11,6 @@ from typing import Any
 from flask import Flask
 
 from companion import config
-from companion.web.lean import LeanFlask
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +18,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, database, blueprints, security headers."""
     instance = (test_config or {}).get("INSTANCE_PATH") or PROJECT_ROOT / "instance"
-    app = LeanFlask(
+    app = Flask(
         __name__,
         instance_path=str(instance),
         instance_relative_config=True,

@@ -27,7 +27,6 @@ from companion.extensions import db
 from companion.models import Table
 from companion.services import groups, submissions, tables, units
 from companion.services.tables import Access, TableAccess
-from companion.web.lean import after_pages, before_pages
 from companion.web.live.personal import KEY_FIELD, csrf_input, key_input, new_key
 from companion.web.live.responses import wants_fragment
 
@@ -123,7 +122,6 @@ def register(app: Flask) -> None:
     """Install the check before each request and the bookkeeping after it."""
 
     @app.before_request
-    @before_pages
     def answer_repeats() -> Response | None:
         key = _key()
         if key is None:
@@ -136,7 +134,6 @@ def register(app: Flask) -> None:
         return None
 
     @app.after_request
-    @after_pages
     def remember_where_it_led(response: Response) -> Response:
         key = g.pop("submission_key", None)
         if key is None:

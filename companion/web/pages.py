@@ -51,11 +51,9 @@ from companion.web.idempotency import note_table
 from companion.web.live import table_pages
 from companion.web.live.play import kept_play, render_play
 from companion.web.live.responses import page_or_fragment, wants_fragment
-from companion.web.rule_links import rule_link_html
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
-bp.add_app_template_global(rule_link_html)
 
 TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
 

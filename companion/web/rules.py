@@ -28,6 +28,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from companion.extensions import htmx
@@ -62,6 +63,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(rule_exists)
     app.add_template_global(rule_title)
     app.add_template_global(has_rules)
+    app.add_template_global(rule_link_html)
     app.add_template_filter(to_html, "rules_markdown")
 
 
@@ -122,6 +124,40 @@ def rule_panel_url(rule_id: str) -> str:
     """The address of one entry alone (the panel htmx loads over the play)."""
     slug, _, entry_id = rule_id.partition("/")
     return url_for("rules.entry", slug=slug, id=entry_id)
+
+
+def rule_link_html(
+    rule_id: str | None, text: str | None = None, at: str | None = None, classes: str = "rule-link"
+) -> Markup:
+    """A link to the rules entry ``rule_id`` (the ``rule_link`` macro of ``macros.html``):
+    htmx opens it in the panel over the page; without JavaScript it is the game's rules
+    page at the entry (``at``: see :func:`rule_url`). Without ``text`` it says the entry's
+    question; an id the rules do not have gives the text alone."""
+    if text is None:
+        text = rule_title(rule_id or "")
+    # Markup and a plain string that read alike escape differently: both are in the key.
+    return _rule_link(request.script_root, rule_id, isinstance(text, Markup), text, at, classes)
+
+
+#: Rule links made per process: a play's standings hold a few dozen (one per breakdown
+#: line), and building their two addresses each time was a third of a 4-player Odd World
+#: panel's rendering (1.1 of 3.1 ms).
+RULE_LINKS = 4096
+
+
+@functools.lru_cache(maxsize=RULE_LINKS)
+def _rule_link(
+    _root: str, rule_id: str | None, _safe: bool, text: str, at: str | None, classes: str
+) -> Markup:
+    # ``_root`` and ``_safe`` are only parts of the cache key: the app's mount point, and
+    # whether ``text`` is Markup (escaped differently from a string that reads alike).
+    words = escape(text)
+    if not rule_id or not rule_exists(rule_id):
+        return words
+    return Markup(
+        '<a class="{}" href="{}" hx-get="{}" hx-target="#rule-panel" hx-swap="innerHTML"'
+        ' hx-push-url="false">{}</a>'
+    ).format(classes, rule_url(rule_id, at=at), rule_panel_url(rule_id), words)
 
 
 def _back_link() -> str | None:
