@@ -34,7 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from companion import database
-    from companion.extensions import csrf, db, htmx, limiter, migrate
+    from companion.extensions import csrf, db, htmx, migrate
     from companion.web import (
         api,
         compression,
@@ -44,15 +44,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         gate,
         groups,
         idempotency,
-        live,
         operations,
         pages,
         rules,
         security,
         sessions,
         static_files,
+        table_pages,
     )
     from companion.web import help as help_pages
+    from companion.web.limits import limiter
+    from companion.web.play import panel
 
     app.request_class = form_size.CountedRequest
     # First, so its after-request hook runs last: it compresses the finished response.
@@ -87,7 +89,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)
-    live.register(app)
+    panel.register(app)
+    table_pages.register(app)
     app.add_template_global(idempotency.guard)
     app.add_template_global(idempotency.csrf_input)
     security.register(app)

@@ -18,20 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.games.problems import RuleId
-
 
 @dataclass(frozen=True)
 class Reading:
     """One reading the app makes where the rulebook is silent or leaves room."""
 
-    #: Stable id, ``<game>/<name>``, clients may key on it; the id of its rules entry too.
-    id: RuleId
+    #: Stable id, ``<game>/<name>``, clients may key on it; the id of its rules entry too
+    #: (a rule id, ``problems.RuleId``, which names what problems and results apply).
+    id: str
     #: The app's words: what it assumes, saying that the choice is the app's, and why.
     text: str
 
     @property
-    def rule(self) -> RuleId:
+    def rule(self) -> str:
         """The rules entry (a clarification) that explains the reading: its own id."""
         return self.id
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,10 +35,8 @@ from companion.games import GAMES
 from companion.rules import Library, load
 from companion.rules.markdown import to_html
 from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
-from companion.web import security
-from companion.web.context import PAGES_KEY
-from companion.web.game_pages import GamePages
-from companion.web.live.responses import page_or_fragment
+from companion.web import game_pages, security
+from companion.web.responses import page_or_fragment
 
 bp = Blueprint("rules", __name__)
 
@@ -274,5 +271,5 @@ def service_worker() -> Response:
 
 def tool_addresses() -> list[str]:
     """The address of every registered game's table-free tool, in the order of the games."""
-    registry: Mapping[str, GamePages] = current_app.extensions.get(PAGES_KEY, {})
+    registry = game_pages.registered()
     return [url_for(tool.endpoint) for pages in registry.values() for tool in pages.tools]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE, CSRF_MESSAGE
+from companion.web.play.actions import CONTENTION_MESSAGE
 from support.client import write_lock_held
 from tests.e2e.axe import assert_accessible
 from tests.e2e.polls import expect_live, polls_answered

@@ -19,8 +19,8 @@ from sqlalchemy.exc import OperationalError
 from companion import database
 from companion.extensions import db
 from companion.models import Play
-from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE
+from companion.web.play.actions import CONTENTION_MESSAGE
 from support.client import create_table, csrf, edit, start_play, write_lock_held
 from tests.conftest import SQLITE
 

@@ -9,9 +9,9 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from companion.extensions import limiter
 from companion.web import limits
 from companion.web.compression import worth_compressing
+from companion.web.limits import limiter
 from companion.web.sessions import LazySession, LazySessionInterface
 from support.client import HTMX, create_table, start_play
 

@@ -1,5 +1,5 @@
 """A live update is the play's panel, rendered once per version and view and kept
-(``web/live/panels.py``): the tap's request renders it, the other phones' polls take it,
+(``web/play/panel.py``): the tap's request renders it, the other phones' polls take it,
 each with its own CSRF token and fresh form keys, and a phone never gets the panel of
 another version. A phone's token is signed once per process, not once per request. An
 answer goes in the encoding the phone takes."""
@@ -16,8 +16,8 @@ from flask_wtf.csrf import generate_csrf, validate_csrf
 from itsdangerous import URLSafeTimedSerializer
 
 from companion.games.odd_world import BIRDS
-from companion.web.live import personal
-from companion.web.live.panels import PANELS_KEY
+from companion.web import personal
+from companion.web.play.panel import PANELS_KEY
 from support.client import create_table, start_play
 from support.phones import Phone, panel_of, text_of
 

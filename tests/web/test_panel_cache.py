@@ -1,4 +1,4 @@
-"""The play panel cache (``web/live/panels.py``): phones that show the same view share
+"""The play panel cache (``web/play/panel.py``): phones that show the same view share
 one rendering, each gets its own CSRF token and fresh form keys, and nothing a phone must
 not see, nor anything out of date, ever comes from the cache."""
 
@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf
 
 from companion.services import tables
-from companion.web.live import personal
-from companion.web.live.panels import PANELS_KEY, Panel, new_cache
+from companion.web import personal
+from companion.web.play.panel import PANELS_KEY, Panel, new_cache
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from support.owl_about import act, start_owl, start_round
 from tests.web import test_luckys_pages as luckys
@@ -269,8 +269,14 @@ def test_the_glance_knows_the_play_as_loading_it_does(
         for token in (links.edit, links.view):
             found = tables.find_play(token, play)
             assert found is not None
-            assert tables.glance_play(token, play) == tables.PlayGlance.of(*found)
+            table_access, loaded = found
+            assert loaded is not None
+            assert tables.glance_play(token, play) == tables.PlayGlance.of(table_access, loaded)
         assert tables.glance_play(links.edit, play + 1) is None
+        # A link that opens a table, and a play that is not one of its own.
+        assert tables.find_play(links.edit, play + 1) is not None
+        assert tables.find_play(links.edit, play + 1)[1] is None  # type: ignore[index]
+        assert tables.find_play("not-a-link", play) is None
         assert tables.glance_play("not-a-link", play) is None
 
 

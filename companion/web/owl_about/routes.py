@@ -17,8 +17,6 @@ from companion.games import owl_about as oa
 from companion.games.problems import Problem
 from companion.services import owl_about as service
 from companion.services import plays
-from companion.web import actions
-from companion.web.context import OpenPlay
 from companion.web.owl_about.forms import (
     CardForm,
     HandForm,
@@ -27,6 +25,8 @@ from companion.web.owl_about.forms import (
     PlayerForm,
     TrophiesForm,
 )
+from companion.web.play import actions
+from companion.web.play.panel import OpenPlay
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/owl-about`` (the prefix is
 #: given where every game registers, ``web/games.py``).

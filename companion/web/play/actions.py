@@ -19,9 +19,8 @@ from werkzeug.wrappers import Response
 
 from companion.games.problems import Problem, problem_messages
 from companion.services import plays, tables
-from companion.web.context import OpenPlay, open_for_edit, open_table
-from companion.web.idempotency import note_table
-from companion.web.live.play import play_response
+from companion.web.context import READ_ONLY_MESSAGE, note_table, seat_of
+from companion.web.play.panel import OpenPlay, play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
@@ -35,19 +34,16 @@ def load_play(
     """The play ``play_id`` of the table this link opens, else 404 (also when it is not a
     play of ``game``). ``edit``: the link must be an edit link (403 otherwise, whatever
     play it asks for)."""
-    # One query for the usual case; a link or play that does not match takes the long way,
-    # which says why (403 for a change through the read-only link, else 404).
-    both = tables.find_play(token, play_id)
-    if both is not None:
-        fast = OpenPlay(*both)
-        if (fast.table_access.can_edit or not edit) and game in (None, fast.play.game):
-            note_table(fast.table_access)
-            return fast
-    table_access = open_for_edit(token) if edit else open_table(token)
-    play = plays.play_at(table_access.table, play_id, game=game)
-    if play is None:
+    found = tables.find_play(token, play_id)
+    if found is None:
         abort(404)
-    return OpenPlay(table_access, play)
+    table_access, play = found
+    if edit and not table_access.can_edit:  # whatever play it asks for
+        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
+    if play is None or game not in (None, play.game):
+        abort(404)
+    note_table(table_access)
+    return OpenPlay(table_access, play, token, seat_of(table_access))
 
 
 def run(
