@@ -15,10 +15,14 @@ from companion import config
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, extensions, database, blueprints, security headers."""
+def create_app(
+    test_config: dict[str, Any] | None = None, *, app_class: type[Flask] = Flask
+) -> Flask:
+    """Build the app: configuration, extensions, database, blueprints, security headers.
+    ``app_class``: Flask, or a subclass customising it (the tests' shares what every app
+    of a test process has in common, ``support/app.py``)."""
     instance = (test_config or {}).get("INSTANCE_PATH") or PROJECT_ROOT / "instance"
-    app = Flask(
+    app = app_class(
         __name__,
         instance_path=str(instance),
         instance_relative_config=True,

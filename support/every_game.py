@@ -1,13 +1,19 @@
-"""A play of every registered game, started through the pages with the test client."""
+"""Every registered game, for the tests that go through all of them: how to start a play
+of it through the pages with the test client (``STARTERS``), and a hypothesis strategy
+of its valid states (``STRATEGIES``, for the conformance suite). A new game is added to
+both (docs/development.md, "Adding a game")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from flask.testing import FlaskClient
+from hypothesis import strategies as st
 
 from companion.games import GAMES
+from support import luckys, odd_world, oddland, oddville, owl_about
 from support.client import create_table, csrf, start_play
 from support.groups import create_group
 from support.oddland import start_oddland
@@ -46,6 +52,16 @@ STARTERS: dict[str, Callable[[FlaskClient, str], int]] = {
 }
 
 
+#: A strategy of valid states per registered game (tests/games/test_conformance.py).
+STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
+    "odd-world": odd_world.states(),
+    "owl-about": owl_about.games(),
+    "oddland": oddland.tables(),
+    "luckys-misadventures": luckys.tables(),
+    "oddville": oddville.cities(),
+}
+
+
 @dataclass
 class Fixture:
     """A table's two links, one play of every game, and a group's two links."""
@@ -71,3 +87,15 @@ def table_with_every_game(client: FlaskClient) -> Fixture:
         group_edit=group.edit,
         group_view=group.view,
     )
+
+
+def leaves(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[list[str | int], Any]]:
+    """Every scalar of a JSON-like state with its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from leaves(value, (*path, index))
+    else:
+        yield list(path), node

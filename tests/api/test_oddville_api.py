@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.games.test_oddville import RULEBOOK
+from support.oddville import RULEBOOK
 
 SCORE = "/api/v1/games/oddville/score"
 BUILD = "/api/v1/games/oddville/build"

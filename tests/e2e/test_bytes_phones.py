@@ -9,9 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
-from tests.e2e.polls import expect_live
-from tests.e2e.tables import open_new_table
-from tests.e2e.test_live_table import start_game
+from support.browser import new_table, start_game
+from support.polls import expect_live
 
 pytestmark = pytest.mark.e2e
 
@@ -72,7 +71,7 @@ def test_a_first_load_of_a_play_page_is_at_most_35_kb_gzip(
     the app to a home screen)."""
     host = browser.new_context()
     page = host.new_page()
-    open_new_table(page, live_server, ["Ann", "Ben", "Cy", "Dee", "Eve"])
+    new_table(page, live_server, ["Ann", "Ben", "Cy", "Dee", "Eve"])
     start_game(page, "odd-world")
     expect(page).to_have_url(re.compile(r"/plays/\d+"))
     phone = browser.new_context(

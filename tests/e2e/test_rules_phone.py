@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.axe import assert_accessible
-from tests.e2e.test_owl_about_phones import create_table
+from support.axe import assert_accessible
+from support.browser import new_table
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +38,7 @@ def test_a_follow_problem_opens_its_rule_over_the_play_and_back(
     browser: Browser, live_server: str
 ) -> None:
     phone = browser.new_context().new_page()
-    create_table(phone, live_server)
+    new_table(phone, live_server, ["Ann", "Ben", "Cy"])
     phone.get_by_label("Game", exact=True).select_option("owl-about")
     phone.get_by_role("button", name="Start", exact=True).click()
     phone.get_by_role("button", name="Start Owl About").click()

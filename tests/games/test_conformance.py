@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,20 +20,8 @@ from hypothesis import strategies as st
 from companion.games import GAMES, Game
 from companion.games.problems import InvalidStateError, path_of
 from companion.games.ranking import ScoreOrder
-from tests.games.test_luckys import tables as luckys_tables
-from tests.games.test_odd_world import states as odd_world_states
-from tests.games.test_oddland import tables as oddland_tables
-from tests.games.test_oddville import cities as oddville_cities
-from tests.games.test_owl_about import games as owl_about_games
+from support.every_game import STRATEGIES, leaves
 
-#: A strategy of valid states per registered game.
-STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
-    "odd-world": odd_world_states(),
-    "owl-about": owl_about_games(),
-    "oddland": oddland_tables(),
-    "luckys-misadventures": luckys_tables(),
-    "oddville": oddville_cities(),
-}
 SLUGS = sorted(GAMES)
 REFUSED_PATH = "This cannot be changed here."
 
@@ -61,18 +48,6 @@ def rank_key(game: Game, standing: dict[str, Any]) -> tuple[Any, ...]:
             for tiebreak, value in zip(game.tiebreaks, values, strict=True)
         ),
     )
-
-
-def leaves(node: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[list[str | int], Any]]:
-    """Every scalar of a JSON-like state with its path."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from leaves(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from leaves(value, (*path, index))
-    else:
-        yield list(path), node
 
 
 def as_text(value: object) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 import copy
 import json
-import random
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,12 +19,17 @@ from hypothesis import strategies as st
 
 from companion.games import owl_about as oa
 from companion.games.problems import InvalidStateError, Problem
+from support.owl_about import (
+    FULL_DECK,
+    MODES,
+    TABLE,
+    game,
+    games,
+    trophies_round,
+)
 
 GAME = oa.GAME
-TABLE = ["Miu", "Carol", "Romi", "Tom"]
 TRIO = ["Ann", "Ben", "Cy"]
-#: Far out of reach, so that a test about one round is not cut short by game end.
-FAR_TARGET = oa.MAX_TARGET
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -49,29 +53,6 @@ def problem_at(problems: Sequence[Problem], path: str) -> Problem:
     assert found, f"no problem at {path!r}: {problems}"
     assert all(is_sentence(p.message) for p in found), found
     return found[0]
-
-
-def game(
-    rounds: list[dict[str, Any]],
-    *,
-    players: Sequence[str] = TABLE,
-    mode: str = "basic",
-    variants: Sequence[str] = (),
-    target: int | None = FAR_TARGET,
-) -> dict[str, Any]:
-    state: dict[str, Any] = {
-        "players": list(players),
-        "mode": mode,
-        "variants": list(variants),
-        "rounds": rounds,
-    }
-    if target is not None:
-        state["target"] = target
-    return state
-
-
-def trophies_round(trophies: dict[str, int], **penalties: int) -> dict[str, Any]:
-    return {"trophies": trophies, "penalties": penalties}
 
 
 def chained_tricks(
@@ -880,70 +861,6 @@ def test_the_engine_module_is_pure() -> None:
 
 
 # --- properties ----------------------------------------------------------------------------------
-
-MODES = [m.value for m in oa.Mode]
-FULL_DECK = [code for code, copies in oa.DECK.items() for _ in range(copies)]
-
-
-def play_round(
-    rnd: random.Random, players: Sequence[str], mode: str, *, tricks: int
-) -> dict[str, Any]:
-    """Deal a round and play ``tricks`` tricks with legal cards, leads following winners."""
-    size = oa.PLAYER_CHART[len(players)].hand_cards
-    deck = list(FULL_DECK)
-    rnd.shuffle(deck)
-    hands = {p: deck[i * size : (i + 1) * size] for i, p in enumerate(players)}
-    lead = rnd.choice(players)
-    played = []
-    for _ in range(tricks):
-        cards: list[str] = []
-        for seat in oa.seating_from(players, lead):
-            choice = rnd.choice(oa.legal_cards(hands[seat], cards, mode=mode))
-            hands[seat].remove(choice)
-            cards.append(choice)
-        trick: dict[str, Any] = {"lead": lead, "cards": cards}
-        winner = oa.trick_progress(mode=mode, players=players, lead=lead, cards=cards).winner
-        assert winner is not None
-        if mode == oa.Mode.ADVANCED and rnd.random() < 0.2:
-            winner = rnd.choice(players)
-            trick["winner"] = winner
-        played.append(trick)
-        lead = winner
-    penalties = {p: rnd.randint(0, 2) for p in players if rnd.random() < 0.2}
-    return {"tricks": played, "penalties": penalties}
-
-
-@st.composite
-def games(draw: st.DrawFn) -> dict[str, Any]:
-    """Whole legal games: random deals, legal play, any mode and variants, some summaries."""
-    count = draw(st.integers(3, 6))
-    players = [f"P{i}" for i in range(count)]
-    mode = draw(st.sampled_from(MODES))
-    variants = (
-        draw(st.lists(st.sampled_from([v.value for v in oa.Variant]), unique=True))
-        if mode == oa.Mode.ADVANCED
-        else []
-    )
-    rnd = draw(st.randoms(use_true_random=False))
-    size = oa.PLAYER_CHART[count].hand_cards
-    rounds = []
-    count_rounds = draw(st.integers(0, 3))
-    for number in range(count_rounds):
-        if draw(st.booleans()) and draw(st.booleans()):
-            trophies = {p: draw(st.integers(0, size)) for p in players}
-            rounds.append(trophies_round(trophies))
-        else:
-            # Only the last round may still be under way (one trick short).
-            last = number == count_rounds - 1
-            tricks = draw(st.integers(size - 1, size)) if last else size
-            rounds.append(play_round(rnd, players, mode, tricks=tricks))
-    state = game(rounds, players=players, mode=mode, variants=variants, target=None)
-    # Drop the rounds a table would not have played once the game was over.
-    parsed = oa.parse(state)
-    end = oa.game_end(oa.score_rounds(parsed), parsed.target)
-    if end is not None:
-        del state["rounds"][end:]
-    return state
 
 
 def assert_api_shape(body: dict[str, Any], players: Sequence[str]) -> None:

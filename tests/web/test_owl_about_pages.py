@@ -17,9 +17,12 @@ from companion.models import Play
 from companion.services import plays
 from support.client import HTMX, TableLinks, create_table, csrf, standings_readings
 from support.owl_about import (
+    MIU_HAND,
+    TABLE,
     act,
     deck_rows,
     page,
+    phone_of,
     picker_fields,
     play_url,
     start_owl,
@@ -29,7 +32,6 @@ from support.owl_about import (
     text,
 )
 
-TABLE = ["Miu", "Carol", "Romi", "Tom"]
 TRIO = ["Ann", "Ben", "Cy"]
 RULEBOOK_TRICK = ["6", "2", "8", "10"]
 
@@ -555,18 +557,6 @@ def test_the_api_accepts_an_open_round_and_still_refuses_a_short_trick(
 
 
 # --- hidden information: a hand shows only on its player's phone (issue 9, point 2) -------------
-
-MIU_HAND = "2 8 10 6 N6"
-
-
-def phone_of(app: Flask, token: str, name: str) -> FlaskClient:
-    """Another phone at the table that said "this phone belongs to <name>"."""
-    phone = app.test_client()
-    response = phone.post(
-        f"/t/{token}/me", data={"name": name, "csrf_token": csrf(phone, f"/t/{token}")}
-    )
-    assert response.status_code == 303
-    return phone
 
 
 def own_view(html: str) -> bool:

@@ -14,10 +14,10 @@ from flask_wtf.csrf import generate_csrf
 from companion.services import tables
 from companion.web import personal
 from companion.web.play.panel import PANELS_KEY, Panel, new_cache
+from support import every_game, luckys
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from support.owl_about import act, start_owl, start_round
-from tests.web import test_luckys_pages as luckys
-from tests.web.test_cheap_paths import counted_queries
+from support.queries import counted_queries
 
 NAMES = ["Ann", "Ben", "Cy", "Dan"]
 KEYS = re.compile(r'name="submission" value="([^"]*)"')
@@ -226,8 +226,8 @@ def test_a_maven_entered_in_another_luckys_game_reaches_a_cached_page(
     client: FlaskClient, links: TableLinks
 ) -> None:
     """Lucky's offers the Mavens of the table's other games: their edits change the key."""
-    first = luckys.start_luckys(client, links.edit)
-    later = luckys.start_luckys(client, links.edit)
+    first = every_game.start_luckys(client, links.edit)
+    later = every_game.start_luckys(client, links.edit)
     page = luckys.url(links.edit, later) + "?seat=all"
     chip = "Add Pumpkin Ted to"
     assert chip not in client.get(page).get_data(as_text=True)
