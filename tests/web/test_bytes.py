@@ -7,7 +7,6 @@ as the buttons that place a card)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -23,35 +22,13 @@ SMALL_GAME_BUDGET = 4 * 1024
 MAP_BUDGET = 16 * 1024
 
 
-def tapped(phone: Phone, scene: scenes.Scene, step: int, extra: dict[str, str]) -> Any:
-    """Phone A's n-th tap of the scene (the first legal one of its candidates)."""
-    found = scene.tap(phone, step)
-    for path, data in found if isinstance(found, list) else [found]:
-        response = phone.post(path, data, extra)
-        if response.status_code == 200:
-            return response
-    raise AssertionError(text_of(response)[:500])
-
-
 def check_live(app: Flask, scene: scenes.Scene, budget: int, seat: str = "all") -> None:
-    """Phone A taps; its answer and phone B's live update are the panel, fit ``budget``
-    (brotli), and leave both phones showing what a fresh load shows."""
-    a = Phone(app, scene.links.edit, scene.play_id, seat)
-    b = Phone(app, scene.links.edit, scene.play_id, seat)
-    answer = tapped(a, scene, 0, BR)
-    assert answer.headers["Content-Encoding"] == "br"
-    assert len(answer.data) <= budget
-    assert text_of(answer).lstrip().startswith('<section id="play"')
-    a.take(answer)
-    update = b.poll(BR)
-    assert update.status_code == 200
-    assert len(update.data) <= budget
-    b.take(update)
-    fresh = text_of(app.test_client().get(f"{a.url}?seat={seat}"))
-    assert panel_of(a.page) == panel_of(fresh)
-    assert panel_of(b.page) == panel_of(fresh)
-    # Nothing changed since: B's next poll is the cheap 204.
-    assert b.poll({}).status_code == 204
+    """Phone A taps and phone B takes the change (``scenes.live_change`` checks the live
+    path on the way); the tap's answer and B's live update fit ``budget`` (brotli)."""
+    change = scenes.live_change(app, scene, BR, seat)
+    assert change.answer.headers["Content-Encoding"] == "br"
+    assert len(change.answer.data) <= budget
+    assert len(change.update.data) <= budget
 
 
 def test_odd_world_tap_and_live_update_fit_the_budget(app: Flask, client: FlaskClient) -> None:
@@ -73,7 +50,7 @@ def test_read_only_live_update_has_no_controls(app: Flask, client: FlaskClient) 
     scene = scenes.odd_world(app, client)
     a = Phone(app, scene.links.edit, scene.play_id, "all")
     viewer = Phone(app, scene.links.view, scene.play_id, "all")
-    a.take(tapped(a, scene, 0, {}))
+    a.take(scenes.tapped(a, scene, 0, {}))
     update = viewer.poll({})
     html = text_of(update)
     assert "<button" not in html
