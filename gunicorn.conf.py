@@ -76,8 +76,20 @@ accesslog = None
 
 def on_starting(server: object) -> None:
     """Refuse several workers when the rate limits would count in each one's memory."""
-    from companion.web.limits import configured_storage, storage_problem
+    from companion.web.limits import storage_problem
 
     problem = storage_problem(server.cfg.workers, configured_storage())  # type: ignore[attr-defined]
     if problem is not None:
         raise SystemExit(f"Not starting: {problem}")
+
+
+def configured_storage() -> str:
+    """The rate-limit storage the app will be configured with (read in gunicorn's master
+    process, before any worker builds the app)."""
+    from flask import Flask
+
+    from companion import PROJECT_ROOT, config
+
+    settings = Flask("companion", instance_path=str(PROJECT_ROOT / "instance"))
+    config.load(settings, None)
+    return str(settings.config["RATELIMIT_STORAGE_URI"])

@@ -2,14 +2,12 @@
 
 Three plays: a 4-player Odd World game with full displays, an Owl About game in the middle
 of a round, and a 10 x 12 Oddland map late in a play-along game. For each: the answer to
-a tap (phone A, which sends the digests of the pieces it holds, as its script does), the
-live update another phone (B) gets at its next poll, and the full page; raw, gzip and
-brotli bytes as Flask-Compress sends them. Also the milliseconds to render the full
-Odd World page (GET, in process), and the forms and hidden inputs its panel holds.
-``--whole`` leaves out the digests: the answers are the whole panel, as before "only
-what changed".
+a tap (phone A), the live update another phone (B) gets at its next poll, and the full
+page; raw, gzip and brotli bytes as Flask-Compress sends them. Also the milliseconds to
+render the full Odd World page (GET, in process), and the forms and hidden inputs its
+panel holds.
 
-Run: .venv/bin/python benchmarks/bytes.py [--whole]
+Run: .venv/bin/python benchmarks/bytes.py
 """
 
 from __future__ import annotations
@@ -28,37 +26,22 @@ from flask import Flask
 
 from companion import create_app
 from companion.services import plays
-from support import oob, scenes
-from support.oob import Phone, text_of
+from support import scenes
+from support.phones import Phone
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 ENCODINGS = ("identity", "gzip", "br")
 AUTHOR = plays.Author("bnch", None)
 
 
-def sizes(send: Callable[[dict[str, str]], Any]) -> dict[str, Any]:
-    """Bytes of the same answer in each encoding (``send`` is called once per encoding),
-    and the ids of the elements it holds."""
-    found: dict[str, Any] = {}
-    for encoding in ENCODINGS:
-        response = send({"Accept-Encoding": encoding})
-        found[encoding] = len(response.data)
-        html = text_of(response)
-        found["ids"] = [_described(html, *where) for where in oob.elements(html)]
-    return found
+def sizes(send: Callable[[dict[str, str]], Any]) -> dict[str, int]:
+    """Bytes of the same answer in each encoding (``send`` is called once per encoding)."""
+    return {encoding: len(send({"Accept-Encoding": encoding}).data) for encoding in ENCODINGS}
 
 
-def _described(html: str, ident: str, start: int, end: int) -> str:
-    """An element of an answer: its id, its size and how many stubs it holds."""
-    kept = html.count("data-keep", start, end)
-    return f"{ident}({(end - start) // 1000}k{f'/{kept} kept' if kept else ''})"
-
-
-def show(label: str, found: dict[str, Any]) -> None:
+def show(label: str, found: dict[str, int]) -> None:
     raw, gz, br = (found[e] for e in ENCODINGS)
     print(f"{label:<44} raw {raw:>7,}  gzip {gz:>6,}  br {br:>6,}")
-    if "-v" in sys.argv:
-        print("    holds:", " ".join(found["ids"][:16]))
 
 
 def candidates(found: Any) -> list[tuple[str, dict[str, str]]]:
@@ -71,11 +54,10 @@ def measure(
     token: str,
     play_id: int,
     tap: Callable[[Phone, int], Any],
-    digests: bool,
     seat: str = "all",
 ) -> None:
     """The tap answer, the other phone's live update and the full page of one play."""
-    a = Phone(app, token, play_id, seat, digests)
+    a = Phone(app, token, play_id, seat)
     step = [0]
 
     def send_tap(extra: dict[str, str]) -> Any:
@@ -86,14 +68,14 @@ def measure(
             response = a.post(path, data, extra)
             if response.status_code == 200:
                 break
-        assert response.status_code == 200, text_of(response)[:500]
+        assert response.status_code == 200, response.status_code
         step[0] += 1
         a.take(response)
         return response
 
     show(f"{label}: tap answer", sizes(send_tap))
     # One more tap, then B's live update (B holds the page from before it).
-    b = Phone(app, token, play_id, seat, digests)
+    b = Phone(app, token, play_id, seat)
     for path, data in candidates(tap(a, step[0])):
         response = a.post(path, data, {})
         if response.status_code == 200:
@@ -125,18 +107,16 @@ def render_ms(app: Flask, token: str, play_id: int) -> None:
 
 
 def main() -> None:
-    digests = "--whole" not in sys.argv
     folder = Path(tempfile.mkdtemp())
     app = create_app({"INSTANCE_PATH": folder, "SECRET_KEY": "bench", "SERVER_NAME": "b.test"})
     client = app.test_client()
-    print("answers:", "only what changed" if digests else "the whole panel")
     for label, build in (
         ("Odd World, 4 players, everyone", scenes.odd_world),
         ("Owl About, mid-round", scenes.owl_about),
         ("Oddland, 10x12 play-along map", scenes.oddland),
     ):
         scene = build(app, client)
-        measure(label, app, scene.links.edit, scene.play_id, scene.tap, digests)
+        measure(label, app, scene.links.edit, scene.play_id, scene.tap)
         if build is scenes.odd_world:
             render_ms(app, scene.links.edit, scene.play_id)
 

@@ -46,8 +46,8 @@ from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.models import Play, Series  # noqa: E402
 from companion.services import groups, tables  # noqa: E402
+from companion.web import table_pages  # noqa: E402
 from companion.web.cache import Cache  # noqa: E402
-from companion.web.live import table_pages  # noqa: E402
 from support import heavy  # noqa: E402
 from support.client import HTMX, csrf, edit, start_play  # noqa: E402
 from support.every_game import STARTERS  # noqa: E402

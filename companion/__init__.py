@@ -11,15 +11,18 @@ from typing import Any
 from flask import Flask
 
 from companion import config
-from companion.web.lean import LeanFlask
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, extensions, database, blueprints, security headers."""
+def create_app(
+    test_config: dict[str, Any] | None = None, *, app_class: type[Flask] = Flask
+) -> Flask:
+    """Build the app: configuration, extensions, database, blueprints, security headers.
+    ``app_class``: Flask, or a subclass customising it (the tests' shares what every app
+    of a test process has in common, ``support/app.py``)."""
     instance = (test_config or {}).get("INSTANCE_PATH") or PROJECT_ROOT / "instance"
-    app = LeanFlask(
+    app = app_class(
         __name__,
         instance_path=str(instance),
         instance_relative_config=True,
@@ -35,7 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from companion import database
-    from companion.extensions import csrf, db, htmx, limiter, migrate
+    from companion.extensions import csrf, db, htmx, migrate
     from companion.web import (
         api,
         compression,
@@ -45,7 +48,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         gate,
         groups,
         idempotency,
-        live,
         operations,
         pages,
         photos,
@@ -53,9 +55,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         security,
         sessions,
         static_files,
+        table_pages,
         uploads,
     )
     from companion.web import help as help_pages
+    from companion.web.limits import limiter
+    from companion.web.play import panel
 
     app.request_class = form_size.CountedRequest
     # First, so its after-request hook runs last: it compresses the finished response.
@@ -92,7 +97,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     errors.register(app)
     idempotency.register(app)
-    live.register(app)
+    panel.register(app)
+    table_pages.register(app)
     app.add_template_global(idempotency.guard)
     app.add_template_global(idempotency.csrf_input)
     security.register(app)

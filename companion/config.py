@@ -43,10 +43,6 @@ DEFAULTS: dict[str, Any] = {
     "SQLITE_SYNCHRONOUS": "NORMAL",
     # How often phones ask whether a play changed, in seconds.
     "POLL_SECONDS": 2,
-    # Draw every panel whose game entry was patched after an edit (web/live/play.py) a
-    # second time whole, and fail when the two differ. The tests turn it on; it doubles
-    # a tap's rendering.
-    "LIVE_CHECK_PATCHES": False,
     # Requests each process runs the app's code for at once; its other threads read slow
     # clients' requests meanwhile (see companion/web/gate.py). 0: no limit. More than 1
     # only helps when the database is far away (each request then waits for it longer).
@@ -92,11 +88,12 @@ DEFAULTS: dict[str, Any] = {
     # costs time.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_MIN_SIZE": 1400,
-    # Brotli 5 rather than Flask-Compress's 4: a tenth fewer bytes for the same time
-    # (levels from 9 up cost ten times more); see benchmarks/bytes.py. Its window: 256 KB,
-    # more than the largest page (a 12x12 Oddland map), instead of the default 4 MB that
-    # every compressor would set up for nothing.
-    "COMPRESS_BR_LEVEL": 5,
+    # Brotli 6 rather than Flask-Compress's 4: a fifth fewer bytes for about the same time
+    # (the 68 KB Odd World panel: level 4 5.0 KB in 0.27 ms, 5 4.2 KB in 0.39 ms, 6 4.2 KB
+    # less 1% in 0.40 ms, 7 0.52 ms; from 9 up ten times more); see benchmarks/bytes.py.
+    # Its window: 256 KB, more than the largest page (a 12x12 Oddland map), instead of
+    # the default 4 MB that every compressor would set up for nothing.
+    "COMPRESS_BR_LEVEL": 6,
     "COMPRESS_BR_WINDOW": 18,
     # Streamed answers stay as they are (Flask-Compress would leave a streamed file open);
     # static files are read whole first, see companion/web/static_files.py.

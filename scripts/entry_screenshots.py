@@ -20,19 +20,10 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 from benchmarks.lighthouse import prepare  # noqa: E402
+from support.browser import CHROMIUM, PHONE  # noqa: E402
+from support.entry import CARD_FIELDS, CITY, MAP_CARDS, Taps, choose, map_space, start  # noqa: E402
 from support.servers import app_env, free_port, gunicorn  # noqa: E402
-from tests.e2e.test_entry_speed import (  # noqa: E402
-    CARD_FIELDS,
-    CITY,
-    MAP_CARDS,
-    Taps,
-    choose,
-    map_space,
-    start,
-)
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
 OUT = ROOT / "docs" / "screenshots"
 SECRET = "lighthouse"
 #: How much of the city and the map is entered before the picture.

@@ -5,13 +5,16 @@ evening summary), the help and a rules page.
 Starts the app under gunicorn on 127.0.0.1 with a fresh SQLite database holding a table
 and one play of every registered game (started through the pages, as the route walk
 does), then opens each page in Debian's Chromium at a phone's size (390 by 844 CSS px,
-pixel ratio 1) and saves ``docs/screenshots/<page>.png``.
+pixel ratio 1) and saves ``docs/screenshots/<page>.png``. ``--only NAME`` (repeatable)
+takes only those pictures: a game's slug (``--only oddville`` after changing its page),
+or another page's name (``table``, ``help``...); ``--full`` takes whole pages.
 
-Run: .venv/bin/python scripts/screenshots.py
+Run: .venv/bin/python scripts/screenshots.py [--only NAME ...] [--full]
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -23,15 +26,12 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.lighthouse import app_in, prepare  # noqa: E402
 from companion.extensions import db  # noqa: E402
+from support.browser import CHROMIUM, PHONE  # noqa: E402
 from support.client import csrf, edit  # noqa: E402
+from support.every_game import table_with_every_game  # noqa: E402
 from support.servers import app_env, free_port, gunicorn  # noqa: E402
-from tests.web.test_security_routes import table_with_every_game  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
 OUT = ROOT / "docs" / "screenshots"
-#: The whole page (a tall image) with --full, else what the phone shows first.
-FULL_PAGE = "--full" in sys.argv
 SECRET = "lighthouse"  # the secret prepare() made the table's links with
 
 
@@ -56,13 +56,23 @@ def evening_table(folder: Path) -> str:
 
 
 def main() -> None:
-    """Save one screenshot per page."""
+    """Save one screenshot per page (or per page asked for)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", metavar="NAME", help="take only this one")
+    parser.add_argument("--full", action="store_true", help="whole pages, not the first screen")
+    options = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="screens-"))
     pages = prepare(folder)
-    pages["table-after-five-games"] = evening_table(folder)
+    if options.only is None or "table-after-five-games" in options.only:
+        pages["table-after-five-games"] = evening_table(folder)
     pages["help"] = "/help"
     pages["game-night"] = "/help/game-night"
     pages["rules"] = "/rules/owl-about"
+    if options.only is not None:
+        unknown = sorted(set(options.only) - set(pages))
+        if unknown:
+            parser.error(f"no page named {unknown}: choose among {sorted(pages)}")
+        pages = {name: path for name, path in pages.items() if name in options.only}
     port = free_port()
     env = app_env(f"sqlite:///{folder / 'companion.sqlite'}", SECRET)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -76,7 +86,7 @@ def main() -> None:
             page.goto(f"http://127.0.0.1:{port}{path}")
             page.wait_for_load_state("networkidle")
             file_name = f"{name.replace(' ', '-')}.png"  # lighthouse's "trick checker"
-            page.screenshot(path=str(OUT / file_name), full_page=FULL_PAGE)
+            page.screenshot(path=str(OUT / file_name), full_page=options.full)
             print(f"docs/screenshots/{file_name}", flush=True)
         browser.close()
 

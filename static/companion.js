@@ -8,8 +8,6 @@
  *    while a boosted link or form is loading another page;
  *  - a field changed since it was rendered keeps its value through any answer, unless
  *    that value is what its form just sent (then the server's answer has it);
- *  - the play panel's digests go with each request, and pieces come back as stubs to
- *    fill with this phone's own copy (see companion/web/live/pieces.py);
  *  - an answer's autofocus takes the cursor as it lands, never once the phone typed on;
  *  - an answer showing an older version of the play than the page does is not swapped in;
  *  - panels (<details>) opened here stay open through live updates;
@@ -23,10 +21,6 @@
 
   var FIELDS = "input, select, textarea";
   var NOT_TYPED = ["hidden", "submit", "button", "reset", "image", "file"];
-  var PIECES_HEADER = "X-Play-Pieces";
-  // Well under the 8 KB a header line may take at gunicorn and at nginx: a longer list is
-  // left out (the server then sends the whole panel) rather than have the request refused.
-  var PIECES_HEADER_MAX = 6000;
   var KEY_FIELD = "submission";
 
   // What each field of a form held when the form's request left (until it is answered).
@@ -224,7 +218,7 @@
     });
   }
 
-  // --- Only what changed ---------------------------------------------------------------
+  // --- Answers --------------------------------------------------------------------------
 
   function freshKey() {
     var bytes = new Uint8Array(16);
@@ -256,16 +250,6 @@
     return came.address === address && came.version < Number(poll.getAttribute("data-version"));
   }
 
-  /** The digests the play panel holds (data-shell, data-h), for the server to answer
-   *  with only the pieces that changed. */
-  function heldPieces(panel) {
-    var words = [panel.getAttribute("data-shell")];
-    panel.querySelectorAll("[data-h][id]").forEach(function (piece) {
-      words.push(piece.id + "=" + piece.getAttribute("data-h"));
-    });
-    return words.join(" ");
-  }
-
   // --- The listeners -------------------------------------------------------------------
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -286,16 +270,6 @@
     }
   });
 
-  document.addEventListener("htmx:configRequest", function (event) {
-    var target = event.detail.target;
-    if (target && target.id === "play" && target.getAttribute("data-shell")) {
-      var pieces = heldPieces(target);
-      if (pieces.length <= PIECES_HEADER_MAX) {
-        event.detail.headers[PIECES_HEADER] = pieces;
-      }
-    }
-  });
-
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     var target = detail.target;
@@ -313,21 +287,6 @@
         opened.push(keyOf(details));
       });
     }
-  });
-
-  // A piece sent with stubs for what this phone holds unchanged (data-keep): each stub
-  // takes this phone's copy of its element before the piece is morphed in.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var fragment = event.detail.fragment;
-    if (!fragment || !fragment.querySelectorAll) {
-      return;
-    }
-    fragment.querySelectorAll("[data-keep]").forEach(function (stub) {
-      var own = document.getElementById(stub.id);
-      if (own) {
-        stub.replaceWith(own.cloneNode(true));
-      }
-    });
   });
 
   /** Put the cursor in the answer's autofocus field now, and only now. htmx would do it
@@ -352,8 +311,9 @@
     focusNow();
   });
 
-  // A form's one-time key is spent once the server answered it; when only some pieces
-  // come back, the form may stay, so it takes a new key for its next submit.
+  // A form's one-time key is spent once the server answered it; when its answer is not
+  // swapped in (a repeat's 204, an answer older than the page), the form stays, so it
+  // takes a new key for its next submit.
   document.addEventListener("htmx:afterRequest", function (event) {
     var detail = event.detail;
     var form = formOf(detail);

@@ -1,18 +1,24 @@
-"""An app for a test: ``create_app`` with the compiled templates and URL builders of the
-whole process."""
+"""An app for a test: ``create_app`` with what every app of the test process has in
+common built once (compiled templates, URL rules), and the databases tests run on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Any
+import copy
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ClassVar
 
 import jinja2
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.routing import Rule
+from werkzeug.routing import Map, Rule, RuleFactory
 from werkzeug.test import TestResponse
 
 from companion import create_app
+from companion.extensions import db
 
 
 class SharedBytecode(jinja2.BytecodeCache):
@@ -39,43 +45,66 @@ class SharedBytecode(jinja2.BytecodeCache):
 
 TEMPLATES = SharedBytecode()
 
-
-Builder = Callable[..., tuple[str, str]]
-_BUILDERS: dict[Hashable, Builder] = {}
-_compile_builder: Callable[[Rule, bool], Builder] = Rule._compile_builder
+#: The databases a test app runs on (the ``backend`` fixture's values).
+SQLITE, POSTGRES = "sqlite", "postgresql"
 
 
-def _builder_key(rule: Rule, append_unknown: bool) -> Hashable:
-    """Everything werkzeug builds a rule's URL builder from: the rule, its parts, defaults
-    and converters (their settings; the map they belong to is only where they live)."""
-    converters = tuple(
-        sorted(
-            (name, type(converter).__qualname__, repr(sorted(_settings(converter))))
-            for name, converter in rule._converters.items()
-        )
-    )
-    defaults = repr(sorted((rule.defaults or {}).items()))
-    return (rule.rule, append_unknown, tuple(rule._trace), defaults, converters)
+class _CopyableLock:
+    """A lock whose copy is a new lock: a URL map's copy needs a lock of its own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> bool:
+        return self._lock.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.__exit__(*exc)  # type: ignore[arg-type]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _CopyableLock:
+        return _CopyableLock()
 
 
-def _settings(converter: object) -> list[tuple[str, Any]]:
-    return [(key, value) for key, value in vars(converter).items() if key != "map"]
+class RuleBook(Map):
+    """A URL map that may start as a copy of one an earlier app of the process built
+    (:func:`url_map`): a rule the app adds again is there already, compiled, and only a
+    rule it does not hold (a test's own route) is added.
+
+    Werkzeug compiles a Python function to build the URLs of each rule as the rule is
+    added: for the app's 80-odd rules, two thirds of building an app, in every test.
+    """
+
+    lock_class = _CopyableLock
+
+    def add(self, rulefactory: RuleFactory) -> None:
+        """Add the rules this map does not hold yet."""
+        for rule in rulefactory.get_rules(self):
+            if not self._holds(rule):
+                super().add(rule)
+
+    def _holds(self, rule: Rule) -> bool:
+        try:
+            held = list(self.iter_rules(rule.endpoint))
+        except KeyError:  # no rule of that endpoint yet
+            return False
+        return any(_signature(old) == _signature(rule) for old in held)
 
 
-def _shared_builder(rule: Rule, append_unknown: bool = True) -> Builder:
-    """The builder function of an equal rule of an earlier app of this process, else a
-    new one (werkzeug generates Python source for each and compiles it)."""
-    key = _builder_key(rule, append_unknown)
-    builder = _BUILDERS.get(key)
-    if builder is None:
-        builder = _BUILDERS[key] = _compile_builder(rule, append_unknown)
-    return builder
+def _signature(rule: Rule) -> tuple[Any, ...]:
+    """What tells two rules apart, from their public attributes."""
+    return (rule.rule, rule.methods, rule.defaults, rule.subdomain, rule.host, rule.build_only)
 
 
-# Each test builds its own app, whose ~80 URL rules werkzeug compiled to Python functions
-# again: two thirds of the time to build an app and render its home page. A builder takes
-# its rule as an argument and reads nothing else, so equal rules of two apps share one.
-Rule._compile_builder = _shared_builder  # type: ignore[method-assign, assignment]
+#: The URL map the first app built by :func:`make_app` ended with, before any test added a
+#: route of its own.
+_FIRST_MAP: list[RuleBook] = []
+
+
+def url_map(host_matching: bool = False) -> Map:
+    """A new app's URL map: a copy of the first app's, else an empty one."""
+    if _FIRST_MAP:
+        return copy.deepcopy(_FIRST_MAP[0])
+    return RuleBook(host_matching=host_matching)
 
 
 class ReadingClient(FlaskClient):
@@ -91,11 +120,37 @@ class ReadingClient(FlaskClient):
         return super().open(*args, buffered=buffered, **kwargs)
 
 
+class TestApp(Flask):
+    """Flask as the tests build it, through Flask's own ways of customising an app: the
+    process's compiled templates (``jinja_options``), a client that reads its answers to
+    the end (``test_client_class``), and the URL rules an earlier app compiled
+    (``url_map_class``, see :class:`RuleBook`)."""
+
+    jinja_options: ClassVar[dict[str, Any]] = {**Flask.jinja_options, "bytecode_cache": TEMPLATES}
+    test_client_class = ReadingClient
+    url_map_class = staticmethod(url_map)  # type: ignore[assignment]
+
+
 def make_app(settings: dict[str, Any]) -> Flask:
-    """``create_app`` for a test, with the process's compiled templates and a client that
-    reads its answers to the end."""
-    # Every patched panel of a test is checked against the panel drawn whole.
-    application = create_app({"LIVE_CHECK_PATCHES": True, **settings})
-    application.jinja_env.bytecode_cache = TEMPLATES
-    application.test_client_class = ReadingClient
+    """``create_app`` for a test (see :class:`TestApp`)."""
+    application = create_app(settings, app_class=TestApp)
+    if not _FIRST_MAP:
+        _FIRST_MAP.append(copy.deepcopy(application.url_map))
     return application
+
+
+FORGED_HOST = "evil.example"
+
+
+@contextmanager
+def local_app(tmp_path: Path, sqlite_template: Path, **settings: object) -> Iterator[Flask]:
+    """An app on a copy of the migrated SQLite template, without the tests' SERVER_NAME."""
+    shutil.copy(sqlite_template, tmp_path / "companion.sqlite")
+    app = create_app(
+        {"INSTANCE_PATH": tmp_path, "SECRET_KEY": "s", "AUTO_MIGRATE": False, **settings}
+    )
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.engine.dispose()

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -103,3 +104,44 @@ def standings_readings(html: str) -> list[str]:
     section = re.search(r'<section id="standings".*?</section>', html, re.S)
     assert section is not None
     return [text.strip() for _id, text in READING.findall(section.group(0))]
+
+
+#: A body of Odd World's score API (two players, a face-down card).
+API_EXAMPLE = {
+    "players": [
+        {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
+        {"name": "Ben", "display": {"cassowary": 3}, "face_down": None},
+    ]
+}
+
+
+#: A player's row in the evening's standings on the table page, and its first game's line.
+EVENING_ROW = re.compile(
+    r'<strong class="ev-name">([^<]+)</strong> <span class="ev-record">(\d+) wins?'
+    r'(?: \(\d+ shared\))? in (\d+) games?</span></p>\s*<ul class="ev-games">\s*'
+    r'<li><span>[^<]+</span> <span class="ev-points">(\d+) points?</span>'
+)
+
+
+def evening_rows(page: str) -> list[tuple[str, str, str, str]]:
+    """The table page's evening standings: (player, games played, wins, points in the
+    first game whose points add up), in the page's order."""
+    return [
+        (name, played, wins, points) for name, wins, played, points in EVENING_ROW.findall(page)
+    ]
+
+
+def post_game_form(
+    client: FlaskClient,
+    token: str,
+    play_id: int,
+    slug: str,
+    route: str,
+    *,
+    htmx: bool = True,
+    **data: Any,
+) -> TestResponse:
+    """Post one of a game's own forms of a play (with this phone's CSRF token)."""
+    data.setdefault("csrf_token", csrf(client, f"/t/{token}"))
+    headers = HTMX if htmx else {}
+    return client.post(f"/t/{token}/plays/{play_id}/{slug}/{route}", data=data, headers=headers)

@@ -1,5 +1,8 @@
-"""A play of every registered game, started through the pages with the test client, and
-the fields of any game's state (:func:`leaves`) for the checks that go through them."""
+"""Every registered game, for the tests that go through all of them: how to start a play
+of it through the pages with the test client (``STARTERS``), a hypothesis strategy of its
+valid states (``STRATEGIES``, for the conformance suite), and the fields of any game's
+state (:func:`leaves`) for the checks that go through them. A new game is added to the
+first two (docs/development.md, "Adding a game")."""
 
 from __future__ import annotations
 
@@ -8,8 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask.testing import FlaskClient
+from hypothesis import strategies as st
 
 from companion.games import GAMES
+from support import luckys, odd_world, oddland, oddville, owl_about
 from support.client import create_table, csrf, start_play
 from support.groups import create_group
 from support.oddland import start_oddland
@@ -45,6 +50,16 @@ STARTERS: dict[str, Callable[[FlaskClient, str], int]] = {
     "oddland": start_oddland,
     "luckys-misadventures": start_luckys,
     "oddville": start_oddville,
+}
+
+
+#: A strategy of valid states per registered game (tests/games/test_conformance.py).
+STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
+    "odd-world": odd_world.states(),
+    "owl-about": owl_about.games(),
+    "oddland": oddland.tables(),
+    "luckys-misadventures": luckys.tables(),
+    "oddville": oddville.cities(),
 }
 
 

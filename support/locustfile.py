@@ -34,10 +34,8 @@ BIRDS = (
 MOST = 8  # cards of one bird
 VERSION = re.compile(r'data-version="(\d+)"')
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
-SHELL = re.compile(r'<section id="play"[^>]*\sdata-shell="([^"]+)"')
-# A piece's opening tag: its id, then the digest the server stamped at its end.
-PIECE = re.compile(r'<[a-zA-Z][a-zA-Z0-9-]*\s[^>]*?\bid="([^"]+)"[^>]*?\sdata-h="([^"]+)"')
-PIECES_HEADER = "X-Play-Pieces"
+#: What htmx sends with each of the page's requests: the answer is the panel alone.
+HTMX = {"HX-Request": "true"}
 
 TABLES: list[dict[str, Any]] = json.loads(Path(os.environ["LOAD_TABLES"]).read_text())
 SEATS = itertools.count()
@@ -65,8 +63,6 @@ class Phone(FastHttpUser):
         self.taps = 0
         self.version = 0
         self.token = ""
-        self.shell = ""
-        self.pieces: dict[str, str] = {}
         self.open_page()
         self.next_poll = time.monotonic() + self.phase.uniform(0, POLL_SECONDS)
         self.next_tap = time.monotonic() + self.phase.uniform(0, EDIT_SECONDS)
@@ -79,27 +75,13 @@ class Phone(FastHttpUser):
                 answer.failure(f"play page: {answer.status_code}")
                 return
             self.token = token.group(1)
-            self.take(answer.text, only_changes=False)
+            self.take(answer.text)
 
-    def take(self, html: str, *, only_changes: bool) -> None:
-        """What the answer shows: the version the next poll asks about, and the digests
-        of the pieces this phone now holds (all anew for a whole panel)."""
+    def take(self, html: str) -> None:
+        """What the answer shows: the version the next poll asks about."""
         found = VERSION.search(html)
         if found:
             self.version = int(found.group(1))
-        if not only_changes:
-            shell = SHELL.search(html)
-            self.shell = shell.group(1) if shell else ""
-            self.pieces = {}
-        self.pieces.update(PIECE.findall(html))
-
-    def headers(self) -> dict[str, str]:
-        """htmx's header, and the pieces this phone holds, as the page's script sends."""
-        headers = {"HX-Request": "true"}
-        if self.shell:
-            held = " ".join(f"{ident}={digest}" for ident, digest in self.pieces.items())
-            headers[PIECES_HEADER] = f"{self.shell} {held}"
-        return headers
 
     def wait_time(self) -> float:
         """Until this phone's next poll or tap is due (locust sleeps between tasks)."""
@@ -127,11 +109,9 @@ class Phone(FastHttpUser):
             self.open_page()
             return
         url = f"{self.base}/poll?version={self.version}"
-        with self.client.get(
-            url, name="poll", headers=self.headers(), catch_response=True
-        ) as answer:
+        with self.client.get(url, name="poll", headers=HTMX, catch_response=True) as answer:
             if answer.status_code == 200:
-                self.take(answer.text or "", only_changes=changes_only(answer))
+                self.take(answer.text or "")
             elif answer.status_code != 204:
                 answer.failure(f"poll: {answer.status_code}")
 
@@ -145,7 +125,7 @@ class Phone(FastHttpUser):
         value = (self.taps // 2) % MOST + 1  # never the value the bird holds now
         path = f"players[{self.seat}].display.{bird}"
         headers = {
-            **self.headers(),
+            **HTMX,
             "X-CSRFToken": self.token,
             "Content-Type": "application/x-www-form-urlencoded",
         }
@@ -160,13 +140,8 @@ class Phone(FastHttpUser):
             if found is None:
                 answer.failure("tap: no version in the answer")
                 return
-            self.take(answer.text or "", only_changes=changes_only(answer))
+            self.take(answer.text or "")
             ACKS.append({"play": self.play, "path": path, "value": value, "number": self.version})
-
-
-def changes_only(answer: Any) -> bool:
-    """Whether the answer holds only the changed pieces (the panel itself stays)."""
-    return bool(answer.headers.get("HX-Reswap") == "none")
 
 
 @events.quitting.add_listener

@@ -17,8 +17,8 @@ from companion.models import Play
 from companion.services import plays
 from support.client import TableLinks, create_table, start_play
 from support.oddland import play_along_turns, start_oddland
-from support.oob import Phone
 from support.owl_about import deck_rows, start_owl, start_round, tap_all
+from support.phones import Phone, panel_of, text_of
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dan"]
 #: Oddland with five: 30 tokens (six each) for a late map of 29 laid cards and the tap.
@@ -124,3 +124,47 @@ def oddland(app: Flask, client: FlaskClient) -> Scene:
         ]
 
     return Scene(links, play_id, tap)
+
+
+def tapped(phone: Phone, scene: Scene, step: int, extra: dict[str, str]) -> Any:
+    """Phone A's n-th tap of the scene (the first legal one of its candidates), answered
+    200."""
+    found = scene.tap(phone, step)
+    for path, data in found if isinstance(found, list) else [found]:
+        response = phone.post(path, data, extra)
+        if response.status_code == 200:
+            return response
+    raise AssertionError(text_of(response)[:500])
+
+
+@dataclass(frozen=True)
+class LiveChange:
+    """A tap on phone A and the live update phone B got for it: both answers, both
+    phones after taking them, and the page a fresh load shows then."""
+
+    answer: Any
+    update: Any
+    a: Phone
+    b: Phone
+    fresh: str
+
+
+def live_change(app: Flask, scene: Scene, extra: dict[str, str], seat: str = "all") -> LiveChange:
+    """Phone A taps (the scene's first tap), phone B polls: each takes its answer, and the
+    live path's invariants are checked on the way (each answer is the whole panel, B's
+    poll finds the change, both phones then hold what a fresh load shows, and B's next
+    poll is 204)."""
+    a = Phone(app, scene.links.edit, scene.play_id, seat)
+    b = Phone(app, scene.links.edit, scene.play_id, seat)
+    answer = tapped(a, scene, 0, extra)
+    assert text_of(answer).lstrip().startswith('<section id="play"')
+    a.take(answer)
+    update = b.poll(extra)
+    assert update.status_code == 200
+    b.take(update)
+    fresh = text_of(app.test_client().get(f"{a.url}?seat={seat}"))
+    assert panel_of(a.page) == panel_of(fresh)
+    assert panel_of(b.page) == panel_of(fresh)
+    # Nothing changed since: B's next poll is the cheap 204.
+    assert b.poll({}).status_code == 204
+    return LiveChange(answer, update, a, b, fresh)

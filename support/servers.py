@@ -7,6 +7,7 @@ workers along.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,8 @@ import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+
+import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 30.0
@@ -147,3 +150,37 @@ def stop_all(processes: Sequence[subprocess.Popen[bytes]]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=STOP_SECONDS)
+
+
+#: How long a phone waits for a server's answer, in seconds.
+PHONE_TIMEOUT = 5.0
+#: The CSRF token a page hands htmx (in the body's ``hx-headers``).
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+#: The play's version a page or a live update shows.
+VERSION = re.compile(r'data-version="(\d+)"')
+#: A count of Odd World's first player, which the server tests change.
+HOOPOE = "players[0].display.hoopoe"
+
+
+class ServerPhone:
+    """A phone on one server, over HTTP: its own cookies and CSRF token."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.session = requests.Session()
+        self.token = ""
+
+    def open(self, path: str) -> str:
+        """GET a page; keeps its CSRF token."""
+        page = self.session.get(self.base + path, timeout=PHONE_TIMEOUT)
+        page.raise_for_status()
+        found = CSRF.search(page.text)
+        assert found, path
+        self.token = found.group(1)
+        return page.text
+
+    def post(self, path: str, data: dict[str, str]) -> requests.Response:
+        """POST a form as htmx does (CSRF header, HX-Request)."""
+        headers = {"X-CSRFToken": self.token, "HX-Request": "true"}
+        url = self.base + path
+        return self.session.post(url, data=data, headers=headers, timeout=PHONE_TIMEOUT)

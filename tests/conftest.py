@@ -28,7 +28,7 @@ from hypothesis import settings
 
 from companion import create_app
 from companion.extensions import db
-from support.app import make_app
+from support.app import POSTGRES, SQLITE, make_app
 from support.postgres import PostgresCluster, pg_bin
 
 #: Under CI, hypothesis runs the same examples every time and prints how to reproduce a
@@ -36,8 +36,6 @@ from support.postgres import PostgresCluster, pg_bin
 settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
-
-SQLITE, POSTGRES = "sqlite", "postgresql"
 
 
 @pytest.fixture(scope="session")

@@ -452,9 +452,9 @@ PLACES_READING = places_reading(SLUG)
 FACE_DOWN_READING = Reading(
     "odd-world/face-down",
     N_(
-        "Counting a face-down card in the scores before the game is over is the app's"
-        " reading: the rulebook adds it to the display only at the end, but counting it at"
-        " every score shows where the game is heading, and its owner knows it anyway."
+        "Counting face-down cards before the game is over is the app's reading: the"
+        " rulebook adds them only at the end, but their owners know them, and the scores"
+        " then show where the game is heading."
     ),
 )
 #: Entry ``end-check``: a face-down card that is someone's ninth bird ends the game.

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.games.problems import RuleId
 from companion.games.text import N_, _
 
 
@@ -26,14 +25,15 @@ from companion.games.text import N_, _
 class Reading:
     """One reading the app makes where the rulebook is silent or leaves room."""
 
-    #: Stable id, ``<game>/<name>``, clients may key on it; the id of its rules entry too.
-    id: RuleId
+    #: Stable id, ``<game>/<name>``, clients may key on it; the id of its rules entry too
+    #: (a rule id, ``problems.RuleId``, which names what problems and results apply).
+    id: str
     #: The app's words: what it assumes, saying that the choice is the app's, and why;
     #: in English, marked for translation (``N_``) where written, said with ``_(text)``.
     text: str
 
     @property
-    def rule(self) -> RuleId:
+    def rule(self) -> str:
         """The rules entry (a clarification) that explains the reading: its own id."""
         return self.id
 

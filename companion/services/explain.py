@@ -1,4 +1,5 @@
-"""Results in words: who won and what decided it, for the standings panel."""
+"""Results in words: who won and what decided it, for the standings panel, and whether
+the game is over by its own rules (for the Finish button)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from companion.games import GAMES
+from companion.games import GAMES, Game
 from companion.games.names import spoken_names
 from companion.games.ranking import Decision, Tiebreak
 
@@ -167,3 +168,36 @@ def _pair(
     if ahead.get("tiebreak"):
         return f"{a} and {b} tie: {tied} and on every tiebreaker."
     return f"{a} and {b} tie: {tied}."
+
+
+#: What a game that cannot be scored yet is told instead of whether it is over.
+UNSCORED = "the entered state cannot be scored yet"
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Whether the rules say the game is over, and why (or why not), in words: read from
+    the engine's result (its ``finished`` flag and standings), never by asking the engine
+    again. A game that is over is said so prominently; finishing one that is not asks
+    first, saying why it is not over yet."""
+
+    over: bool
+    #: Over: a sentence ("Ann holds all nine birds: the game is over.").
+    #: Not over: a reason to go on ("nobody holds all nine birds yet").
+    words: str
+
+
+def ending(game: Game, result: Mapping[str, Any] | None) -> Ending:
+    """Whether a game is over by its rules, from its scored ``result``, in the engine's
+    words.
+
+    >>> ending(GAMES["odd-world"], None)
+    Ending(over=False, words='the entered state cannot be scored yet')
+    >>> ending(GAMES["oddland"], {"finished": True, "standings": [{"player": "Ann"}]}).words
+    'Every player has placed all 7 tokens: the game is over.'
+    """
+    if result is None:
+        return Ending(over=False, words=UNSCORED)
+    if result.get("finished"):
+        return Ending(over=True, words=game.over_words(result))
+    return Ending(over=False, words=game.going_on_words(result))

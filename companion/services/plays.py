@@ -29,6 +29,7 @@ from companion.services import caps, explain, groups, tables
 from companion.services.results import current_result as current_result
 from companion.services.results import game_of as game_of
 from companion.services.results import result_json
+from companion.services.rule_refs import ResultRules, result_rules
 from companion.services.units import unit_of_work
 
 #: How often an edit is re-applied when other phones keep writing the same play.
@@ -442,33 +443,6 @@ def changes_of(edit: Edit) -> list[Change]:
     return []
 
 
-# Built once: the fields of a play's edits after one number, up to another.
-_EDIT_FIELDS = select(Edit.number, Edit.path, Edit.value).where(
-    Edit.play_id == bindparam("play_id"),
-    Edit.number > bindparam("since"),
-    Edit.number <= bindparam("upto"),
-)
-
-
-def paths_set_since(play_id: int, since: int, upto: int) -> tuple[str, ...]:
-    """The paths of the state the play's edits after number ``since`` up to ``upto``
-    set (an undo: the ones it put back), in one indexed query without loading the play.
-    Each edit raises the play's version by one and is numbered with the version it
-    made, so these are all the state that changed from version ``since`` to ``upto``.
-    No path at all when one of those edits set none (a finish, a reopening) or is not
-    there: what changed cannot be said then."""
-    rows = db.session.execute(
-        _EDIT_FIELDS, {"play_id": play_id, "since": since, "upto": upto}
-    ).all()
-    found: dict[str, None] = {}
-    for _number, path, value in rows:
-        paths = _paths_of(path, value)
-        if not paths:
-            return ()
-        found.update(dict.fromkeys(paths))
-    return tuple(found) if len(rows) == upto - since else ()
-
-
 def _paths_of(path: str | None, value: Any) -> tuple[str, ...]:
     """The paths an edit logged as ``path`` and ``value`` set (see :func:`_edit_of`)."""
     if path is not None:
@@ -753,15 +727,6 @@ def display_value(game: Game, parts: Sequence[str | int], value: Any) -> str:
 # --- what a play's page shows -----------------------------------------------------------
 
 
-def play_at(table: Table, play_id: int, *, game: str | None = None) -> Play | None:
-    """A play of this table (and of this game, when named); ``None`` for any other play,
-    so a link never reaches another table's plays."""
-    play = db.session.get(Play, play_id)
-    if play is None or play.table_id != table.id or (game is not None and play.game != game):
-        return None
-    return play
-
-
 @dataclass(frozen=True)
 class PlayView:
     """Everything a play's page shows besides the state itself, read in one call."""
@@ -777,20 +742,34 @@ class PlayView:
     history_count: int
     series_result: dict[str, Any] | None
     series_explanation: str | None
+    #: Why each player is ahead of the next one, a short line per pair.
+    pair_lines: list[str]
+    #: Which rules entry each breakdown line, tiebreak and verdict links to.
+    rule_refs: ResultRules
+    #: Whether the game is over by its rules, in words.
+    ending: explain.Ending
+    #: The table's game started after this one, when this one is finished (phones still
+    #: on it are offered the next one).
+    newer_play: Play | None
 
 
 def view(play: Play, *, can_edit: bool) -> PlayView:
     """The play as its page shows it to a phone that can (or cannot) edit it."""
     result = current_result(play)
+    game = game_of(play)
     series = series_result(play.series) if play.series is not None else None
     target = last_undoable(play) if can_edit and not play.finished else None
     return PlayView(
         play=play,
-        game=game_of(play),
+        game=game,
         result=result,
         explanation=explain.decision(result, over=play.finished) if result else None,
         undo_target=target,
         history_count=play.version,
         series_result=series,
         series_explanation=explain.decision(series, over=series["over"]) if series else None,
+        pair_lines=explain.pairs(result) if result else [],
+        rule_refs=result_rules(game, play.state, result),
+        ending=explain.ending(game, result),
+        newer_play=newer_play(play) if play.finished else None,
     )

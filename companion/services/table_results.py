@@ -7,7 +7,7 @@ work: decoding 200 stored states and results, and scoring each series twice. A p
 result changes only with its version (every edit, finish and reopen bumps it) or its
 engine's version; a series' standings only with its plays' versions and statuses. So
 each is kept, in a store the caller gives (the web layer's bounded cache per worker, see
-``web/live/table_pages.py``), under a key made of those and the table's random uid (the
+``web/table_pages.py``), under a key made of those and the table's random uid (the
 ids of a table's plays are never another table's, even if a database gives ids again).
 
 The table comes loaded without its plays' states and results

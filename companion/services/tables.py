@@ -22,9 +22,9 @@ from enum import StrEnum
 from typing import Any, cast
 
 from flask import current_app
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import contains_eager, joinedload, selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -170,23 +170,26 @@ _OPENED_BY = or_(
 _FIND = select(Table).where(_OPENED_BY).options(joinedload(Table.players))
 
 
-def find_play(token: str, play_id: int) -> tuple[TableAccess, Play] | None:
-    """A play of the table a capability token opens, with the table (and its players) and
-    the access the link grants, in one query; ``None`` when the link opens no table or the
-    play is not one of its plays."""
+def find_play(token: str, play_id: int) -> tuple[TableAccess, Play | None] | None:
+    """The table a capability token opens (with its players) and the access it grants,
+    and its play ``play_id``, in one query; ``None`` when the link opens no table, and no
+    play when the play is not one of the table's."""
     hashed = _hash(token)
-    play = db.session.scalars(_FIND_PLAY, {"hashed": hashed, "play_id": play_id}).first()
-    if play is None:
+    found = db.session.execute(_FIND_PLAY, {"hashed": hashed, "play_id": play_id}).unique().first()
+    if found is None:
         return None
-    access = Access.EDIT if play.table.edit_token_hash == hashed else Access.VIEW
-    return TableAccess(play.table, access), play
+    table, play = found
+    if play is not None:  # it was read with its table: reading it again would cost a query
+        set_committed_value(play, "table", table)
+    access = Access.EDIT if table.edit_token_hash == hashed else Access.VIEW
+    return TableAccess(table, access), play
 
 
 _FIND_PLAY = (
-    select(Play)
-    .join(Play.table)
-    .where(Play.id == bindparam("play_id"), _OPENED_BY)
-    .options(contains_eager(Play.table).joinedload(Table.players))
+    select(Table, Play)
+    .outerjoin(Play, and_(Play.table_id == Table.id, Play.id == bindparam("play_id")))
+    .where(_OPENED_BY)
+    .options(joinedload(Table.players))
 )
 
 
@@ -219,7 +222,7 @@ def play_versions(token: str, play_id: int) -> tuple[int, int] | None:
 @dataclass(frozen=True)
 class Glance:
     """What a link opens, read without loading the table: enough to tell whether a kept
-    rendering of the table page still holds (see ``web/live/table_pages.py``) and to note the
+    rendering of the table page still holds (see ``web/table_pages.py``) and to note the
     visit."""
 
     table_id: int
@@ -278,7 +281,7 @@ def glance(token: str) -> Glance | None:
 @dataclass(frozen=True)
 class PlayGlance:
     """What a play's kept panel is known by, read without loading the play or its table
-    (see ``web/live/panels.py``): the same facts :meth:`of` takes from loaded ones."""
+    (see ``web/play/panel.py``): the same facts :meth:`of` takes from loaded ones."""
 
     id: int
     table_id: int

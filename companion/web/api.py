@@ -23,14 +23,13 @@ from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.problems import InvalidStateError, Problem, listed_problems
 from companion.games.readings import readings_json
 from companion.services import groups
 from companion.web import openapi, ratings, security
 from companion.web.cache import Cache
-from companion.web.limits import api_limit
+from companion.web.limits import api_limit, limiter
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 # Every endpoint counts against the client network's API limit (a JSON 429 beyond it).

@@ -53,6 +53,16 @@ class Cache(Generic[Value]):
             found: Value | None = self._values.get(key)
             return found
 
+    def kept(self, key: Hashable | None, make: Callable[[], Value]) -> Value:
+        """The value kept under ``key``, else ``make()``'s, kept for the next time
+        (``None``: made and not kept, for a value shown this once)."""
+        found = self.get(key) if key is not None else None
+        if found is None:
+            found = make()
+            if key is not None:
+                self.put(key, found)
+        return found
+
     def put(self, key: Hashable, value: Value) -> None:
         """Keep ``value``; the least recently used go while over the bounds."""
         if self.size_of(value) > self.max_size:

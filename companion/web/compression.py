@@ -1,9 +1,11 @@
 """Response compression (Flask-Compress, brotli or gzip), skipped where it cannot help.
 
 Flask-Compress looks at every response: it parses ``Accept-Encoding``, picks an
-algorithm and adds ``Vary``, even for a body it will then leave alone. Most requests a
-table makes are polls answered ``204 No Content``, so that work is skipped for answers
-without a body and for bodies under ``COMPRESS_MIN_SIZE``; their bytes are the same
+algorithm and adds ``Vary``, even for a body it will then leave alone; and it marks a
+``204 No Content`` as compressed (``Content-Encoding: br``, the empty body of a brotli
+stream dropped on the way out), which a client that decodes what it is told cannot
+read. Most requests a table makes are polls answered 204, so answers without a body and
+bodies under ``COMPRESS_MIN_SIZE`` are left alone here; their bytes are the same
 whatever the phone accepts, so they need no ``Vary: Accept-Encoding`` either.
 """
 

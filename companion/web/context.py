@@ -1,29 +1,16 @@
-"""What every page of a table needs: open it by its link, name the phone, and the context
-every play template gets (shared by the core pages and the games' own; the play's page
-and the answer to its changes are in ``web/live/play.py``)."""
+"""What every page of a table needs: open it by its link, name the phone and the seat it
+shows (a play's page and the answers to its changes are in ``web/play/``)."""
 
 from __future__ import annotations
 
-import dataclasses
-import re
 import secrets
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from http import HTTPStatus
-from pathlib import Path
-from typing import Any
 
-from flask import abort, current_app, redirect, request, session, url_for
-from werkzeug.wrappers import Response
+from flask import abort, g, request, session
 
-from companion.games import GAMES
-from companion.models import Play
-from companion.services import explain, photos, plays, rule_refs, tables
+from companion.services import plays, tables
 from companion.services.tables import TableAccess
-from companion.web.finish import ending
-from companion.web.game_pages import GamePages, PlayPage
-from companion.web.idempotency import note_table
-from companion.web.live.pieces import CONTEXT_NAME, Part, Rendering
 
 DEVICE_KEY = "device"
 #: Where Flask keeps flashed messages in the session.
@@ -32,6 +19,21 @@ VISITOR_KEY = "visitor"
 NAMES_KEY = "names"
 DEVICE_ID_BYTES = 2
 READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
+#: Where a request keeps the table it opened (see :func:`note_table`).
+TABLE_ACCESS_KEY = "table_access"
+
+
+def note_table(table_access: TableAccess) -> None:
+    """Say which table this request works on: a redirect to it is then remembered with
+    a form's one-time key without its token (``web/idempotency.py``). The loaders and
+    the table creation call this."""
+    setattr(g, TABLE_ACCESS_KEY, table_access)
+
+
+def noted_table() -> TableAccess | None:
+    """The table this request works on, when it opened one (:func:`note_table`)."""
+    found: TableAccess | None = g.get(TABLE_ACCESS_KEY)
+    return found
 
 
 def open_table(token: str) -> TableAccess:
@@ -128,149 +130,3 @@ def seat_among(player_ids: Sequence[int], table_id: int) -> int | str:
         return ALL_SEATS
     owner = session.get(NAMES_KEY, {}).get(str(table_id))
     return player_ids.index(owner) if owner in player_ids else ALL_SEATS
-
-
-GAME_CSS = "games/{slug}.css"
-
-
-def game_css(slug: str) -> str | None:
-    """A game's own stylesheet (``static/games/<slug>.css``), when it has one."""
-    name = GAME_CSS.format(slug=slug)
-    static = Path(current_app.static_folder or "")
-    return url_for("static", filename=name) if (static / name).exists() else None
-
-
-def play_context(
-    table_access: TableAccess,
-    play: Play,
-    *,
-    errors: Mapping[str, str] | None = None,
-    extra: Mapping[str, Any] | None = None,
-    live: Rendering | None = None,
-    entry_from: Part | None = None,
-    edited: Sequence[str] = (),
-    **shown: Any,
-) -> dict[str, Any]:
-    """What every play template gets: the play as its page shows it (one service call),
-    this phone's seat, the forms, the render context its panel's pieces go to (``live``,
-    a fresh one unless given), and the game's own view data (its ``GamePages.context``
-    hook, given ``extra``: what an action left for it). ``shown`` adds template values.
-
-    ``entry_from``: the game's entry as the panel of a recent version showed it, and
-    ``edited``: the paths of the edits since; the panel then takes that entry patched
-    where the game says those edits changed it (``kept_entry``), when it can say."""
-    view = plays.view(play, can_edit=table_access.can_edit)
-    page = PlayPage(
-        table_access=table_access,
-        play=play,
-        seat=seat_of(table_access),
-        view=view,
-        errors=dict(errors or {}),
-        extra=dict(extra or {}),
-        live=Rendering() if live is None else live,
-    )
-    context = {
-        CONTEXT_NAME: page.live,
-        "table_access": table_access,
-        "table": table_access.table,
-        "token": token_of(table_access),
-        "play": play,
-        "seat": page.seat,
-        "game": view.game,
-        "state": play.state,
-        "view": view,
-        "result": view.result,
-        "explanation": view.explanation,
-        # Why each player is ahead of the next one, a short line per pair.
-        "pair_lines": explain.pairs(view.result) if view.result else [],
-        "undo_target": view.undo_target,
-        "series_result": view.series_result,
-        # What the templates' forms pass to ``guard`` / ``htmx_form`` as their form: the
-        # token and key come from the request, so no WTForms object is built (building two
-        # cost a twentieth of the panel's rendering).
-        "action": None,
-        "edit": None,
-        "errors": page.errors,
-        "conflict": None,
-        "editable": page.editable,
-        "game_css": game_css(play.game),
-        # Shown on a finished game only (phones still on it are offered the next one).
-        "newer_play": plays.newer_play(play) if play.finished else None,
-        "ending": ending(view.game, view.result),
-        "confirm_finish": False,
-        "games": GAMES,
-        # Which rules entry each breakdown line, tiebreak and verdict links to.
-        "rule_refs": rule_refs.result_rules(view.game, play.state, view.result),
-        # Photos of the table with the play (templates/_play_photos.html).
-        "photos": photos.of_play(play.id),
-        **shown,
-    }
-    pages = game_pages(play.game)
-    if pages is not None:
-        context.update(pages.context(page))
-        if entry_from is not None and pages.entry_changes is not None:
-            context["kept_entry"] = _patched_entry(pages.entry_changes, page, entry_from, edited)
-    return context
-
-
-def _patched_entry(
-    changes: Callable[[PlayPage, Sequence[str]], bool],
-    page: PlayPage,
-    kept: Part,
-    edited: Sequence[str],
-) -> Part | None:
-    """``kept`` with the pieces the game says edits of ``edited`` change drawn anew, or
-    None when it cannot say (then the entry is drawn whole)."""
-    fresh = Rendering()
-    if not edited or not changes(dataclasses.replace(page, live=fresh), edited):
-        return None
-    return kept.patched(fresh.open)
-
-
-PAGES_KEY = "companion.game_pages"
-
-
-def game_pages(slug: str) -> GamePages | None:
-    """A game's page hooks, as registered with the app (``web/games.py``)."""
-    registry: Mapping[str, GamePages] = current_app.extensions.get(PAGES_KEY, {})
-    return registry.get(slug)
-
-
-PLAY_PAGE = "play.html"
-PLAY_FRAGMENT = "_play.html"
-
-
-#: The form field naming where on the play page a plain form post should land.
-ANCHOR_FIELD = "anchor"
-#: What an anchor may be: an element id of the play page ("player-2", "play-actions").
-SAFE_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
-
-
-def anchor_of() -> str | None:
-    """The place on the page the request came from (``anchor``), when it is a safe id."""
-    asked = request.values.get(ANCHOR_FIELD, "")
-    return asked if SAFE_ANCHOR.fullmatch(asked) else None
-
-
-def redirect_to_play(table_access: TableAccess, play: Play) -> Response:
-    """303 to the play page, keeping the phone's choice of whose entry it shows and landing
-    where the form was tapped (its ``anchor``: without JavaScript the page is loaded anew,
-    and would otherwise open at the top)."""
-    seat = request.values.get("seat") or None
-    url = url_for(
-        "pages.play", token=token_of(table_access), play_id=play.id, seat=seat, _anchor=anchor_of()
-    )
-    return redirect(url, 303)
-
-
-@dataclass(frozen=True)
-class OpenPlay:
-    """A play reached through a table's link (see ``web/actions.py``)."""
-
-    table_access: TableAccess
-    play: Play
-
-    @property
-    def author(self) -> plays.Author:
-        """Who is changing it: this phone (and its owner's name, when given)."""
-        return author_of(self.table_access)

@@ -1,23 +1,25 @@
-"""The hooks a game's own web package fills in for the shared pages (see ``web/games.py``).
+"""The hooks a game's own web package fills in for the shared pages (see ``web/games.py``),
+and how the pages find a game's hooks and stylesheet.
 
 Kept apart from the registry so that game packages can import these classes while the
-registry imports the game packages.
+registry imports the game packages: the registry hands itself to the app at start-up
+(``PAGES_KEY``), where :func:`game_pages` finds it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, current_app, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from companion.models import Play, Table
 from companion.services import plays
 from companion.services.tables import PlayGlance, TableAccess
-from companion.web.live.pieces import Rendering
 
 
 class OptionsForm(FlaskForm):
@@ -49,8 +51,6 @@ class PlayPage:
     errors: Mapping[str, str]
     #: What the action answered with left for the game (entered values, a verdict...).
     extra: Mapping[str, Any]
-    #: The render context of the panel: the pieces a game's own markup adds go to it.
-    live: Rendering
 
     @property
     def editable(self) -> bool:
@@ -113,11 +113,31 @@ class GamePages:
     tools: tuple[GameTool, ...] = field(default=())
     #: What else the play's panel shows, beyond the play and its table (a palette kept
     #: in the phone's session, other plays' entries): part of the panel cache's key
-    #: (``web/live/panels.py``). Any JSON-able value, found from the play's glance alone:
+    #: (``web/play/panel.py``). Any JSON-able value, found from the play's glance alone:
     #: a kept panel is looked up before anything is loaded.
     panel_depends_on: Callable[[PlayGlance], object] = nothing_else
-    #: The pieces of the game's entry (``_entry.html``) that an edit of these paths
-    #: changes, drawn to the page's ``live``, when the game is sure of them: the panel of
-    #: the new version then takes the entry kept with the last one, with these in place
-    #: (``web/live/play.py``). False (or no hook): the entry is drawn whole.
-    entry_changes: Callable[[PlayPage, Sequence[str]], bool] | None = None
+
+
+#: Where the app keeps the games' hooks (``web/games.py`` puts them there).
+PAGES_KEY = "companion.game_pages"
+
+
+def registered() -> Mapping[str, GamePages]:
+    """Every game's page hooks, as registered with the app (``web/games.py``)."""
+    found: Mapping[str, GamePages] = current_app.extensions.get(PAGES_KEY, {})
+    return found
+
+
+def game_pages(slug: str) -> GamePages | None:
+    """A game's page hooks, as registered with the app (``web/games.py``)."""
+    return registered().get(slug)
+
+
+GAME_CSS = "games/{slug}.css"
+
+
+def game_css(slug: str) -> str | None:
+    """A game's own stylesheet (``static/games/<slug>.css``), when it has one."""
+    name = GAME_CSS.format(slug=slug)
+    static = Path(current_app.static_folder or "")
+    return url_for("static", filename=name) if (static / name).exists() else None

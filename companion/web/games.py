@@ -13,8 +13,7 @@ from __future__ import annotations
 from flask import Flask
 
 from companion.web import luckys, odd_world, oddland, oddville, owl_about
-from companion.web.context import PAGES_KEY
-from companion.web.game_pages import GamePages, GameTool, play_rule, tool_rule
+from companion.web.game_pages import PAGES_KEY, GamePages, GameTool, game_css, play_rule, tool_rule
 
 #: Games playable through the pages (the JSON API serves every registered engine).
 PAGES: dict[str, GamePages] = {
@@ -39,6 +38,7 @@ def register(app: Flask) -> None:
     table-free tools at ``/<slug>/<path>`` with an endpoint named after the blueprint.
     """
     app.extensions[PAGES_KEY] = PAGES
+    app.add_template_global(game_css)
     for slug, pages in PAGES.items():
         if pages.blueprint is not None:
             app.register_blueprint(pages.blueprint, url_prefix=play_rule(slug))

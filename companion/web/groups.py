@@ -12,7 +12,6 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
-from companion.extensions import limiter
 from companion.games import GAMES
 from companion.models import Group, Play
 from companion.services import (
@@ -28,11 +27,10 @@ from companion.services import (
 from companion.services.groups import GroupAccess, GroupRefused
 from companion.services.ratings import OVERALL, PROVISIONAL_GAMES
 from companion.services.tables import Access, TableAccess
-from companion.web import exports, limits
+from companion.web import exports, limits, table_pages
 from companion.web import ratings as group_ratings
-from companion.web.actions import load_play
 from companion.web.charts import distribution_chart, wins_chart
-from companion.web.context import open_table
+from companion.web.context import note_table, open_table
 from companion.web.group_forms import (
     HistoryFilterForm,
     MemberForm,
@@ -40,9 +38,9 @@ from companion.web.group_forms import (
     StartTableForm,
     VersusForm,
 )
-from companion.web.idempotency import note_table
-from companion.web.live import table_pages
-from companion.web.live.responses import page_or_fragment
+from companion.web.limits import limiter
+from companion.web.play.actions import load_play
+from companion.web.responses import page_or_fragment
 
 bp = Blueprint("groups", __name__)
 

@@ -26,16 +26,15 @@ from werkzeug.wrappers import Response
 from companion.extensions import db
 from companion.models import Table
 from companion.services import groups, submissions, tables, units
-from companion.services.tables import Access, TableAccess
-from companion.web.lean import after_pages, before_pages
-from companion.web.live.personal import KEY_FIELD, csrf_input, key_input, new_key
-from companion.web.live.responses import wants_fragment
+from companion.services.tables import Access
+from companion.web.context import noted_table
+from companion.web.personal import KEY_FIELD, csrf_input, key_input, new_key
+from companion.web.responses import wants_fragment
 
 #: A key is URL-safe base64 of KEY_BYTES; anything else is ignored (not an error).
 MAX_KEY_LENGTH = 64
 NO_CONTENT = 204
 SEE_OTHER = 303
-TABLE_ACCESS_KEY = "table_access"
 TABLE_PATH = "/t/"
 #: A group's link is never stored either (its pages redirect to themselves).
 GROUP_PATH = "/g/"
@@ -45,14 +44,8 @@ def guard(_form: Any) -> Markup:
     """A form's CSRF token and a fresh idempotency key, as hidden inputs (templates name
     the form they guard, for the reader: the token and the key are the session's). A
     rendering shared by many phones gets each phone's own in their place (see
-    ``web/live/personal.py``)."""
+    ``web/personal.py``)."""
     return csrf_input() + key_input()
-
-
-def note_table(table_access: TableAccess) -> None:
-    """Say which table this request works on, so a redirect to it is stored without its
-    token (the loaders and the table creation call this)."""
-    setattr(g, TABLE_ACCESS_KEY, table_access)
 
 
 def _key() -> str | None:
@@ -123,7 +116,6 @@ def register(app: Flask) -> None:
     """Install the check before each request and the bookkeeping after it."""
 
     @app.before_request
-    @before_pages
     def answer_repeats() -> Response | None:
         key = _key()
         if key is None:
@@ -136,7 +128,6 @@ def register(app: Flask) -> None:
         return None
 
     @app.after_request
-    @after_pages
     def remember_where_it_led(response: Response) -> Response:
         key = g.pop("submission_key", None)
         if key is None:
@@ -161,7 +152,7 @@ def register(app: Flask) -> None:
 def _note_location(key: str, location: str) -> None:
     """Store where the first answer led, with the table's token replaced by a placeholder;
     a location holding a token that cannot be replaced is not stored at all."""
-    table_access: TableAccess | None = g.get(TABLE_ACCESS_KEY)
+    table_access = noted_table()
     if table_access is not None:
         token = tables.token_for(table_access.table, table_access.access)
         if token in location:
@@ -177,4 +168,4 @@ def _note_location(key: str, location: str) -> None:
         submissions.note_location(key, location=location, table_id=None, access=None)
 
 
-__all__ = ["KEY_FIELD", "csrf_input", "guard", "key_input", "new_key", "note_table", "register"]
+__all__ = ["KEY_FIELD", "csrf_input", "guard", "key_input", "new_key", "register"]

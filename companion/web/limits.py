@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass
 
 from flask import current_app, request
+from flask_limiter import Limiter
 from limits import RateLimitItem, RateLimitItemPerMinute
 
-from companion.extensions import limiter
 from companion.services import rate_counts
 
 #: The storage scheme of the app's database (registered with ``limits`` on import).
@@ -47,18 +47,6 @@ def storage_problem(workers: int, storage: str) -> str | None:
     )
 
 
-def configured_storage() -> str:
-    """The rate-limit storage the app will be configured with (for gunicorn's master
-    process, before any worker builds the app)."""
-    from flask import Flask
-
-    from companion import PROJECT_ROOT, config
-
-    settings = Flask("companion", instance_path=str(PROJECT_ROOT / "instance"))
-    config.load(settings, None)
-    return str(settings.config["RATELIMIT_STORAGE_URI"])
-
-
 def network_of(address: str | None) -> str:
     """The network an address counts for: itself for IPv4, its /64 for IPv6.
 
@@ -85,6 +73,11 @@ def network_of(address: str | None) -> str:
 def network_of_client() -> str:
     """The network of this request's client (behind trusted proxies, the real one)."""
     return network_of(request.remote_addr)
+
+
+#: The rate limiter (initialised by the application factory): every limit counts per
+#: network unless it says otherwise.
+limiter = Limiter(key_func=network_of_client)
 
 
 def tables_limit() -> str:

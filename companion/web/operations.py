@@ -23,8 +23,8 @@ from flask import Blueprint, Flask, Response, g, jsonify, render_template, reque
 from werkzeug.exceptions import InternalServerError
 
 from companion import database
-from companion.extensions import limiter
 from companion.web import log_redaction, security
+from companion.web.limits import limiter
 
 bp = Blueprint("operations", __name__)
 

@@ -13,31 +13,26 @@ from flask_htmx import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from companion.extensions import limiter
 from companion.games import GAMES
 from companion.games.names import MAX_NAME_LENGTH
 from companion.models import Play, Table
 from companion.services import explain, play_history, plays, table_results, tables
 from companion.services import groups as group_service
 from companion.services.tables import Access, TableAccess
-from companion.web import groups, limits, security
-from companion.web.actions import UNPROCESSABLE, load_play, refuse, run
+from companion.web import groups, limits, security, table_pages
 from companion.web.context import (
     NAMES_KEY,
     VISITOR_KEY,
-    game_css,
     has_answered_whose_phone,
+    note_table,
     open_for_edit,
     open_table,
     owner_of,
-    play_context,
-    redirect_to_play,
     remember_owner,
     table_label,
     token_of,
     visitor_of,
 )
-from companion.web.finish import CONFIRM_FIELD
 from companion.web.forms import (
     EditForm,
     IdentityForm,
@@ -47,17 +42,17 @@ from companion.web.forms import (
     StartPlayForm,
 )
 from companion.web.games import PAGES, tools
-from companion.web.idempotency import note_table
-from companion.web.live import table_pages
-from companion.web.live.play import kept_play, render_play
-from companion.web.live.responses import page_or_fragment, wants_fragment
-from companion.web.rule_links import rule_link_html
+from companion.web.limits import limiter
+from companion.web.play.actions import UNPROCESSABLE, load_play, refuse, run
+from companion.web.play.panel import kept_play, play_context, redirect_to_play, render_play
+from companion.web.responses import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
-bp.add_app_template_global(rule_link_html)
 
 TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
+#: Field of the finish form that says "finish even though the rules say it goes on".
+CONFIRM_FIELD = "confirm"
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -484,7 +479,7 @@ def start_play(token: str) -> Response:
             except plays.EditRefused as refused:
                 form.game.errors = [p.message for p in refused.problems]
             else:
-                return redirect_to_play(table_access, play)
+                return redirect_to_play(token, play.id)
     return _table_page(token, table_access=table_access, status=UNPROCESSABLE, start=form)
 
 
@@ -504,7 +499,6 @@ def options(token: str, slug: str) -> Response:
         "form": form,
         "game": GAMES[slug],
         "slug": slug,
-        "game_css": game_css(slug),
         **form.context(),
     }
     if request.method == "GET":
@@ -529,7 +523,7 @@ def play(token: str, play_id: int) -> Response:
     if answer is not None:
         return answer
     opened = load_play(token, play_id)
-    return render_play(opened.table_access, opened.play)
+    return render_play(opened)
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/poll")
@@ -549,7 +543,7 @@ def poll(token: str, play_id: int) -> Response:
     if answer is not None:
         return answer
     opened = load_play(token, play_id)
-    return render_play(opened.table_access, opened.play)
+    return render_play(opened)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/edit")
@@ -573,7 +567,6 @@ def edit(token: str, play_id: int) -> Response:
         key=path,
         at_problem_paths=True,
         conflict_as="conflict",
-        sets=(path,),
     )
 
 
@@ -595,7 +588,7 @@ def finish(token: str, play_id: int) -> Response:
     opened = load_play(token, play_id, edit=True)
     confirmed = bool(request.form.get(CONFIRM_FIELD))
     if not confirmed and not opened.play.finished:
-        context = play_context(opened.table_access, opened.play, confirm_finish=True)
+        context = play_context(opened, confirm_finish=True)
         if not context["ending"].over:
             return page_or_fragment("finish.html", "_play.html", **context)
     return run(
@@ -635,7 +628,7 @@ def _start_following(token: str, play_id: int, start: Callable[[Play], Play]) ->
         following = start(opened.play)
     except plays.EditRefused as refused:
         return refuse(opened, "action", " ".join(p.message for p in refused.problems))
-    return _go(url_for("pages.play", token=token_of(opened.table_access), play_id=following.id))
+    return _go(url_for("pages.play", token=opened.token, play_id=following.id))
 
 
 @bp.get("/t/<token>/plays/<int:play_id>/history")
@@ -649,7 +642,7 @@ def history(token: str, play_id: int) -> Response:
         "_history.html",
         table_access=opened.table_access,
         table=opened.table_access.table,
-        token=token_of(opened.table_access),
+        token=opened.token,
         play=opened.play,
         game=plays.game_of(opened.play),
         lines=page.lines,

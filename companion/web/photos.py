@@ -23,15 +23,15 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
-from companion.extensions import limiter
 from companion.models import Photo
 from companion.services import caps, photo_store, photos
 from companion.services.photo_images import EMPTY, MAX_BYTES, PhotoRefused
 from companion.web import gate, limits, security, uploads
-from companion.web.actions import load_play
-from companion.web.context import OpenPlay, open_table
+from companion.web.context import open_table
 from companion.web.groups import open_group
-from companion.web.live.play import play_response
+from companion.web.limits import limiter
+from companion.web.play.actions import load_play
+from companion.web.play.panel import OpenPlay, play_response
 
 bp = Blueprint("photos", __name__)
 

@@ -21,8 +21,6 @@ from typing import Any
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import SecurityError
 
-from companion.web.lean import is_api_request
-
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -76,17 +74,8 @@ def register(app: Flask) -> None:
         # HTML error page (which builds its stylesheet link) cannot be rendered.
         return Response(UNTRUSTED_HOST, BAD_REQUEST, mimetype="text/plain")
 
-    api_headers = list(HEADERS.items())
-
     @app.after_request
     def add_headers(response: Response) -> Response:
-        if is_api_request():
-            # The lean path (web/lean.py): the API's views set none of these headers, and
-            # its JSON never shows nor leads to a table's link.
-            response.headers.extend(api_headers)
-            if app.config[HTTPS_SETTING]:
-                response.headers["Strict-Transport-Security"] = HSTS
-            return response
         # One pass over the headers a view set: werkzeug's ``setdefault`` would look each
         # name up and raise (and catch) a KeyError for each one missing, on every poll;
         # the redirect targets are then read from that pass too, not looked up again.

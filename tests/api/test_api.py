@@ -11,16 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.web.api import KEPT_STORE, MAX_KEPT_BODY
+from support.client import API_EXAMPLE
 
 SCORE = "/api/v1/games/odd-world/score"
 SERIES = "/api/v1/games/odd-world/series"
-
-API_EXAMPLE = {
-    "players": [
-        {"name": "Ann", "display": {"hoopoe": 5, "shoebill": 1}, "face_down": "shoebill"},
-        {"name": "Ben", "display": {"cassowary": 3}, "face_down": None},
-    ]
-}
 
 
 def test_score_matches_the_contract(client: FlaskClient) -> None:

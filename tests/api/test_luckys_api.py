@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.games.luckys import facts as f
 from companion.games.luckys.referee import ESCAPE_NEEDS
-from support.luckys import ENDS, end_states
+from support.luckys_games import ENDS, end_states
 
 BASE = "/api/v1/games/luckys-misadventures"
 

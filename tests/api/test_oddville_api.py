@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from support.oddville import RULEBOOK
 from support.oddville_games import played_games
-from tests.games.test_oddville import RULEBOOK
 
 SCORE = "/api/v1/games/oddville/score"
 BUILD = "/api/v1/games/oddville/build"

@@ -44,8 +44,7 @@ from companion import PROJECT_ROOT, create_app
 from companion.extensions import db
 from companion.web.pages import _qr_svg
 from support.client import create_table, start_play
-from support.servers import free_port
-from tests.deploy.test_two_servers import HOOPOE, VERSION, Phone
+from support.servers import HOOPOE, VERSION, ServerPhone, free_port
 
 SECRET = "home-server"
 START_SECONDS = 30.0
@@ -296,7 +295,7 @@ def _phone(
 ) -> None:
     """Poll the play from its ``start`` version until TAPS more taps were seen (or time is
     up); phone 0 also taps, changing the hoopoes of the player in ``seat`` from 0."""
-    phone = Phone(base)
+    phone = ServerPhone(base)
     phone.open(page)
     field = HOOPOE.replace("players[0]", f"players[{seat}]")
     version = start
@@ -390,8 +389,8 @@ def test_copy_and_share_work_over_plain_http_on_the_network(
     ever contacted. Its own Chromium (for the rule) from the session's Playwright: a
     second Playwright in a worker that ran browser tests fails."""
     from companion import hosts
-    from tests.e2e.axe import assert_accessible
-    from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+    from support.axe import assert_accessible
+    from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE
 
     names = hosts.host_names()
     if not names or not Path(CHROMIUM).exists():

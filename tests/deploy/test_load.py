@@ -24,7 +24,7 @@ from companion.services import plays
 from support import load
 from support.client import create_table, start_play
 from support.postgres import PostgresCluster
-from tests.deploy.test_two_servers import HOOPOE, Phone
+from support.servers import HOOPOE, ServerPhone
 
 TABLES = 5
 SECONDS = 8
@@ -101,7 +101,7 @@ def test_undo_racing_edits_in_two_worker_processes_never_overwrites(
     failures: list[str] = []
 
     def stepper() -> None:
-        phone = Phone(base)
+        phone = ServerPhone(base)
         seen = int(HOOPOE_VALUE.findall(phone.open(page))[0])
         for _ in range(RACE_ROUNDS):
             data = {"path": HOOPOE, "value": str(seen + 1), "base": str(seen)}
@@ -113,7 +113,7 @@ def test_undo_racing_edits_in_two_worker_processes_never_overwrites(
             seen = int(HOOPOE_VALUE.findall(phone.open(page))[0])
 
     def undoer() -> None:
-        phone = Phone(base)
+        phone = ServerPhone(base)
         for _ in range(RACE_ROUNDS):
             latest = UNDOES.findall(phone.open(page))
             answer = phone.post(f"{page}/undo", {"undoes": latest[0] if latest else ""})

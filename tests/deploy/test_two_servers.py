@@ -11,7 +11,6 @@ Bounded: every request has a timeout; servers and Redis are always stopped.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -21,19 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from companion import create_app
 from companion.extensions import db
 from support.client import create_table, start_play
 from support.postgres import PostgresCluster
-from support.servers import app_env, free_port, gunicorns
+from support.servers import HOOPOE, VERSION, ServerPhone, app_env, free_port, gunicorns
 
 SECRET = "two-servers"
 TIMEOUT = 5.0
-CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
-VERSION = re.compile(r'data-version="(\d+)"')
-HOOPOE = "players[0].display.hoopoe"
 
 
 @pytest.fixture
@@ -96,29 +91,6 @@ def _play(database_url: str, folder: Path) -> tuple[str, int, str]:
     return links.edit, play, links.code
 
 
-class Phone:
-    """A phone on one server: its own cookies and CSRF token."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.session = requests.Session()
-        self.token = ""
-
-    def open(self, path: str) -> str:
-        """GET a page; keeps its CSRF token."""
-        page = self.session.get(self.base + path, timeout=TIMEOUT)
-        page.raise_for_status()
-        found = CSRF.search(page.text)
-        assert found, path
-        self.token = found.group(1)
-        return page.text
-
-    def post(self, path: str, data: dict[str, str]) -> requests.Response:
-        """POST a form as htmx does (CSRF header, HX-Request)."""
-        headers = {"X-CSRFToken": self.token, "HX-Request": "true"}
-        return self.session.post(self.base + path, data=data, headers=headers, timeout=TIMEOUT)
-
-
 @pytest.fixture
 def servers(database: str, redis_url: str) -> Iterator[tuple[str, str, tuple[str, int, str]]]:
     """Two servers sharing the database and the rate-limit storage, and a play on it."""
@@ -136,7 +108,7 @@ def test_a_phone_on_each_server_sees_the_other_and_clashes_are_caught(
 ) -> None:
     first, second, (token, play, _code) = servers
     page = f"/t/{token}/plays/{play}"
-    ann, ben = Phone(first), Phone(second)
+    ann, ben = ServerPhone(first), ServerPhone(second)
     version = int(VERSION.findall(ann.open(page))[0])
     ben.open(page)
     poll = f"{page}/poll?version={version}"
@@ -160,7 +132,7 @@ def test_the_join_code_limit_counts_across_servers(
     first, second, _made = servers
     answers = []
     for attempt in range(12):
-        phone = Phone(first if attempt % 2 == 0 else second)
+        phone = ServerPhone(first if attempt % 2 == 0 else second)
         phone.open("/join")
         answers.append(phone.post("/join", {"code": "ZZZZZZ", "csrf_token": phone.token}))
     statuses = [answer.status_code for answer in answers]

@@ -9,26 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from werkzeug.serving import make_server
 
 from companion.extensions import db
 from support.app import make_app
+from support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE_CONTEXT, Phone
 
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
 #: How often the test server looks for its shutdown (it answers requests meanwhile).
 SHUTDOWN_POLL_SECONDS = 0.02
-#: The closed network here refuses Chromium's own background connections; keep it quiet.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
@@ -42,13 +31,17 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """Every page is a phone: small viewport, touch, a phone's pixel ratio."""
-    return {
-        **browser_context_args,
-        "viewport": PHONE,
-        "device_scale_factor": 2,
-        "is_mobile": True,
-        "has_touch": True,
-    }
+    return {**browser_context_args, **PHONE_CONTEXT}
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Phone:
+    """A new phone (390 by 844 px, touch): its own context, so its own cookies and session."""
+
+    def new_phone(**extra: Any) -> Page:
+        return browser.new_context(**{**PHONE_CONTEXT, **extra}).new_page()
+
+    return new_phone
 
 
 @pytest.fixture(autouse=True)

@@ -17,13 +17,12 @@ from playwright.sync_api import Page, expect
 from companion.games import GAMES as ENGINES
 from companion.web.game_pages import tool_rule
 from companion.web.games import PAGES
-from tests.e2e.axe import assert_accessible
-from tests.e2e.test_live_table import Phone, new_table, phone
-from tests.web.test_security_routes import play_pages
+from support.axe import assert_accessible
+from support.browser import Phone, new_table
+from support.routes import play_pages
 
 pytestmark = pytest.mark.e2e
 
-__all__ = ["phone"]
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 #: Each registered game's slug and the heading of its play page (its name).

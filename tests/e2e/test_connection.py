@@ -9,15 +9,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE, CSRF_MESSAGE
+from companion.web.play.actions import CONTENTION_MESSAGE
+from support.axe import assert_accessible
+from support.browser import Phone, new_table, start_game
 from support.client import write_lock_held
-from tests.e2e.axe import assert_accessible
-from tests.e2e.polls import expect_live, polls_answered
-from tests.e2e.test_live_table import Phone, new_table, phone, start_game
+from support.polls import expect_live, polls_answered
 
 pytestmark = pytest.mark.e2e
-__all__ = ["phone"]  # the fixture, shared with the live-table tests
 
 
 def odd_world_at_ann(phone: Phone, live_server: str) -> tuple[Page, Locator, Locator]:

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_live_table import Phone, new_table, phone, start_game
+from support.browser import Phone, new_table, start_game
 
 pytestmark = pytest.mark.e2e
 
-__all__ = ["phone"]  # the fixture, shared with the live table's tests
 
 SHOTS = Path(__file__).resolve().parents[2] / "instance" / "screenshots"
 FIVE = ["Ann", "Ben", "Cy", "Dee", "Eve"]

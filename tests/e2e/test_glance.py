@@ -8,27 +8,24 @@
   to do within its first 844 px, in the player's own view and the Everyone view.
 
 Another phone's change is fetched by firing the poll's ``poll-now`` event
-(``tests/e2e/polls.py``), never by waiting for the poll's timer.
+(``support/polls.py``), never by waiting for the poll's timer.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from companion.games import GAMES
-from companion.games import owl_about as oa
 from companion.games.odd_world import BIRDS
-from tests.e2e.polls import poll_now
-from tests.e2e.test_live_table import Phone, new_table, phone, screen_y
+from support.browser import Phone, new_table, screen_y
+from support.glances import GLANCES, Glance
+from support.polls import poll_now
 
 pytestmark = pytest.mark.e2e
-__all__ = ["phone"]
 
 LIVE_TIMEOUT_MS = 8000
 #: How far (CSS px) a tapped control may move on screen.
@@ -36,66 +33,6 @@ STILL_PX = 2
 #: The first screen of a phone.
 FIRST_SCREEN_PX = 844
 PLAYERS = ["Ann", "Ben", "Cy"]
-#: Owl About cards with four copies: one tapped at one spot card after card, one elsewhere.
-OWL_CARD, OWL_OTHER = [code for code, copies in oa.DECK.items() if copies >= 4][:2]
-
-
-@dataclass(frozen=True)
-class Glance:
-    """How a game's play page is reached and what its main control is."""
-
-    #: The options page's start button, when the game has one.
-    options: str | None
-    #: The player's main control on a fresh play page (after ``ready``).
-    control: Callable[[Page], Locator]
-    #: What another phone taps: a change of the same kind elsewhere.
-    other: Callable[[Page], Locator]
-    #: What completes a trick or round after the first two taps, tapped ``completing_taps``
-    #: times on this phone (none: the game has no tricks or rounds).
-    completing: Callable[[Page], Locator] | None = None
-    completing_taps: int = 1
-    #: A tap that gets the fresh play ready (Owl About: who leads the first round).
-    ready: str | None = None
-    #: Where entering starts, when that is not ``control`` (OddVille: the palette's card
-    #: choice comes before the city's places).
-    first: Callable[[Page], Locator] | None = None
-
-
-GLANCES: dict[str, Glance] = {
-    "odd-world": Glance(
-        options=None,
-        control=lambda p: p.get_by_role("button", name="One more Bird-of-paradise for Ann"),
-        other=lambda p: p.get_by_role("button", name="One more Hoopoe for Ben"),
-    ),
-    "owl-about": Glance(
-        options="Start Owl About",
-        ready="Ann leads",
-        control=lambda p: p.locator(f'.owl-pick[value="{OWL_CARD}"]'),
-        other=lambda p: p.locator(f'.owl-pick[value="{OWL_OTHER}"]'),
-        # Two cards are down after the first two taps: the third completes the trick.
-        completing=lambda p: p.locator(f'.owl-pick[value="{OWL_CARD}"]'),
-    ),
-    "oddland": Glance(
-        options="Start Oddland",
-        control=lambda p: p.locator('.ol-tap[aria-label^="Row 2, col 2"]'),
-        other=lambda p: p.locator('.ol-tap[aria-label^="Row 3, col 3"]'),
-    ),
-    "luckys-misadventures": Glance(
-        options=None,
-        control=lambda p: p.locator(".lm-pick").first,
-        other=lambda p: p.locator(".lm-pick:not([disabled])").nth(2),
-        # One Fate card is out after the first tap (the second hits a used card): two more
-        # complete the round.
-        completing=lambda p: p.locator(".lm-pick:not([disabled])").nth(4),
-        completing_taps=2,
-    ),
-    "oddville": Glance(
-        options="Start OddVille",
-        control=lambda p: p.get_by_role("button", name=re.compile(r"\brow 2, col 1\b")),
-        other=lambda p: p.get_by_role("button", name=re.compile(r"\brow 1, col 2\b")),
-        first=lambda p: p.locator(".ov-points .ov-choice").first,
-    ),
-}
 
 
 def test_every_game_has_a_glance() -> None:
@@ -128,10 +65,14 @@ def settled(page: Page, *, not_version: str | None = None, version_is: str | Non
     expect(page.locator(".htmx-request")).to_have_count(0, timeout=LIVE_TIMEOUT_MS)
 
 
-def tap(page: Page, control: Locator) -> None:
-    """Tap a control and wait until the change is saved and shown."""
+def tap(page: Page, control: Locator, glance: Glance | None = None, turn: int = 0) -> None:
+    """Tap a control (or type into it, as ``glance`` says) and wait until the change is
+    saved and shown."""
     before = version(page)
-    control.click()
+    if glance is None:
+        control.click()
+    else:
+        glance.use(control, turn)
     settled(page, not_version=before)
 
 
@@ -168,9 +109,10 @@ def assert_still(control: Locator, before: float, what: str) -> None:
     assert abs(after - before) <= STILL_PX, f"{what}: moved from y={before:.0f} to y={after:.0f}"
 
 
-def start(page: Page, base: str, slug: str) -> Glance:
-    """A table of three whose phone this is (Ann's), then a fresh play of the game."""
-    glance = GLANCES[slug]
+def start(page: Page, base: str, slug: str, glance: Glance | None = None) -> Glance:
+    """A table of three whose phone this is (Ann's), then a fresh play of the game (and
+    its glance: ``GLANCES``' unless given)."""
+    glance = glance or GLANCES[slug]
     new_table(page, base, PLAYERS)
     who = page.locator("section", has=page.get_by_role("heading", name="Whose phone is this?"))
     who.get_by_role("button", name="Ann", exact=True).click()
@@ -217,25 +159,47 @@ def test_the_main_control_is_on_the_first_screen(
 def test_the_tapped_control_stays_put(
     phone: Phone, live_server: str, slug: str, tmp_path: Path
 ) -> None:
+    stays_put(phone, live_server, slug, GLANCES[slug], tmp_path)
+
+
+#: Odd World's typed counts: a box to type in, as a game's main control may be.
+TYPED_COUNT = Glance(
+    options=None,
+    control=lambda p: p.get_by_label("Ann's Bird-of-paradise", exact=True),
+    other=lambda p: p.get_by_label("Ben's Hoopoe", exact=True),
+    typed=("1", "2", "3"),
+)
+
+
+def test_a_typed_control_stays_put(phone: Phone, live_server: str, tmp_path: Path) -> None:
+    stays_put(phone, live_server, "odd-world", TYPED_COUNT, tmp_path)
+
+
+def stays_put(phone: Phone, live_server: str, slug: str, glance: Glance, tmp_path: Path) -> None:
+    """The main control stays within 2 px through a fresh game's first use, a second use
+    at the same spot, a trick or round completing, another phone's update and a notice."""
     ann = phone()
-    glance = start(ann, live_server, slug)
+    start(ann, live_server, slug, glance)
     ann.goto(play_url(ann, "0"))
     control = glance.control(ann)
     expect(control).to_be_visible()
     control.scroll_into_view_if_needed()  # a thumb scrolls to it first if it must
     y = screen_y(control)
 
-    # The first tap of a fresh game.
-    tap(ann, control)
+    # The first tap (or typed value) of a fresh game.
+    tap(ann, control, glance)
     assert_still(control, y, "the first tap of a fresh game")
 
     # A second tap at the same spot lands on the same control (a used card stays put,
-    # disabled; a place tapped again is the same place).
+    # disabled; a place tapped again is the same place; a box typed in again is the same).
     box = control.bounding_box()
     assert box is not None
     x, middle = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     tapped = identity(ann, x, middle)
-    ann.mouse.click(x, middle)
+    if glance.typed:
+        tap(ann, control, glance, turn=1)
+    else:
+        ann.mouse.click(x, middle)
     idle(ann)
     assert identity(ann, x, middle) == tapped, "two taps at one spot hit two controls"
     assert_still(control, y, "a second tap at the same spot")
@@ -246,16 +210,19 @@ def test_the_tapped_control_stays_put(
             tap(ann, glance.completing(ann))
         assert_still(control, y, "a trick or round completing")
 
-    # Another phone's change, fetched by this phone's poll.
+    # Another phone's change, fetched by this phone's poll (a box in use holds live
+    # updates until the phone moves on from it).
+    if glance.typed:
+        control.blur()
     ben = phone()
     ben.goto(play_url(ann, "all"))
-    tap(ben, glance.other(ben))
+    tap(ben, glance.other(ben), glance)
     settled(ann, version_is=version(ben))
     assert_still(control, y, "another phone's update")
 
     # A notice appearing: a tap that cannot be sent says so at the top of the screen.
     ann.context.set_offline(True)
-    (control if control.is_enabled() else glance.other(ann)).click()
+    glance.use(control if control.is_enabled() else glance.other(ann), turn=2)
     expect(ann.locator("#connection")).to_be_visible()
     assert_still(control, y, "the no-connection notice appearing")
     ann.context.set_offline(False)

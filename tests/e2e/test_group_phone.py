@@ -8,12 +8,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.axe import assert_accessible
-from tests.e2e.test_live_table import Phone, phone, start_game
+from support.axe import assert_accessible
+from support.browser import Phone, start_game
 
 pytestmark = pytest.mark.e2e
-
-__all__ = ["phone"]
 
 
 def test_group_to_table_to_leaderboard(phone: Phone, live_server: str) -> None:

@@ -7,13 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.axe import assert_accessible
-from tests.e2e.test_live_table import Phone, phone
-from tests.e2e.test_owl_about_phones import create_table
+from support.axe import assert_accessible
+from support.browser import Phone, new_table
 
 pytestmark = pytest.mark.e2e
-
-__all__ = ["phone"]  # the fixture: a new phone-sized browser context
 
 
 def test_help_from_the_home_page_reads_well_on_a_phone(phone: Phone, live_server: str) -> None:
@@ -36,7 +33,7 @@ def test_a_play_links_its_game_help_and_a_rule_opens_over_it(
     phone: Phone, live_server: str
 ) -> None:
     page = phone()
-    create_table(page, live_server)
+    new_table(page, live_server, ["Ann", "Ben", "Cy"])
     page.get_by_label("Game", exact=True).select_option("owl-about")
     page.get_by_role("button", name="Start", exact=True).click()
     page.get_by_role("button", name="Start Owl About").click()

@@ -8,11 +8,10 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.test_live_table import Phone, new_table, phone, start_game
+from support.browser import Phone, new_table, start_game
 
 pytestmark = pytest.mark.e2e
 
-__all__ = ["phone"]
 
 #: More Tab presses than any page here has controls before the one sought.
 MOST_TABS = 250

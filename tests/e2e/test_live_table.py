@@ -5,48 +5,27 @@ here survives live updates until it is saved or set back."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
-from tests.e2e.conftest import PHONE
-from tests.e2e.polls import expect_live, poll_now, polls_answered
-from tests.e2e.tables import open_new_table
-from tests.e2e.test_oddland_phones import lay_setup_cards
+from support.browser import (
+    Phone,
+    lay_setup_cards,
+    new_table,
+    screen_y,
+    second_phone,
+    start_game,
+)
+from support.polls import expect_live, poll_now, polls_answered
 
 pytestmark = pytest.mark.e2e
 
 #: How far (CSS px) a tapped control may move on screen.
 STILL_PX = 2
 FIVE = ["Ann", "Ben", "Cy", "Dee", "Eve"]
-
-
-Phone = Callable[..., Page]
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Phone:
-    """A new phone (390 by 844 px, touch): its own context, so its own cookies and session."""
-    args: dict[str, Any] = {
-        "viewport": PHONE,
-        "device_scale_factor": 2,
-        "is_mobile": True,
-        "has_touch": True,
-    }
-
-    def new_phone(**extra: Any) -> Page:
-        return browser.new_context(**{**args, **extra}).new_page()
-
-    return new_phone
-
-
-def new_table(page: Page, base: str, names: list[str]) -> None:
-    """A table of these players (seating order), open on this phone (one request: see
-    tests/e2e/tables.py; ``type_new_table`` types the roster as a person does)."""
-    open_new_table(page, base, names)
 
 
 def type_new_table(page: Page, base: str, names: list[str]) -> None:
@@ -67,27 +46,6 @@ def type_new_table(page: Page, base: str, names: list[str]) -> None:
         expect(page.get_by_label(f"Player {number}", exact=True)).to_have_value(name)
     page.get_by_role("button", name="Start the table").click()
     expect(page.locator(".lead").first).to_have_text(", ".join(names))
-
-
-def start_game(page: Page, slug: str) -> None:
-    """Start a game from the table page (its options page when it has one)."""
-    page.get_by_label("Game", exact=True).select_option(slug)
-    page.get_by_role("button", name="Start", exact=True).click()
-
-
-def second_phone(phone: Phone, first: Page) -> Page:
-    """Another phone at the table, on the same play as the first."""
-    expect(first).to_have_url(re.compile(r"/plays/\d+"))
-    page = phone()
-    page.goto(first.url)
-    return page
-
-
-def screen_y(target: Locator) -> float:
-    """Where the element is on screen now (its top, in CSS px from the viewport's top)."""
-    box = target.bounding_box()
-    assert box is not None, "not rendered"
-    return float(box["y"])
 
 
 def assert_still(target: Locator, before: float, what: str) -> None:
@@ -384,10 +342,8 @@ def test_a_name_typed_while_a_roster_answer_is_on_its_way_stays(
 #: Note the play's version each swap leaves on the page (``window.shownVersions``).
 NOTE_SHOWN_VERSIONS = """() => {
   window.shownVersions = [];
-  for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap"]) {
-    document.addEventListener(name, () => window.shownVersions.push(
-      document.getElementById("play-poll").getAttribute("data-version")));
-  }
+  document.addEventListener("htmx:afterSwap", () => window.shownVersions.push(
+    document.getElementById("play-poll").getAttribute("data-version")));
 }"""
 
 
@@ -471,14 +427,7 @@ def test_a_number_typed_in_a_box_survives_taps_on_other_buttons(
     start_game(ann, "odd-world")
     expect(ann).to_have_url(re.compile(r"/plays/\d+"))
     ann.goto(re.sub(r"\?.*$", "", ann.url) + "?seat=all")
-    # The whole panel comes back (as when the server cannot be sure what changed): the
-    # typed box's row too, with the stored count in it.
-    ann.route(
-        re.compile(r"/edit\b"),
-        lambda route: route.continue_(
-            headers={k: v for k, v in route.request.headers.items() if k != "x-play-pieces"}
-        ),
-    )
+    # The whole panel comes back: the typed box's row too, with the stored count in it.
     typed = ann.get_by_label("Ann's Shoebill", exact=True)
     typed.evaluate(TYPE, "4")
     for player, count in (("Ann", "1"), ("Ben", "1")):

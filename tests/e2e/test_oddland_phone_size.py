@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE
-from tests.e2e.test_oddland_phones import lay_setup_cards, new_table
+from support.browser import PHONE, lay_setup_cards, new_table, pick_terrains
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +30,7 @@ SCREENSHOTS = os.environ.get("ODDLAND_SCREENSHOTS")
 
 
 def start(page: Page, base: str, *, play_along: bool) -> None:
-    new_table(page, base)
+    new_table(page, base, ["Ann", "Ben"])
     page.get_by_label("Game", exact=True).select_option("oddland")
     page.get_by_role("button", name="Start").click()
     box = page.get_by_label("Play along", exact=False)
@@ -99,15 +98,7 @@ def lay_a_card(page: Page) -> None:
     """Five taps enter card 3, the first turn (place and four terrains); the sixth lays it."""
     page.get_by_role("button", name="Row 3, col 1: empty", exact=True).click()
     expect(page.get_by_text("Its top-left space goes at row 3, col 1.")).to_be_visible()
-    for where, terrain in (
-        ("Top left", "forest"),
-        ("Top right", "forest"),
-        ("Bottom left", "water"),
-        ("Bottom right", "water"),
-    ):
-        button = page.get_by_role("button", name=f"{where}: {terrain}", exact=True)
-        button.click()
-        expect(button).to_have_attribute("aria-pressed", "true")
+    pick_terrains(page)
     expect(page.locator("rect.ol-ghost")).to_have_count(4)
     shot(page, "oddland-card-entry")
     page.get_by_role("button", name="Lay card and token").click()

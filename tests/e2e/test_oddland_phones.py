@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.axe import assert_accessible
-from tests.e2e.polls import expect_live
-from tests.e2e.tables import open_new_table
+from support.axe import assert_accessible
+from support.browser import lay_setup_cards, new_table
+from support.polls import expect_live
 
 pytestmark = pytest.mark.e2e
 
@@ -28,36 +28,13 @@ def tap(page: Page, where: str, now: str, *, then: str | None = None) -> None:
     expect(page.get_by_role("button", name=shown, exact=True)).to_be_visible()
 
 
-def lay_setup_cards(page: Page) -> None:
-    """Lay the 2 set-up cards of a play-along game, forest over water, side by side at the
-    top left (they carry no token): card 3, the first turn, is then entered."""
-    for number, place in ((1, "Row 1, col 1: empty"), (2, "Row 1, col 3: empty")):
-        expect(page.get_by_role("heading", name=f"Card {number}")).to_be_visible()
-        expect(page.get_by_text(f"Set-up card {number} of 2")).to_be_visible()
-        page.get_by_role("button", name=place, exact=True).click()
-        for space, terrain in (
-            ("Top left", "forest"),
-            ("Top right", "forest"),
-            ("Bottom left", "water"),
-            ("Bottom right", "water"),
-        ):
-            button = page.get_by_role("button", name=f"{space}: {terrain}", exact=True)
-            button.click()
-            expect(button).to_have_attribute("aria-pressed", "true")
-        page.get_by_role("button", name="Lay the card").click()
-    expect(page.get_by_role("heading", name="Card 3")).to_be_visible()
-
-
-def new_table(page: Page, base: str) -> str:
-    """A table of Ann and Ben, open on this phone (tests/e2e/tables.py); its join code."""
-    open_new_table(page, base, ["Ann", "Ben"])
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Table")
-    return page.locator("h1 .code").inner_text()
+#: The table of these tests.
+PLAYERS = ["Ann", "Ben"]
 
 
 def test_two_phones_enter_a_map(browser: Browser, live_server: str) -> None:
     ann = browser.new_context().new_page()
-    code = new_table(ann, live_server)
+    code = new_table(ann, live_server, PLAYERS)
     ann.get_by_label("Game", exact=True).select_option("oddland")
     ann.get_by_role("button", name="Start").click()
     expect(ann.get_by_role("heading", level=1)).to_have_text("Oddland")
@@ -135,7 +112,7 @@ def test_two_phones_enter_a_map(browser: Browser, live_server: str) -> None:
 
 def test_painting_works_without_javascript(browser: Browser, live_server: str) -> None:
     page = browser.new_context(java_script_enabled=False).new_page()
-    new_table(page, live_server)
+    new_table(page, live_server, PLAYERS)
     page.get_by_label("Game", exact=True).select_option("oddland")
     page.get_by_role("button", name="Start").click()
     page.get_by_label("Play along", exact=False).uncheck()
@@ -152,7 +129,7 @@ def test_painting_works_without_javascript(browser: Browser, live_server: str) -
 
 def test_play_along_referee_and_read_only_link(browser: Browser, live_server: str) -> None:
     page = browser.new_context().new_page()
-    new_table(page, live_server)
+    new_table(page, live_server, PLAYERS)
     view_link = page.locator("#view-link").input_value()
     page.get_by_label("Game", exact=True).select_option("oddland")
     page.get_by_role("button", name="Start").click()

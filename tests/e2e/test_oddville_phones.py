@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.axe import assert_accessible
-from tests.e2e.polls import expect_live
-from tests.e2e.test_oddland_phones import new_table
+from support.axe import assert_accessible
+from support.browser import new_table
+from support.polls import expect_live
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +30,7 @@ def add(page: Page, where: str, shown: str) -> None:
 
 def test_two_phones_build_a_city(browser: Browser, live_server: str) -> None:
     ann = browser.new_context().new_page()
-    code = new_table(ann, live_server)
+    code = new_table(ann, live_server, ["Ann", "Ben"])
     ann.get_by_label("Game", exact=True).select_option("oddville")
     ann.get_by_role("button", name="Start").click()
     expect(ann.get_by_role("heading", level=1)).to_have_text("OddVille")
@@ -83,7 +83,7 @@ def test_the_worker_steppers_share_one_form(browser: Browser, live_server: str) 
     """Each worker button carries its own change (one form for all of them): taps on two
     players' steppers each change only their own count."""
     ann = browser.new_context().new_page()
-    new_table(ann, live_server)
+    new_table(ann, live_server, ["Ann", "Ben"])
     ann.get_by_label("Game", exact=True).select_option("oddville")
     ann.get_by_role("button", name="Start").click()
     ann.get_by_label("Ben", exact=True).select_option("red")

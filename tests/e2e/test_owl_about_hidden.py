@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.polls import expect_live
-from tests.e2e.test_owl_about_phones import create_table
+from support.browser import new_table
+from support.polls import expect_live
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +31,7 @@ def assert_no_hand_of_ann(phone: Page) -> None:
 
 def test_a_hand_typed_on_anns_phone_stays_on_it(browser: Browser, live_server: str) -> None:
     ann = browser.new_context().new_page()
-    code = create_table(ann, live_server)
+    code = new_table(ann, live_server, ["Ann", "Ben", "Cy"])
     view_link = ann.locator("#view-link").input_value()
     ann.get_by_label("Game", exact=True).select_option("owl-about")
     ann.get_by_role("button", name="Start", exact=True).click()

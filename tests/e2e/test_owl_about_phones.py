@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games import owl_about as oa
-from tests.e2e.axe import assert_accessible
-from tests.e2e.polls import expect_live
+from support.axe import assert_accessible
+from support.polls import expect_live
 
 pytestmark = pytest.mark.e2e
 

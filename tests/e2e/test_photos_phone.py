@@ -12,15 +12,13 @@ from urllib.parse import urljoin
 import pytest
 from playwright.sync_api import Page, expect
 
+from support.axe import assert_accessible
+from support.browser import Phone, second_phone, start_game
 from support.client import CSRF_HEADER
 from support.photos import camera_jpeg
-from tests.e2e.axe import assert_accessible
-from tests.e2e.polls import expect_live, poll_now
-from tests.e2e.test_live_table import Phone, phone, second_phone, start_game
+from support.polls import expect_live, poll_now
 
 pytestmark = pytest.mark.e2e
-
-__all__ = ["phone"]
 
 SEE_OTHER = 303
 

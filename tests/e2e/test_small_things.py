@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Locator, expect
 
-from tests.e2e.test_entry_speed import new_table, size
+from support.browser import new_table, size
 
 pytestmark = pytest.mark.e2e
 

@@ -20,21 +20,8 @@ from hypothesis import strategies as st
 from companion.games import GAMES, Game
 from companion.games.problems import InvalidStateError, path_of
 from companion.games.ranking import ScoreOrder
-from support.every_game import leaves
-from tests.games.test_luckys import tables as luckys_tables
-from tests.games.test_odd_world import states as odd_world_states
-from tests.games.test_oddland import tables as oddland_tables
-from tests.games.test_oddville import cities as oddville_cities
-from tests.games.test_owl_about import games as owl_about_games
+from support.every_game import STRATEGIES, leaves
 
-#: A strategy of valid states per registered game.
-STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
-    "odd-world": odd_world_states(),
-    "owl-about": owl_about_games(),
-    "oddland": oddland_tables(),
-    "luckys-misadventures": luckys_tables(),
-    "oddville": oddville_cities(),
-}
 SLUGS = sorted(GAMES)
 REFUSED_PATH = "This cannot be changed here."
 

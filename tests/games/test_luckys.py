@@ -19,6 +19,7 @@ from companion.games.luckys.game import NO_TOAD_WARNING, NOT_OVER_WARNING
 from companion.games.luckys.referee import InPlay
 from companion.games.luckys.scoring import NO_TURN_ORDER_WARNING, TIEBREAKS
 from companion.games.problems import InvalidStateError
+from support.luckys import NAMES, maven, tables
 
 # --- the cards as data ---------------------------------------------------------------------
 
@@ -257,10 +258,6 @@ def table(
         "final_turn_order": order if order is not None else players,
         "decks": decks,
     }
-
-
-def maven(name: str, faction: str = "oddling", vp: int = 2) -> dict[str, Any]:
-    return {"name": name, "faction": faction, "vp": vp}
 
 
 def test_every_kind_of_card_scores_as_the_rules_say() -> None:
@@ -619,82 +616,6 @@ def test_the_last_turn_order_from_the_rounds_rests_on_the_toad_reading() -> None
 
 
 # --- properties and the conformance strategy ---------------------------------------------------
-
-NAMES = ["Lewis", "Carol", "Ann", "Ben"]
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> dict[str, Any]:
-    """Valid tables of 2-4 players (counts within the box over all players)."""
-    size = draw(st.integers(min_value=2, max_value=4))
-    players = NAMES[:size]
-    left_hirelings = {k: c for k, (_, _, c) in f.HIRELINGS.items()}
-    left_junk = {k: c for k, (_, c) in f.JUNK.items()}
-    left_machines = {k: m.copies for k, m in f.MACHINES.items()}
-    decks = {}
-    named_used: set[str] = set()
-    for name in players:
-        hirelings = {}
-        for kind in f.HIRELINGS:
-            n = draw(st.integers(0, min(3, left_hirelings[kind])))
-            left_hirelings[kind] -= n
-            hirelings[kind] = n
-        machines = {}
-        for key in f.MACHINES:
-            # The Junk trashed to build a Machine is gone: only build what the box allows.
-            need = f.junk_trashed({key: 1})
-            can = min(left_junk[kind] // n for kind, n in need.items())
-            n = draw(st.integers(0, min(1, left_machines[key], can)))
-            left_machines[key] -= n
-            for kind, used in need.items():
-                left_junk[kind] -= used * n
-            machines[key] = n
-        junk = []
-        for kind in f.JUNK:
-            n = draw(st.integers(0, min(2, left_junk[kind])))
-            left_junk[kind] -= n
-            vp = 1 if kind == "clockwork-gizmo" else draw(st.integers(0, 4))
-            junk.append({"kind": kind, "vp": vp, "count": n})
-        mavens = draw(
-            st.lists(
-                st.builds(
-                    maven,
-                    st.sampled_from(["Pumpkin Ted", "Queen of Spades", "Greed", "Sprocket"]),
-                    st.sampled_from([x.value for x in f.Faction]),
-                    st.integers(2, 6),
-                ),
-                max_size=3,
-            )
-        )
-        # Pumpkin Ted, the Queen of Spades and each Sister are single cards; the Sisters
-        # are Wicked.
-        kept = []
-        for entry in mavens:
-            key = f.maven_key(entry["name"])
-            if key in f.NAMED_MAVENS:
-                if key in named_used:
-                    continue
-                named_used.add(key)
-            if key in f.THREE_SISTERS:
-                entry["faction"] = f.SISTERS_FACTION.value
-            kept.append(entry)
-        mavens = kept
-        decks[name] = {
-            "lucky": draw(st.integers(0, 1)),
-            "hirelings": hirelings,
-            "mavens": mavens,
-            "junk": junk,
-            "machines": machines,
-        }
-    first = players.index(draw(st.sampled_from(players)))
-    order = players[first:] + players[:first]  # clockwise from the Toad holder
-    use_order = draw(st.booleans())
-    return {
-        "players": players,
-        "escaped": None,
-        "final_turn_order": list(order) if use_order else None,
-        "decks": decks,
-    }
 
 
 @given(tables())

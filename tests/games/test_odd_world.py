@@ -18,6 +18,7 @@ from companion.games.odd_world import (
     score_series,
 )
 from companion.games.problems import InvalidStateError
+from support.odd_world import states
 
 
 def player(name: str, face_down: str | None = None, **display: int) -> dict[str, Any]:
@@ -277,51 +278,6 @@ def test_parse_edit_accepts_counts_and_birds_only() -> None:
 
 
 # --- properties ----------------------------------------------------------------------
-
-counts = st.integers(min_value=0, max_value=3)
-displays = st.fixed_dictionaries(dict.fromkeys(BIRDS, counts))
-face_downs = st.none() | st.sampled_from(list(BIRDS))
-
-
-@st.composite
-def states(draw: st.DrawFn) -> dict[str, Any]:
-    """Valid tables of 2-5 players (a bird over the deck's 8 cards is trimmed)."""
-    size = draw(st.integers(min_value=2, max_value=5))
-    players = [
-        {"name": f"P{i}", "display": draw(displays), "face_down": draw(face_downs)}
-        for i in range(size)
-    ]
-    left = {}
-    for bird in BIRDS:
-        left[bird] = 8
-        for entry in players:
-            if entry["face_down"] == bird:
-                left[bird] -= 1
-        for entry in players:
-            entry["display"][bird] = min(entry["display"][bird], left[bird])
-            left[bird] -= entry["display"][bird]
-    complete = 0
-    for entry in players:
-        display = entry["display"]
-        if all(display[bird] for bird in BIRDS):
-            complete += 1
-            if complete > 1:  # the game ended when the first display held all nine
-                left[BIRDS_ORDER[0]] += display[BIRDS_ORDER[0]]
-                display[BIRDS_ORDER[0]] = 0
-        # Each player was dealt 3 cards: top a short hand up from the birds left.
-        while sum(display.values()) + (entry["face_down"] is not None) < 3:
-            bird = next((b for b in BIRDS_ORDER[1:] if left[b] > 0), None)
-            if bird is None:  # those birds are all out: the largest display gives one up
-                richest = max(players, key=lambda p: sum(p["display"].values()))
-                bird = next(b for b in BIRDS_ORDER[1:] if richest["display"][b] > 0)
-                richest["display"][bird] -= 1
-                left[bird] += 1
-            display[bird] += 1
-            left[bird] -= 1
-    return {"players": players}
-
-
-BIRDS_ORDER = list(BIRDS)
 
 
 @given(states())

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.grid import components
 from companion.games.oddland import (
     GAME,
     TIEBREAK,
@@ -37,8 +36,8 @@ from companion.games.oddland.species import (
     token_limit,
     tokens_per_player,
 )
-from companion.games.oddland.state import unmade_spaces
 from companion.games.problems import InvalidStateError, Problem
+from support.oddland import MAPS, tables, tok
 
 API_MAP = ["FFWW", "FSSW", "MM.."]
 BEGATOR_A_JSON: dict[str, Any] = {
@@ -47,11 +46,6 @@ BEGATOR_A_JSON: dict[str, Any] = {
     "region": "neighbors",
     "solo_modifier": -3,
 }
-
-
-def tok(player: str, species: str, *cells: tuple[int, int]) -> dict[str, Any]:
-    """A token entry as the API takes it."""
-    return {"player": player, "species": species, "cells": [list(cell) for cell in cells]}
 
 
 def state(
@@ -1141,61 +1135,6 @@ def test_parse_edit_rejects(path: list[str | int], raw: str, message: str) -> No
 
 
 # --- properties --------------------------------------------------------------------------
-
-ROW_TEXT = st.text(alphabet="FSWM.", min_size=0, max_size=8)
-MAPS = st.lists(ROW_TEXT, min_size=0, max_size=8)
-POOL = ["begator", "flora", "flora", "owloose", "pangeroo", "pigehorse", "grizzsleep"]
-PLAYERS = ["Ann", "Ben", "Cy"]
-
-
-def made_by_cards(rows: list[str], pair: str = "") -> list[str]:
-    """The map with the set-up ``pair`` (8 terrain letters, if given) laid at its top left,
-    in 2 rows of 4, without the spaces no 2x2 map card can have made (again, until none is
-    left: clearing one may leave a neighbour outside every 2x2 block), and only the piece
-    holding the pair, else the largest (cards are laid against the map, so a map hangs
-    together)."""
-    rows = list(rows)
-    if pair:
-        rows += [""] * (2 - len(rows))
-        for r in range(2):
-            rows[r] = pair[4 * r : 4 * r + 4] + rows[r][4:]
-    while unmade := unmade_spaces(rows):
-        for r, c in unmade:
-            rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
-    spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    pieces = sorted(components(spaces), key=lambda p: ((0, 0) in p, len(p)), reverse=True)
-    for piece in pieces[1:]:  # every piece is whole 2x2 blocks: the rest stays made
-        for r, c in piece:
-            rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
-    return rows
-
-
-#: The set-up pair's 8 terrain letters (2 rows of 4), or none (an empty map).
-PAIRS = st.text(alphabet="FSWM", min_size=8, max_size=8) | st.just("")
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid three-player table: a map that grew from the set-up pair by 2x2 cards (or
-    none yet), tokens on distinct spaces within supply."""
-    pair = draw(PAIRS)
-    # Without the pair, the map is empty: nothing entered yet.
-    rows = made_by_cards(draw(MAPS), pair) if pair else []
-    spaces = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
-    # Each token is a turn, and each turn's card adds at least 2 spaces to the pair's 8.
-    most = min(12, max(0, (len(spaces) - 8) // 2))
-    chosen = draw(st.lists(st.sampled_from(spaces), unique=True, max_size=most)) if most else []
-    tokens = [
-        tok(PLAYERS[n % 3], POOL[n // 3], cell) for n, cell in enumerate(chosen[: 3 * len(POOL)])
-    ]
-    return {
-        "players": PLAYERS,
-        "map": rows,
-        "tokens": tokens,
-        "sides": {"begator": "A", "flora": "A", "owloose": "B", "pangeroo": "A"},
-        "points": {"Ben": {"pangeroo": 4}},
-        "definitions": {"owloose": {"B": {"points": 1, "per": "token", "region": "row"}}},
-    }
 
 
 @given(MAPS)

@@ -22,46 +22,16 @@ from companion.games.oddville import (
     problems_in,
 )
 from companion.games.problems import InvalidStateError
-from support.oddville_games import played_games
-
-SQUARE = "main-square"
-RULEBOOK_PLAYERS = ["Blue", "Purple", "Red", "Yellow"]
-
-
-def sq(*owners: str, at: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    """The Main Square as the API takes it."""
-    return {"at": list(at), "card": SQUARE, "owners": list(owners)}
-
-
-def card(
-    at: tuple[int, int],
-    kind: str,
-    owner: str | None = None,
-    *,
-    value: int | None = None,
-    guild: str | None = None,
-    shield: int = 0,
-    counts: str | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """A building as the API takes it."""
-    points: dict[str, Any] = {"kind": kind}
-    if value is not None:
-        points["value"] = value
-    if counts is not None:
-        points["guild"] = counts
-    entry: dict[str, Any] = {"at": list(at), "points": points, **extra}
-    if owner is not None:
-        entry["owner"] = owner
-    if guild is not None:
-        entry["guild"] = guild
-    if shield:
-        entry["shield"] = shield
-    return entry
-
-
-def table(city: list[dict[str, Any]], players: list[str] | None = None, **extra: Any) -> dict:
-    return {"players": players or ["Ann", "Ben"], "city": city, **extra}
+from support.oddville import (
+    RULEBOOK,
+    RULEBOOK_CITY,
+    RULEBOOK_PLAYERS,
+    SQUARE,
+    card,
+    cities,
+    sq,
+    table,
+)
 
 
 def scores(state: dict[str, Any]) -> dict[str, int]:
@@ -74,26 +44,6 @@ def card_points(state: dict[str, Any]) -> dict[tuple[int, int], int]:
 
 
 # --- the rulebook's scoring example ------------------------------------------------------
-
-# The rulebook's picture, rebuilt as a city (Main Square C at the top centre):
-#
-#   row 1:  H  A  C  D
-#   row 2:  E  B  F  G
-#
-# A and H are Diamond 4; B counts Masks (2 + 3); D counts diamonds (3 + 2); E scores 3 per
-# adjacent card (H and B); F adds up the shields of its neighbours (B 1, G 2; C and E show
-# none); G counts its column (D and itself). B, E and G are Mask cards.
-RULEBOOK_CITY = [
-    sq("Blue", "Red"),
-    card((0, -1), "diamond", "Blue", value=4),  # A
-    card((1, -1), "guild", "Purple", value=2, guild="mask", counts="mask", shield=1),  # B
-    card((0, 1), "diamonds", "Purple"),  # D
-    card((1, -2), "adjacent-x3", "Red", guild="mask"),  # E
-    card((1, 0), "shields", "Red"),  # F
-    card((1, 1), "column", "Yellow", guild="mask", shield=2),  # G
-    card((0, -2), "diamond", "Yellow", value=4),  # H
-]
-RULEBOOK = table(RULEBOOK_CITY, RULEBOOK_PLAYERS, ended_by="Red")
 
 
 def test_the_rulebook_example_scores_as_printed() -> None:
@@ -433,12 +383,6 @@ def test_malformed_shapes_are_problems_not_crashes() -> None:
 
 
 # --- properties ---------------------------------------------------------------------------
-
-
-def cities() -> st.SearchStrategy[dict[str, Any]]:
-    """Valid tables the rules can produce: games played by the rules to their end, or
-    stopped before it with nobody entered as having ended it (``support/oddville_games``)."""
-    return st.one_of(played_games(), played_games(finished=False))
 
 
 def standings(state: dict[str, Any]) -> list[Any]:

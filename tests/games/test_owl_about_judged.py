@@ -26,7 +26,7 @@ from companion.games import owl_about as oa
 from companion.games.names import Roster
 from companion.games.owl_about import state as owl_state
 from companion.games.problems import InvalidStateError
-from tests.games.test_owl_about import FULL_DECK, games
+from support.owl_about import FULL_DECK, games
 
 GAME = oa.GAME
 NAMES = ["Ann", "Ben", "Cy", "Dot", "Ed", "Flo"]

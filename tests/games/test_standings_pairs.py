@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.games import GAMES
 from companion.services.explain import pairs
-from tests.games.test_standings_sentences import made_up
+from support.odd_world import made_up
 
 
 def test_points_part_neighbours() -> None:

@@ -8,37 +8,13 @@ import pytest
 
 from companion.games import GAMES
 from companion.services.explain import decision
-
-SPECIES = "Bird species in display"
-BEST = "Best single bird"
+from support.odd_world import made_up
 
 
 def odd_world(*displays: tuple[str, dict[str, int]]) -> dict[str, Any]:
     """An Odd World result from named displays."""
     state = {"players": [{"name": name, "display": shown} for name, shown in displays]}
     return GAMES["odd-world"].score(state).to_json()
-
-
-def made_up(rows: list[tuple[str, int, int, int]], winners: list[str]) -> dict[str, Any]:
-    """An Odd World-shaped result with chosen scores and tiebreak values."""
-    return {
-        "game": "odd-world",
-        "standings": [
-            {
-                "player": player,
-                "score": score,
-                "winner": player in winners,
-                "tiebreak": [
-                    {"label": SPECIES, "value": species},
-                    {"label": BEST, "value": best},
-                ],
-            }
-            for player, score, species, best in rows
-        ],
-        "winners": winners,
-        "decided_by": "shared" if len(winners) > 1 else SPECIES,
-        "finished": True,
-    }
 
 
 def test_two_tied_without_tiebreakers_share() -> None:

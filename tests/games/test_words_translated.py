@@ -32,6 +32,8 @@ from companion.games.limits import validate_model
 from companion.games.names import hidden_character_message
 from companion.games.problems import InvalidStateError, Problem, problem_messages
 from companion.games.text import sentences, speaking, spoken_list
+from support.every_game import STRATEGIES
+from support.owl_about import FUZZ_STATES, FUZZ_TRICK_REQUESTS
 from support.pseudo import PSEUDO
 from support.word_examples import EXAMPLES
 from support.word_examples.oddland import replayed_twice
@@ -44,8 +46,6 @@ from support.words import (
     names_in,
     problems_json,
 )
-from tests.games.test_conformance import STRATEGIES
-from tests.games.test_owl_about import FUZZ_STATES, FUZZ_TRICK_REQUESTS
 
 SLUGS = sorted(GAMES)
 

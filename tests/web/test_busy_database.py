@@ -19,10 +19,10 @@ from sqlalchemy.exc import OperationalError
 from companion import database
 from companion.extensions import db
 from companion.models import Play
-from companion.web.actions import CONTENTION_MESSAGE
 from companion.web.errors import BUSY_MESSAGE
+from companion.web.play.actions import CONTENTION_MESSAGE
+from support.app import SQLITE
 from support.client import create_table, csrf, edit, start_play, write_lock_held
-from tests.conftest import SQLITE
 
 # The lock below is SQLite's; PostgreSQL makes a writer wait for a row's lock instead.
 only_sqlite = pytest.mark.parametrize("backend", [SQLITE])

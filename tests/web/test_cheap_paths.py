@@ -4,49 +4,20 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-from unittest.mock import patch
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from companion.extensions import db
 from companion.models import Play
-from companion.services import plays, tables
+from companion.services import plays
 from companion.web import pages, static_files
 from support.client import HTMX, create_table, csrf, edit, start_play
+from support.queries import counted_queries
 
 YEAR = 31536000
-
-
-@contextmanager
-def counted_queries(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run inside the block: through SQLAlchemy, and straight on the
-    driver's cursor (the polls' version checks)."""
-    statements: list[str] = []
-
-    def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        statements.append(statement)
-
-    real_rows = tables.driver_rows
-
-    def counted_rows(sql: str, parameters: Any) -> Any:
-        statements.append(sql)
-        return real_rows(sql, parameters)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        with patch.object(tables, "driver_rows", counted_rows):
-            yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
 
 
 @pytest.mark.both_backends("the poll's one query, on each database")

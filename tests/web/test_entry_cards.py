@@ -9,10 +9,8 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from support import every_game, luckys, oddland, oddville
 from support.client import TableLinks, create_table, csrf
-from tests.web import test_luckys_pages as luckys
-from tests.web import test_oddland_pages as oddland
-from tests.web import test_oddville_pages as oddville
 
 
 def lay(client: FlaskClient, links: TableLinks, play_id: int, at: str, **card: str) -> int:
@@ -54,7 +52,7 @@ def test_a_card_with_an_unknown_terrain_is_refused(app: Flask, client: FlaskClie
 
 def test_a_new_city_card_leaves_guild_and_shield_behind(client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
-    play_id = oddville.start_oddville(client, links.edit)
+    play_id = every_game.start_oddville(client, links.edit)
     palette = {"tool": "place", "points": "guild-2", "guild": "mask", "shield": "2"}
     added = oddville.tap(client, links, play_id, "1,0,empty", owner="Ann", **palette)
     assert added.status_code == 200
@@ -72,7 +70,7 @@ def test_a_new_city_card_leaves_guild_and_shield_behind(client: FlaskClient) -> 
 
 def test_the_fate_picker_names_each_suit_on_screen(client: FlaskClient) -> None:
     links = create_table(client, ["Ann", "Ben"])
-    play_id = luckys.start_luckys(client, links.edit)
+    play_id = every_game.start_luckys(client, links.edit)
     page = luckys.text(client.get(f"/t/{links.edit}/plays/{play_id}"))
     picker = page[page.index('class="lm-picker"') :]
     for suit, mark in (("Cups", "∪"), ("Swords", "⚔"), ("Wands", "⚚")):  # noqa: RUF001

@@ -16,7 +16,7 @@ from companion.games import GAMES
 from companion.models import Edit, Group, Play, Table
 from companion.services import groups, plays, tables, transfer, transfer_stream
 from companion.web.cache import Cache
-from tests.web.test_transfer_roundtrip import PLAYERS, _fill_table
+from support.transfer import PLAYERS, fill_table
 
 ME = plays.Author(device="stream")
 
@@ -41,8 +41,8 @@ def test_streamed_exports_are_the_documents_for_every_game(app: Flask) -> None:
         group = groups.create_group("Streams", PLAYERS)
         seated = [member.id for member in group.players]
         for slug in GAMES:
-            _fill_table(groups.start_table(group, seated=seated), slug)
-            _fill_table(tables.create_table(PLAYERS), slug)
+            fill_table(groups.start_table(group, seated=seated), slug)
+            fill_table(tables.create_table(PLAYERS), slug)
         group_id = group.id
     kept: Cache[str] = Cache(10_000, 10_000_000, len)
     for pieces in (Nothing(), kept, kept):  # built, then from the kept texts

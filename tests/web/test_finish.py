@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from companion.games import GAMES, odd_world
-from companion.web.finish import ending
+from companion.services.explain import ending
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from support.owl_about import start_owl
 

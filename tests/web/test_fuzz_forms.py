@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from support.client import HTMX, TableLinks, create_table, csrf, start_play
 from support.every_game import Fixture, table_with_every_game
-from tests.web.test_security_routes import _rules as route_rules
-from tests.web.test_security_routes import _urls as route_urls
+from support.routes import route_urls
+from support.routes import routes as route_rules
 
 KEYS = st.sampled_from(
     [

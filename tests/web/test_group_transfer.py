@@ -260,8 +260,7 @@ def test_shared_exports_leave_hands_out_and_backups_keep_them(
     app: Flask, client: FlaskClient
 ) -> None:
     from support.client import create_table
-    from support.owl_about import play_url, start_owl, start_round
-    from tests.web.test_owl_about_pages import MIU_HAND, TABLE, phone_of
+    from support.owl_about import MIU_HAND, TABLE, phone_of, play_url, start_owl, start_round
 
     links = create_table(client, TABLE)
     miu = phone_of(app, links.edit, "Miu")

@@ -4,7 +4,6 @@ footer, every play page and every rules page link to them; they are public."""
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
@@ -13,57 +12,9 @@ from markupsafe import escape
 
 from companion.games import GAMES
 from support.every_game import table_with_every_game
+from support.links import Page, parse
 
 HELP_PAGES = ["/help", *(f"/help/{slug}" for slug in GAMES)]
-
-
-class _Page(HTMLParser):
-    """The ids, the links (``href`` and ``hx-get``), the contents' links and the h2
-    sections of one page."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: set[str] = set()
-        self.links: list[str] = []
-        #: The addresses htmx asks for (``hx-get``): they answer htmx requests.
-        self.fragments: list[str] = []
-        self.contents: list[str] = []
-        self.sections: list[str] = []
-        self.h1 = 0
-        self._in_contents = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = {name: value or "" for name, value in attrs}
-        if "id" in found:
-            self.ids.add(found["id"])
-        if tag == "h1":
-            self.h1 += 1
-        if tag == "nav" and "help-contents" in found.get("class", ""):
-            self._in_contents = True
-        if tag == "section" and "help-section" in found.get("class", ""):
-            self.sections.append(found["id"])
-        for name in ("href", "hx-get"):
-            if name in found:
-                self.links.append(found[name])
-                if name == "hx-get":
-                    self.fragments.append(found[name])
-                if self._in_contents and tag == "a":
-                    self.contents.append(found[name])
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "nav":
-            self._in_contents = False
-
-
-def parse(client: FlaskClient, url: str) -> tuple[_Page, str]:
-    """A page's parsed links and ids, and its text; it must answer 200."""
-    response = client.get(url)
-    assert response.status_code == 200, url
-    body = response.get_data(as_text=True)
-    response.close()
-    page = _Page()
-    page.feed(body)
-    return page, body
 
 
 @pytest.mark.parametrize("url", HELP_PAGES)
@@ -108,7 +59,7 @@ def test_help_pages_are_public_and_not_stored(client: FlaskClient, url: str) -> 
 
 def test_every_link_on_the_help_pages_leads_somewhere(client: FlaskClient) -> None:
     """Every link of this site answers 200, and every #place it names is on its page."""
-    pages: dict[str, _Page] = {}
+    pages: dict[str, Page] = {}
     failures: list[str] = []
     for url in HELP_PAGES:
         page, _ = parse(client, url)
@@ -122,7 +73,7 @@ def test_every_link_on_the_help_pages_leads_somewhere(client: FlaskClient) -> No
                 htmx = {"HX-Request": "true"} if link in page.fragments else {}
                 response = client.get(target, headers=htmx)
                 status, html = response.status_code, response.mimetype == "text/html"
-                pages[target] = _Page()
+                pages[target] = Page()
                 if html:
                     pages[target].feed(response.get_data(as_text=True))
                 response.close()

@@ -13,9 +13,9 @@ from flask.testing import FlaskClient
 from companion import config, hosts
 from companion.serve import LoopbackLinks, addresses_to_open, server_settings
 from companion.web.pages import _qr_svg
+from support.app import FORGED_HOST, local_app
 from support.client import create_table
-from tests.web.test_help import parse
-from tests.web.test_security import FORGED_HOST, _local_app
+from support.links import parse
 
 LAPTOP = "192.168.1.20"
 
@@ -32,7 +32,7 @@ def on_a_home_network(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_phone_using_the_laptops_address_gets_links_and_a_qr_code_with_it(
     tmp_path: Path, sqlite_template: Path
 ) -> None:
-    with _local_app(tmp_path, sqlite_template) as app:
+    with local_app(tmp_path, sqlite_template) as app:
         client = app.test_client()
         links = create_table(client, ["Ann", "Ben"])
         for host in (f"{LAPTOP}:5000", "laptop.local:5000", "laptop:5000"):
@@ -64,7 +64,7 @@ def test_the_machines_own_names_are_trusted_without_configuration() -> None:
 def test_on_the_laptop_itself_the_links_are_the_ones_other_phones_can_open(
     tmp_path: Path, sqlite_template: Path
 ) -> None:
-    with _local_app(tmp_path, sqlite_template) as app:
+    with local_app(tmp_path, sqlite_template) as app:
         app.wsgi_app = LoopbackLinks(app.wsgi_app, f"{LAPTOP}:5000")  # type: ignore[method-assign]
         client = app.test_client()
         links = create_table(client, ["Ann", "Ben"])

@@ -1,16 +1,14 @@
-"""A live update's answer is worked out once per panel and the digests phones hold
-(``pieces.Rendering.answer_for``): the phones of a table hold the same pieces, so the
-first one's poll after a change makes the answer the others get. It is kept on the
-panel of one version, so a phone can never get an answer made for another version, and
-each phone still gets its own CSRF token and fresh form keys. A phone's token is signed
-once per process, not once per request. A live answer is compressed for speed."""
+"""A live update is the play's panel, rendered once per version and view and kept
+(``web/play/panel.py``): the tap's request renders it, the other phones' polls take it,
+each with its own CSRF token and fresh form keys, and a phone never gets the panel of
+another version. A phone's token is signed once per process, not once per request. An
+answer goes in the encoding the phone takes."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-import brotli
 import pytest
 from flask import Flask, session
 from flask.testing import FlaskClient
@@ -18,10 +16,10 @@ from flask_wtf.csrf import generate_csrf, validate_csrf
 from itsdangerous import URLSafeTimedSerializer
 
 from companion.games.odd_world import BIRDS
-from companion.web.live import personal, pieces, responses
-from support import oob
+from companion.web import personal
+from companion.web.play.panel import PANELS_KEY
 from support.client import create_table, start_play
-from support.oob import Phone, text_of
+from support.phones import Phone, panel_of, text_of
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 KEYS = re.compile(r'name="submission" value="([^"]+)"')
@@ -33,21 +31,12 @@ def phones(app: Flask, client: FlaskClient) -> list[Phone]:
     """Four phones showing everyone's displays of a 4-player Odd World game."""
     links = create_table(client, ["Ann", "Ben", "Cy", "Dan"])
     play = start_play(client, links.edit)
-    return [Phone(app, links.edit, play, "all", digests=True) for _ in range(4)]
+    return [Phone(app, links.edit, play, "all") for _ in range(4)]
 
 
-@pytest.fixture
-def worked_out(monkeypatch: pytest.MonkeyPatch) -> list[pieces.Held | None]:
-    """The digests each answer worked out from scratch was made for."""
-    made: list[pieces.Held | None] = []
-    original = pieces.changed_only
-
-    def counted(rendering: pieces.Rendering | None, held: pieces.Held | None) -> str | None:
-        made.append(held)
-        return original(rendering, held)
-
-    monkeypatch.setattr(pieces, "changed_only", counted)
-    return made
+def kept(app: Flask) -> int:
+    """How many panels the app keeps."""
+    return len(app.extensions[PANELS_KEY])
 
 
 def tap(phone: Phone, bird: str, value: str) -> None:
@@ -62,51 +51,42 @@ def session_token(phone: Phone) -> str:
 
 
 def fresh_panel(app: Flask, phone: Phone) -> str:
-    page = text_of(app.test_client().get(f"{phone.url}?seat=all"))
-    at, until = oob.element(page, "play")
-    return oob.steady(page[at:until])
+    return panel_of(text_of(app.test_client().get(f"{phone.url}?seat=all")))
 
 
-def panel_of(phone: Phone) -> str:
-    at, until = oob.element(phone.page, "play")
-    return oob.steady(phone.page[at:until])
-
-
-def test_phones_holding_the_same_pieces_share_one_answer_with_their_own_values(
-    app: Flask, phones: list[Phone], worked_out: list[Any]
+def test_phones_showing_the_same_view_share_one_panel_with_their_own_values(
+    app: Flask, phones: list[Phone]
 ) -> None:
     tapper, *others = phones
-    tap(tapper, BIRD, "1")  # the tap's answer: what the others lack too
+    tap(tapper, BIRD, "1")  # the tap's request renders the new version's panel
+    rendered = kept(app)
     answers = [other.poll({}) for other in others]
-    assert len(worked_out) == 1  # the tap worked it out, the polls took it
+    assert kept(app) == rendered  # the polls took it
     bodies = [text_of(answer) for answer in answers]
-    assert all(answer.headers["HX-Reswap"] == "none" for answer in answers)
-    assert len({oob.steady(body) for body in bodies}) == 1
-    # Each phone its own token (where the answer holds forms; signed afresh, the session's
-    # token before the first dot) and its own fresh keys.
+    assert len({panel_of(body) for body in bodies}) == 1
+    # Each phone its own token (signed afresh, the session's token before the first dot)
+    # and its own fresh keys.
     for other, body in zip(others, bodies, strict=True):
         assert {token.split(".")[0] for token in TOKEN.findall(body)} == {session_token(other)}
     keys = [key for body in bodies for key in KEYS.findall(body)]
+    assert keys
     assert len(keys) == len(set(keys))
     for other, answer in zip(others, answers, strict=True):
         other.take(answer)
-        assert panel_of(other) == fresh_panel(app, other)
+        assert panel_of(other.page) == fresh_panel(app, other)
 
 
-def test_an_answer_kept_for_one_version_never_reaches_the_next(
-    app: Flask, phones: list[Phone], worked_out: list[Any]
+def test_the_panel_kept_for_one_version_never_reaches_the_next(
+    app: Flask, phones: list[Phone]
 ) -> None:
     tapper, late, later, _ = phones
     tap(tapper, BIRD, "1")
-    # ``late`` polls now; ``later`` holds the same pieces but polls after another tap.
     late.take(late.poll({}))
     tap(tapper, BIRD, "2")
-    worked_out.clear()
-    answer = later.poll({})
-    assert len(worked_out) == 1  # not the answer kept for the version before
-    later.take(answer)
-    assert panel_of(later) == fresh_panel(app, later)
-    assert panel_of(later) != panel_of(late)
+    later.take(later.poll({}))
+    assert panel_of(later.page) == fresh_panel(app, later)
+    assert panel_of(later.page) != panel_of(late.page)
+    assert f'id="n-0-{BIRD}" name="value" value="2"' in later.page
 
 
 def signatures(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -170,28 +150,4 @@ def test_a_live_answer_goes_in_the_encoding_the_phone_takes(
     assert "Accept-Encoding" in answer.headers["Vary"]
     assert int(answer.headers["Content-Length"]) == len(answer.data)
     other.take(answer)  # decoded as a browser would
-    assert panel_of(other) == fresh_panel(app, other)
-
-
-def test_a_small_live_answer_is_compressed_for_speed(phones: list[Phone]) -> None:
-    tapper, other, *_ = phones
-    tap(tapper, BIRD, "1")
-    answer = other.poll({"Accept-Encoding": "br"})
-    raw = text_of(answer).encode()
-    assert len(raw) <= responses.SMALL_FRAGMENT
-    assert answer.data == brotli.compress(raw, **responses.SMALL_FRAGMENT_BROTLI)
-
-
-def test_a_digest_is_blind_to_tokens_and_keys_only(app: Flask) -> None:
-    def form(token: str, key: str, label: str) -> str:
-        return (
-            f'<form><input type="hidden" name="csrf_token" value="{token}">'
-            f'<input type="hidden" name="submission" value="{key}">{label}</form>'
-        )
-
-    with app.test_request_context():
-        digest = pieces.Rendering().digest
-        same = digest(form("t1", "k1", "+"))
-        assert digest(form("t2", "k2", "+")) == same
-        assert digest(form("t1", "k1", "-")) != same
-        assert digest('name="submission" value="k1') != digest('name="submission" value="k2')
+    assert panel_of(other.page) == fresh_panel(app, other)

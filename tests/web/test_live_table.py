@@ -8,8 +8,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
-from tests.web.test_tables import evening_rows
+from support.client import HTMX, TableLinks, create_table, csrf, edit, evening_rows, start_play
 
 HOOPOE_ANN = "players[0].display.hoopoe"
 HOOPOE_BEN = "players[1].display.hoopoe"

@@ -15,8 +15,7 @@ from companion.extensions import db
 from companion.models import Play
 from support.client import HTMX, TableLinks, create_table, csrf
 from support.every_game import start_luckys
-
-SLUG = "luckys-misadventures"
+from support.luckys import post, text, url
 
 
 @pytest.fixture
@@ -27,23 +26,6 @@ def links(client: FlaskClient) -> TableLinks:
 @pytest.fixture
 def play_id(client: FlaskClient, links: TableLinks) -> int:
     return start_luckys(client, links.edit)
-
-
-def text(response: TestResponse) -> str:
-    return html_lib.unescape(response.get_data(as_text=True))
-
-
-def url(token: str, play_id: int, action: str = "") -> str:
-    base = f"/t/{token}/plays/{play_id}"
-    return f"{base}/{SLUG}/{action}" if action else base
-
-
-def post(
-    client: FlaskClient, token: str, play_id: int, action: str, data: dict[str, object]
-) -> TestResponse:
-    token_value = csrf(client, url(token, play_id) + "?seat=all")
-    body = {"csrf_token": token_value, "seat": "all", **{k: str(v) for k, v in data.items()}}
-    return client.post(url(token, play_id, action), data=body, headers=HTMX)
 
 
 def reveal(client: FlaskClient, token: str, play_id: int, codes: list[str]) -> TestResponse:

@@ -21,18 +21,9 @@ from werkzeug.test import TestResponse
 from companion.extensions import db
 from companion.models import Play, SpeciesDefinition
 from support.client import HTMX, TableLinks, create_table, csrf, standings_readings
-from support.oddland import IN_BOX, KNOWN, start_oddland
+from support.oddland import IN_BOX, KNOWN, post, start_oddland, state_of, turn_form
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def post(
-    client: FlaskClient, token: str, play_id: int, route: str, *, htmx: bool = True, **data: Any
-) -> TestResponse:
-    """Post one of the Oddland forms (with this phone's CSRF token)."""
-    data.setdefault("csrf_token", csrf(client, f"/t/{token}"))
-    headers = HTMX if htmx else {}
-    return client.post(f"/t/{token}/plays/{play_id}/oddland/{route}", data=data, headers=headers)
 
 
 def tap(
@@ -67,14 +58,6 @@ def paint_rows(client: FlaskClient, token: str, play_id: int, rows: list[str]) -
         for c, letter in enumerate(row):
             if letter != ".":
                 assert tap(client, token, play_id, letter, (r, c)).status_code == 200
-
-
-def state_of(app: Flask, play_id: int) -> dict[str, Any]:
-    """The stored state of a play."""
-    with app.app_context():
-        play = db.session.get(Play, play_id)
-        assert play is not None
-        return dict(play.state)
 
 
 def text(response: TestResponse) -> str:
@@ -544,16 +527,6 @@ def test_history_names_oddland_fields(
 
 
 # --- play-along ----------------------------------------------------------------------------
-
-
-def turn_form(row: int, col: int, terrains: str, **token: str) -> dict[str, str]:
-    """The next-turn form: four terrain letters, the card's top-left place, the token."""
-    tl, tr, bl, br = terrains
-    data = {"row": str(row), "col": str(col), "top_left": tl, "top_right": tr,
-            "bottom_left": bl, "bottom_right": br, "player": "Ann", "species": "begator",
-            "space": "top-left", "second": ""}  # fmt: skip
-    data.update(token)
-    return data
 
 
 def lay_setup(client: FlaskClient, token: str, play: int) -> None:

@@ -15,8 +15,7 @@ from companion.games import oddland as engine
 from companion.games.oddland import placement
 from companion.services import oddland as service
 from support.client import HTMX, TableLinks, create_table, csrf
-from support.oddland import start_oddland
-from tests.web.test_oddland_pages import post, state_of, turn_form
+from support.oddland import post, start_oddland, state_of, turn_form
 
 
 @contextmanager

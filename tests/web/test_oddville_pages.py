@@ -5,38 +5,12 @@ workers, who ended the game, the construction referee, refusals and the read-onl
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
-from companion.extensions import db
-from companion.models import Play
-from support.client import HTMX, TableLinks, create_table, csrf
+from support.client import HTMX, create_table, csrf
 from support.every_game import start_oddville
-
-
-def post(
-    client: FlaskClient, token: str, play_id: int, route: str, *, htmx: bool = True, **data: Any
-) -> TestResponse:
-    """Post one of the OddVille forms (with this phone's CSRF token)."""
-    data.setdefault("csrf_token", csrf(client, f"/t/{token}"))
-    headers = HTMX if htmx else {}
-    return client.post(f"/t/{token}/plays/{play_id}/oddville/{route}", data=data, headers=headers)
-
-
-def state_of(client: FlaskClient, play_id: int) -> dict[str, Any]:
-    """The play's stored state."""
-    with client.application.app_context():
-        play = db.session.get(Play, play_id)
-        assert play is not None
-        return dict(play.state)
-
-
-def tap(
-    client: FlaskClient, links: TableLinks, play_id: int, at: str, **palette: str
-) -> TestResponse:
-    return post(client, links.edit, play_id, "tap", at=at, **palette)
+from support.oddville import post, state_of, tap
 
 
 def test_colours_are_chosen_before_the_game(client: FlaskClient) -> None:

@@ -15,8 +15,8 @@ from sqlalchemy.exc import OperationalError
 
 from companion.extensions import db
 from companion.web import operations
+from support.app import POSTGRES
 from support.client import create_table, start_play
-from tests.conftest import POSTGRES
 
 TOKEN_LOOKING = "AbCdEf0123456789secret"
 

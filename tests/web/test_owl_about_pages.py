@@ -17,9 +17,12 @@ from companion.models import Play
 from companion.services import plays
 from support.client import HTMX, TableLinks, create_table, csrf, standings_readings
 from support.owl_about import (
+    MIU_HAND,
+    TABLE,
     act,
     deck_rows,
     page,
+    phone_of,
     picker_fields,
     play_url,
     start_owl,
@@ -29,7 +32,6 @@ from support.owl_about import (
     text,
 )
 
-TABLE = ["Miu", "Carol", "Romi", "Tom"]
 TRIO = ["Ann", "Ben", "Cy"]
 RULEBOOK_TRICK = ["6", "2", "8", "10"]
 
@@ -127,19 +129,17 @@ def test_options_start_with_the_chart_target_or_a_chosen_one(
 # --- playing along ----------------------------------------------------------------------------
 
 
-def test_each_tap_returns_only_the_trick_and_the_winner_leads_next(
+def test_each_tap_returns_the_panel_and_the_winner_leads_next(
     client: FlaskClient, links: TableLinks, basic: int
 ) -> None:
     response = tap_all(client, links.edit, basic, RULEBOOK_TRICK[:3])
     html = text(response)
-    assert html.lstrip().startswith('<section id="trick"')
+    assert html.lstrip().startswith('<section id="play"')
     assert "<html" not in html
-    assert 'id="play"' not in html
     assert 'Romi</span> <span class="owl-card">8</span> <span class="owl-fp">8 FP' in html
     assert "winning" in html
     assert "Tom</strong> to play." in html
-    # The play's buttons come along out of band: Undo is live, the history count current.
-    assert 'id="play-actions" hx-swap-oob="true"' in html
+    # The play's buttons come with it: Undo is live, the history count current.
     assert "History (4)" in html
 
     html = text(tap(client, links.edit, basic, "10"))
@@ -312,7 +312,7 @@ def test_two_phones_playing_for_the_same_turn_conflict(
     second = act(client, links.edit, basic, "card", {**fields, "card": "7"})
     assert second.status_code == 409
     html = text(second)
-    assert html.lstrip().startswith('<section id="trick"')
+    assert html.lstrip().startswith('<section id="play"')
     assert "Another phone played in this trick first: now 6." in html
     assert "Carol</strong> to play." in html
     # The stale tap on a trick that is over is refused the same way.
@@ -561,18 +561,6 @@ def test_the_api_accepts_an_open_round_and_still_refuses_a_short_trick(
 
 
 # --- hidden information: a hand shows only on its player's phone (issue 9, point 2) -------------
-
-MIU_HAND = "2 8 10 6 N6"
-
-
-def phone_of(app: Flask, token: str, name: str) -> FlaskClient:
-    """Another phone at the table that said "this phone belongs to <name>"."""
-    phone = app.test_client()
-    response = phone.post(
-        f"/t/{token}/me", data={"name": name, "csrf_token": csrf(phone, f"/t/{token}")}
-    )
-    assert response.status_code == 303
-    return phone
 
 
 def own_view(html: str) -> bool:

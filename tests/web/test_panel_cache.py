@@ -1,4 +1,4 @@
-"""The play panel cache (``web/live/panels.py``): phones that show the same view share
+"""The play panel cache (``web/play/panel.py``): phones that show the same view share
 one rendering, each gets its own CSRF token and fresh form keys, and nothing a phone must
 not see, nor anything out of date, ever comes from the cache."""
 
@@ -12,13 +12,12 @@ from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf
 
 from companion.services import tables
-from companion.web.live import personal
-from companion.web.live.panels import PANELS_KEY, Panel, new_cache
-from companion.web.live.pieces import Rendering
+from companion.web import personal
+from companion.web.play.panel import PANELS_KEY, Panel, new_cache
+from support import every_game, luckys
 from support.client import HTMX, TableLinks, create_table, csrf, edit, start_play
 from support.owl_about import act, start_owl, start_round
-from tests.web import test_luckys_pages as luckys
-from tests.web.test_cheap_paths import counted_queries
+from support.queries import counted_queries
 
 NAMES = ["Ann", "Ben", "Cy", "Dan"]
 KEYS = re.compile(r'name="submission" value="([^"]*)"')
@@ -194,16 +193,16 @@ def test_each_phone_keeps_its_own_oddville_palette(
 
 
 def test_panels_are_kept_within_their_bounds() -> None:
-    cache = new_cache(max_panels=3, max_size=200)  # a panel costs 4 x its markup
+    cache = new_cache(max_panels=3, max_size=200)  # a panel costs its markup's length
     for number in range(5):
-        cache.put(number, Panel("x" * 10, Rendering(), "T"))
+        cache.put(number, Panel("x" * 10, "T"))
     assert len(cache) == 3
     assert cache.get(0) is None
     assert cache.get(4) is not None
-    cache.put("big", Panel("x" * 40, Rendering(), "T"))  # 160 of 200: the others make room
+    cache.put("big", Panel("x" * 160, "T"))  # 160 of 200: the others make room
     assert cache.size <= 200
     assert cache.get("big") is not None
-    cache.put("huge", Panel("x" * 51, Rendering(), "T"))  # larger than the whole cache
+    cache.put("huge", Panel("x" * 201, "T"))  # larger than the whole cache
     assert cache.get("huge") is None
 
 
@@ -227,8 +226,8 @@ def test_a_maven_entered_in_another_luckys_game_reaches_a_cached_page(
     client: FlaskClient, links: TableLinks
 ) -> None:
     """Lucky's offers the Mavens of the table's other games: their edits change the key."""
-    first = luckys.start_luckys(client, links.edit)
-    later = luckys.start_luckys(client, links.edit)
+    first = every_game.start_luckys(client, links.edit)
+    later = every_game.start_luckys(client, links.edit)
     page = luckys.url(links.edit, later) + "?seat=all"
     chip = "Add Pumpkin Ted to"
     assert chip not in client.get(page).get_data(as_text=True)
@@ -270,8 +269,14 @@ def test_the_glance_knows_the_play_as_loading_it_does(
         for token in (links.edit, links.view):
             found = tables.find_play(token, play)
             assert found is not None
-            assert tables.glance_play(token, play) == tables.PlayGlance.of(*found)
+            table_access, loaded = found
+            assert loaded is not None
+            assert tables.glance_play(token, play) == tables.PlayGlance.of(table_access, loaded)
         assert tables.glance_play(links.edit, play + 1) is None
+        # A link that opens a table, and a play that is not one of its own.
+        assert tables.find_play(links.edit, play + 1) is not None
+        assert tables.find_play(links.edit, play + 1)[1] is None  # type: ignore[index]
+        assert tables.find_play("not-a-link", play) is None
         assert tables.glance_play("not-a-link", play) is None
 
 

@@ -11,10 +11,8 @@ from flask.testing import FlaskClient
 
 from companion.rules import load
 from support.client import HTMX, TableLinks, create_table, csrf, start_play
-from support.oddland import start_oddland
-from support.owl_about import act, page, start_owl, start_round, tap_all
-from tests.web.test_oddland_pages import post, turn_form
-from tests.web.test_owl_about_pages import TABLE
+from support.oddland import post, start_oddland, turn_form
+from support.owl_about import TABLE, act, page, start_owl, start_round, tap_all
 
 LIBRARY = load()
 SITE = "http://companion.test"

@@ -6,9 +6,6 @@ import doctest
 import hashlib
 import os
 import re
-import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +18,7 @@ from companion.extensions import db
 from companion.games.names import hidden_character, hidden_character_message
 from companion.models import Table
 from companion.web import security
+from support.app import FORGED_HOST, local_app
 from support.client import create_table, csrf
 
 
@@ -132,22 +130,7 @@ def test_trusted_proxy_headers(tmp_path: Path) -> None:
 
 # --- trust: caching, hosts, HTTPS, hidden characters -----------------------------------
 
-FORGED_HOST = "evil.example"
 HIDDEN = ["\u202e", "\u2066", "\u2069", "\u200b", "\ufeff", "\x00", "\x1b", "\u2028"]
-
-
-@contextmanager
-def _local_app(tmp_path: Path, sqlite_template: Path, **settings: object) -> Iterator[Flask]:
-    """An app on a copy of the migrated SQLite template, without the tests' SERVER_NAME."""
-    shutil.copy(sqlite_template, tmp_path / "companion.sqlite")
-    app = create_app(
-        {"INSTANCE_PATH": tmp_path, "SECRET_KEY": "s", "AUTO_MIGRATE": False, **settings}
-    )
-    try:
-        yield app
-    finally:
-        with app.app_context():
-            db.engine.dispose()
 
 
 def test_token_pages_and_redirects_are_never_cached(client: FlaskClient) -> None:
@@ -164,7 +147,7 @@ def test_token_pages_and_redirects_are_never_cached(client: FlaskClient) -> None
 
 
 def test_forged_host_is_refused_and_never_in_a_link(tmp_path: Path, sqlite_template: Path) -> None:
-    with _local_app(tmp_path, sqlite_template) as app:
+    with local_app(tmp_path, sqlite_template) as app:
         client = app.test_client()
         links = create_table(client, ["Ann"])
         for url in ("/", f"/t/{links.edit}", f"/t/{links.view}"):
@@ -190,7 +173,7 @@ def test_trusted_hosts_from_the_environment(
     tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COMPANION_TRUSTED_HOSTS", "odd.example, .odd.example")
-    with _local_app(tmp_path, sqlite_template) as app:
+    with local_app(tmp_path, sqlite_template) as app:
         client = app.test_client()
         assert client.get("/", headers={"Host": "odd.example"}).status_code == 200
         assert client.get("/", headers={"Host": "www.odd.example"}).status_code == 200
@@ -201,7 +184,7 @@ def test_trusted_hosts_from_the_environment(
 def test_https_setting_sends_hsts_secure_cookie_and_https_links(
     tmp_path: Path, sqlite_template: Path
 ) -> None:
-    with _local_app(tmp_path, sqlite_template, HTTPS=True) as app:
+    with local_app(tmp_path, sqlite_template, HTTPS=True) as app:
         client = app.test_client()
         # Requests count as HTTPS, so Flask-WTF's strict check wants a same-site Referer.
         client.environ_base["HTTP_REFERER"] = "https://localhost/"

@@ -11,12 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.services import groups as group_service
-from companion.web import pages
-from companion.web.live import table_pages
+from companion.web import pages, table_pages
 from support.client import HTMX, create_table, csrf, edit, start_play
 from support.every_game import STARTERS
 from support.groups import create_group, start_group_table
-from tests.web.test_cheap_paths import counted_queries
+from support.queries import counted_queries
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 

@@ -9,22 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games import GAMES, odd_world
-from support.client import HTMX, create_table, csrf, edit, start_play
-
-#: A player's row in the evening's standings on the table page, and its first game's line.
-_EVENING_ROW = re.compile(
-    r'<strong class="ev-name">([^<]+)</strong> <span class="ev-record">(\d+) wins?'
-    r'(?: \(\d+ shared\))? in (\d+) games?</span></p>\s*<ul class="ev-games">\s*'
-    r'<li><span>[^<]+</span> <span class="ev-points">(\d+) points?</span>'
-)
-
-
-def evening_rows(page: str) -> list[tuple[str, str, str, str]]:
-    """The table page's evening standings: (player, games played, wins, points in the
-    first game whose points add up), in the page's order."""
-    return [
-        (name, played, wins, points) for name, wins, played, points in _EVENING_ROW.findall(page)
-    ]
+from support.client import HTMX, create_table, csrf, edit, evening_rows, start_play
 
 
 def test_home_page_has_roster_and_join_forms(client: FlaskClient) -> None:

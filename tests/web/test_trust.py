@@ -20,7 +20,7 @@ from support.client import HTMX, TableLinks, create_table, csrf, edit, start_pla
 from support.every_game import STARTERS
 from support.oddland import start_oddland
 from support.owl_about import act, start_owl, start_round
-from tests.web.test_security_routes import play_pages
+from support.routes import play_pages
 
 HOOPOE = "players[0].display.hoopoe"
 DOMAIN = "companion.test"

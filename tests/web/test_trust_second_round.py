@@ -17,9 +17,8 @@ from flask import Flask, request
 from flask.testing import FlaskClient
 
 from companion.web import pages
-from support.client import create_table, csrf, start_play
+from support.client import API_EXAMPLE, create_table, csrf, start_play
 from support.groups import create_group
-from tests.api.test_api import API_EXAMPLE
 
 KEY = re.compile(r'name="submission" value="([^"]+)"')
 SEE_OTHER = 303

@@ -21,10 +21,10 @@ from companion.games.luckys import facts as f
 from companion.games.luckys import referee as r
 from companion.games.luckys.state import Table
 from companion.services import luckys as service
-from companion.web.actions import load_play
 from companion.web.game_pages import GameTool
-from companion.web.live.responses import page_or_fragment
 from companion.web.luckys.routes import bp
+from companion.web.play.actions import load_play
+from companion.web.responses import page_or_fragment
 
 PAGE = "games/luckys-misadventures/referee.html"
 FRAGMENT = "games/luckys-misadventures/_referee.html"

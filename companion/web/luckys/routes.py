@@ -15,8 +15,6 @@ from werkzeug.wrappers import Response
 
 from companion.games.luckys import facts as f
 from companion.services import luckys as service
-from companion.web import actions
-from companion.web.context import OpenPlay
 from companion.web.luckys.forms import (
     CountForm,
     EscapeForm,
@@ -27,6 +25,8 @@ from companion.web.luckys.forms import (
     PlayerForm,
     RemoveMavenForm,
 )
+from companion.web.play import actions
+from companion.web.play.panel import OpenPlay
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/luckys-misadventures`` (the
 #: prefix is given where every game registers, ``web/games.py``).

@@ -21,10 +21,6 @@ from companion.games.oddland.species import (
 )
 from companion.games.problems import InvalidStateError, Problem, listed_problems, problem_messages
 from companion.services import oddland as service
-from companion.web.actions import load_play, refuse, run
-from companion.web.context import OpenPlay, play_context
-from companion.web.live.play import play_response
-from companion.web.live.responses import page_or_fragment
 from companion.web.oddland.forms import (
     CARD_FIELDS,
     CARD_SPACES,
@@ -40,6 +36,9 @@ from companion.web.oddland.forms import (
     species_key,
 )
 from companion.web.oddland.palette import draft, keep_draft, remember, remembered
+from companion.web.play.actions import load_play, refuse, run
+from companion.web.play.panel import OpenPlay, play_context, play_response
+from companion.web.responses import page_or_fragment
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/oddland`` (the prefix is given
 #: where every game registers, ``web/games.py``).
@@ -393,5 +392,5 @@ def undo_turn(token: str, play_id: int) -> Response:
 def facts(token: str, play_id: int) -> Response:
     """The facts of every token on their own page (for a second phone or the TV)."""
     opened = load_play(token, play_id, game=SLUG)
-    context = play_context(opened.table_access, opened.play)
+    context = play_context(opened)
     return page_or_fragment("games/oddland/facts.html", "games/oddland/_facts.html", **context)

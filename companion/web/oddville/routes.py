@@ -16,9 +16,6 @@ from werkzeug.wrappers import Response
 
 from companion.games import oddville as engine
 from companion.services import oddville as service
-from companion.web.actions import load_play, refuse, run
-from companion.web.context import OpenPlay
-from companion.web.live.play import play_response
 from companion.web.oddville.forms import (
     DEFAULT_PALETTE,
     EDGE_FIELDS,
@@ -29,6 +26,8 @@ from companion.web.oddville.forms import (
 )
 from companion.web.oddville.palette import remember, remembered
 from companion.web.oddville.view import MOVING_KEY
+from companion.web.play.actions import load_play, refuse, run
+from companion.web.play.panel import OpenPlay, play_response
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/oddville`` (the prefix is given
 #: where every game registers, ``web/games.py``).

@@ -17,9 +17,9 @@ from companion.games import owl_about as oa
 from companion.games.problems import InvalidStateError, listed_problems
 from companion.web import security
 from companion.web.game_pages import GameTool
-from companion.web.live.responses import page_or_fragment
 from companion.web.owl_about.forms import MODE_LABELS
 from companion.web.owl_about.view import PICKER
+from companion.web.responses import page_or_fragment
 
 CHECKER_PAGE = "games/owl-about/checker.html"
 CHECKER_FRAGMENT = "games/owl-about/_checker.html"

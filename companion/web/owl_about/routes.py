@@ -1,10 +1,8 @@
 """Owl About play-page actions: card taps, rounds, the lead, overrides, penalties, hands
 and rounds entered as trophies.
 
-A card tap answers with the trick fragment only (``games/owl-about/_trick.html``), so
-the phone that tapped updates at once; the other phones, and the rest of this one, get
-the change through the play page's poll. Every other action answers with the whole play
-fragment. Without JavaScript, forms post and are redirected back to the play page.
+Every action answers with the play's panel, morphed into place; without JavaScript, forms
+post and are redirected back to the play page.
 """
 
 from __future__ import annotations
@@ -19,8 +17,6 @@ from companion.games import owl_about as oa
 from companion.games.problems import Problem
 from companion.services import owl_about as service
 from companion.services import plays
-from companion.web import actions
-from companion.web.context import PLAY_FRAGMENT, OpenPlay
 from companion.web.owl_about.forms import (
     CardForm,
     HandForm,
@@ -29,13 +25,14 @@ from companion.web.owl_about.forms import (
     PlayerForm,
     TrophiesForm,
 )
+from companion.web.play import actions
+from companion.web.play.panel import OpenPlay
 
 #: The play's own routes, under ``/t/<token>/plays/<id>/owl-about`` (the prefix is
 #: given where every game registers, ``web/games.py``).
 bp = Blueprint("owl_about", __name__)
 
 SLUG = oa.SLUG
-TRICK_FRAGMENT = "games/owl-about/_trick.html"
 #: The template variable a clash with another phone is shown as (in the trick panel).
 CONFLICT_AS = "trick_conflict"
 
@@ -47,31 +44,20 @@ def _act(
     *,
     key: str,
     action: Callable[[OpenPlay], object],
-    fragment: str = PLAY_FRAGMENT,
 ) -> Response:
     """Every Owl About action: the shared runner, for this game, clashes in the trick."""
-    return actions.act(
-        token,
-        play_id,
-        form,
-        action,
-        key=key,
-        game=SLUG,
-        fragment=fragment,
-        conflict_as=CONFLICT_AS,
-    )
+    return actions.act(token, play_id, form, action, key=key, game=SLUG, conflict_as=CONFLICT_AS)
 
 
 @bp.post("/card")
 def play_card(token: str, play_id: int) -> Response:
-    """One card tap: the next player's card goes down (answers with the trick fragment)."""
+    """One card tap: the next player's card goes down."""
     form = CardForm()
     return _act(
         token,
         play_id,
         form,
         key="card",
-        fragment=TRICK_FRAGMENT,
         action=lambda opened: service.play_card(
             opened.play,
             rounds_seen=form.rounds.data or 0,
@@ -110,7 +96,6 @@ def set_lead(token: str, play_id: int) -> Response:
         play_id,
         form,
         key="card",
-        fragment=TRICK_FRAGMENT,
         action=lambda opened: service.set_lead(
             opened.play,
             rounds_seen=form.rounds.data or 0,

@@ -19,14 +19,8 @@ from werkzeug.wrappers import Response
 
 from companion.games.problems import Problem, problem_messages
 from companion.services import plays, tables
-from companion.web.context import (
-    PLAY_FRAGMENT,
-    OpenPlay,
-    open_for_edit,
-    open_table,
-)
-from companion.web.idempotency import note_table
-from companion.web.live.play import Edited, play_response
+from companion.web.context import READ_ONLY_MESSAGE, note_table, seat_of
+from companion.web.play.panel import OpenPlay, play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
@@ -40,19 +34,16 @@ def load_play(
     """The play ``play_id`` of the table this link opens, else 404 (also when it is not a
     play of ``game``). ``edit``: the link must be an edit link (403 otherwise, whatever
     play it asks for)."""
-    # One query for the usual case; a link or play that does not match takes the long way,
-    # which says why (403 for a change through the read-only link, else 404).
-    both = tables.find_play(token, play_id)
-    if both is not None:
-        fast = OpenPlay(*both)
-        if (fast.table_access.can_edit or not edit) and game in (None, fast.play.game):
-            note_table(fast.table_access)
-            return fast
-    table_access = open_for_edit(token) if edit else open_table(token)
-    play = plays.play_at(table_access.table, play_id, game=game)
-    if play is None:
+    found = tables.find_play(token, play_id)
+    if found is None:
         abort(404)
-    return OpenPlay(table_access, play)
+    table_access, play = found
+    if edit and not table_access.can_edit:  # whatever play it asks for
+        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
+    if play is None or game not in (None, play.game):
+        abort(404)
+    note_table(table_access)
+    return OpenPlay(table_access, play, token, seat_of(table_access))
 
 
 def run(
@@ -61,21 +52,16 @@ def run(
     *,
     key: str,
     at_problem_paths: bool = False,
-    fragment: str = PLAY_FRAGMENT,
     conflict_as: str | None = None,
     extra: Mapping[str, Any] | None = None,
-    sets: Sequence[str] = (),
 ) -> Response:
-    """Run a service action and answer with the fresh play (or ``fragment`` of it).
+    """Run a service action and answer with the fresh play.
 
     Refusals and clashes are shown at ``key`` (``at_problem_paths``: a refusal at each
     problem's own field, a clash at the field that changed). ``conflict_as`` names the
     template variable a clash is also passed as (for a notice of the fresh value);
     ``extra`` goes to the game's view hook (what the action entered, a verdict...).
-    ``sets``: the paths the action sets and nothing else (the answer's panel may then be
-    the last one's, patched there: ``live.play.Edited``).
     """
-    edited = Edited(opened.play.version, tuple(sets)) if sets else None
     conflict: plays.EditConflict | None = None
     errors: dict[str, str]
     try:
@@ -97,15 +83,7 @@ def run(
     # Only a clash is shown this once: an answer without one is the play as every phone
     # sees it, which the panel cache keeps for the other phones' next poll.
     shown: dict[str, Any] = {conflict_as: conflict} if conflict_as and conflict else {}
-    return play_response(
-        opened,
-        status=status,
-        errors=errors,
-        fragment=fragment,
-        extra=extra,
-        edited=edited,
-        **shown,
-    )
+    return play_response(opened, status=status, errors=errors, extra=extra, **shown)
 
 
 class RuledMessage(str):
@@ -130,13 +108,10 @@ def refuse(
     key: str,
     message: str,
     *,
-    fragment: str = PLAY_FRAGMENT,
     extra: Mapping[str, Any] | None = None,
 ) -> Response:
     """Answer 422 with ``message`` at ``key`` (a request the action cannot even start)."""
-    return play_response(
-        opened, status=UNPROCESSABLE, errors={key: message}, fragment=fragment, extra=extra
-    )
+    return play_response(opened, status=UNPROCESSABLE, errors={key: message}, extra=extra)
 
 
 def act(
@@ -147,21 +122,14 @@ def act(
     *,
     key: str,
     game: str | None = None,
-    fragment: str = PLAY_FRAGMENT,
     conflict_as: str | None = None,
 ) -> Response:
     """The shape of most play actions: load the play for editing, check the form (its
     errors at ``key``), run ``action(the play)`` and answer."""
     opened = load_play(token, play_id, game=game, edit=True)
     if not form.validate():
-        return refuse(opened, key, form_errors(form), fragment=fragment)
-    return run(
-        opened,
-        lambda: action(opened),
-        key=key,
-        fragment=fragment,
-        conflict_as=conflict_as,
-    )
+        return refuse(opened, key, form_errors(form))
+    return run(opened, lambda: action(opened), key=key, conflict_as=conflict_as)
 
 
 def form_errors(form: FlaskForm) -> str:

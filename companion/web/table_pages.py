@@ -26,18 +26,18 @@ from flask import Flask, current_app
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from companion.web import personal
 from companion.web.cache import Cache
-from companion.web.live import personal
 
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
-CACHE_KEY = "companion.live.table_pages"
+CACHE_KEY = "companion.table_pages"
 #: Kept results per worker (each a play's or a series' result, or a BG Stats link): the
 #: finished games of a few dozen tables at their caps, and at most so many characters of
 #: them as JSON (a result is a few kilobytes; the dicts take several times that).
 MAX_RESULTS = 8192
 MAX_RESULT_CHARACTERS = 4_000_000
-RESULTS_KEY = "companion.live.table_results"
+RESULTS_KEY = "companion.table_results"
 
 
 class Drawn(NamedTuple):
