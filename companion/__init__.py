@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         gate,
         groups,
         idempotency,
+        languages,
         live,
         operations,
         pages,
@@ -60,6 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.request_class = form_size.CountedRequest
     # First, so its after-request hook runs last: it compresses the finished response.
     compression.register(app)
+    # Before the other hooks: whatever they answer is worded in the phone's language.
+    languages.register(app)
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
