@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
 from io import BytesIO
@@ -121,8 +121,25 @@ def select_language() -> str:
         picked = session.get(SESSION_KEY)
         if picked in LANGUAGES:
             return str(picked)
-    found = request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
-    return str(found)
+    return best_language(request.accept_languages)
+
+
+def best_language(accepted: Iterable[tuple[str, float]]) -> str:
+    """The first shipped language among the languages a phone accepts (most wanted
+    first), by their main part ("de-AT" is German); English when none is shipped.
+    Werkzeug's ``best_match`` would take an exact match of a less wanted language over
+    the main part of a more wanted one ("en-GB, de;q=0.9" would be German).
+
+    >>> best_language([("en-GB", 1), ("de", 0.9)]), best_language([("pt-BR", 1), ("es", 0.5)])
+    ('en', 'es')
+    >>> best_language([("fr", 0), ("*", 1)]), best_language([])
+    ('en', 'en')
+    """
+    for value, quality in accepted:
+        main = value.replace("_", "-").partition("-")[0].casefold()
+        if quality > 0 and main in LANGUAGES:
+            return main
+    return DEFAULT_LANGUAGE
 
 
 def language() -> str:
