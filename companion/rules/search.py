@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import functools
 import math
 import re
 import sqlite3
@@ -988,6 +989,7 @@ def _stemmer(language: Language) -> Callable[[str], str]:
         (ending, ending + tail) for ending in language.kept_endings for tail in KEPT_TAILS
     )
 
+    @functools.lru_cache(maxsize=MENDED_CACHE * 4)
     def stem(term: str) -> str:
         for ending, inflected in kept:
             if term.endswith(inflected):
