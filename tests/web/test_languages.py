@@ -75,6 +75,8 @@ def test_every_page_offers_every_language_in_its_own_words(client: FlaskClient) 
         assert f'name="lang" value="{code}" lang="{code}"' in attributes
         assert ('aria-current="true"' in attributes) == (code == "de")
     assert 'method="post"' in form.group(0)
+    # A whole page load: a boosted swap would leave the old <html lang>.
+    assert 'hx-boost="false"' in form.group(0)
     assert 'name="csrf_token"' in form.group(0)
     assert '<input type="hidden" name="next" value="/help">' in form.group(0)
 
