@@ -29,6 +29,11 @@ subject's rarity. Rarity is counted within the game when the question is about o
 (named, or asked on its rules page), so that no other game's content moves its answers;
 across all games, each game weighs the same however many entries it has.
 
+Each language has its own index (a :class:`RulesIndex` of that language's
+:class:`~companion.rules.content.Library`) and reads questions as its players ask them
+(:mod:`companion.rules.languages`): English through FTS5's Porter stemmer and the tables
+below, German, French and Spanish folded without accents and stemmed with Snowball.
+
 >>> from companion.rules import load
 >>> index = RulesIndex(load())
 >>> [hit.entry.rule_id for hit in index.search("cassowery")][:1]
