@@ -48,6 +48,7 @@ def create_app(
         gate,
         groups,
         idempotency,
+        languages,
         operations,
         pages,
         photos,
@@ -65,6 +66,8 @@ def create_app(
     app.request_class = form_size.CountedRequest
     # First, so its after-request hook runs last: it compresses the finished response.
     compression.register(app)
+    # Before the other hooks: whatever they answer is worded in the phone's language.
+    languages.register(app)
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)

@@ -18,6 +18,12 @@ from flask import Flask
 from companion import hosts
 
 SECRET_KEY_FILE = "secret_key"
+
+#: The languages the app speaks, each named in its own words (the language switch's
+#: labels), in the switch's order. English is the language every message is written in,
+#: and every phone's language when it asks for none of these.
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
+DEFAULT_LANGUAGE = "en"
 ENV_PREFIX = "COMPANION"
 
 DEFAULTS: dict[str, Any] = {

@@ -105,3 +105,15 @@ QUERIES = [
 QUESTIONS: list[dict[str, Any]] = tomllib.loads(
     (Path(__file__).with_name("rules_questions.toml")).read_text("utf-8")
 )["question"]
+
+#: Where the other languages' questions are: ``rules_questions/<language>.toml``.
+QUESTIONS_DIR = Path(__file__).with_name("rules_questions")
+
+
+def questions_in(language: str) -> list[dict[str, Any]]:
+    """The players' questions in a language (English: :data:`QUESTIONS`)."""
+    if language == "en":
+        return QUESTIONS
+    path = QUESTIONS_DIR / f"{language}.toml"
+    found: list[dict[str, Any]] = tomllib.loads(path.read_text("utf-8"))["question"]
+    return found

@@ -37,6 +37,28 @@ def _translations() -> gettext.NullTranslations:
     return _current.get() or _ENGLISH
 
 
+#: The code of English, the language of every message as written.
+ENGLISH = "en"
+
+
+def language() -> str:
+    """The code of the language the engines speak now: ``"en"`` for English, else the
+    ``language`` the translations in place name (a key for what is kept per language).
+
+    >>> language()
+    'en'
+    >>> class German(gettext.NullTranslations):
+    ...     language = "de"
+    >>> with speaking(German()):
+    ...     language()
+    'de'
+    """
+    translations = _translations()
+    if translations is _ENGLISH:
+        return ENGLISH
+    return str(getattr(translations, "language", type(translations).__name__))
+
+
 def _(message: str, /, **params: object) -> str:
     """``message`` in the reader's language, with ``params`` filled in.
 

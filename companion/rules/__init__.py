@@ -17,6 +17,12 @@ Each game has one TOML file here, named by its slug (``owl-about.toml``)::
     why = ""                          # required when clarification is true
     keywords = ["must play"]          # optional search words and synonyms
 
+The other languages' files are in a folder named by the language's code
+(``de/owl-about.toml``): the same games, topics and entries, in the same order, with the
+same ids, topics and ``clarification`` flags, every text translated and ``keywords``
+written as that language's players type. :func:`load_languages` refuses a language that
+differs from English.
+
 Code names entries by rule id (``Problem(..., rule="owl-about/follow")``); a test walks
 every rule id in the engines and templates and checks it is here. :mod:`.content` loads
 and checks the files, :mod:`.search` searches them, :mod:`.markdown` renders a body.
@@ -30,6 +36,16 @@ from companion.rules.content import (
     RulesContentError,
     Topic,
     load,
+    load_languages,
 )
 
-__all__ = ["RULES_DIR", "Entry", "GameRules", "Library", "RulesContentError", "Topic", "load"]
+__all__ = [
+    "RULES_DIR",
+    "Entry",
+    "GameRules",
+    "Library",
+    "RulesContentError",
+    "Topic",
+    "load",
+    "load_languages",
+]

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-#: Where the content files live (next to this module).
+#: Where the content files live (next to this module): English here, every other
+#: language in a folder named by its code (``de/owl-about.toml``).
 RULES_DIR = Path(__file__).parent
+#: The language of the files in ``RULES_DIR`` itself, which every other language follows.
+ENGLISH = "en"
 
 #: An entry or topic id: lowercase words of letters and digits joined by "-" or "/".
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:[-/][a-z0-9]+)*")
@@ -86,9 +89,13 @@ class GameRules:
 
 @dataclass(frozen=True)
 class Library:
-    """Every game's rules that exist as files, and a lookup by rule id."""
+    """Every game's rules that exist as files in one language, and a lookup by rule id."""
 
     games: Mapping[str, GameRules]
+    #: The language its entries are written in (``"en"``, ``"de"``...).
+    language: str = ENGLISH
+    #: The English library a translated one follows (``None`` for English itself).
+    english: Library | None = field(default=None, repr=False, compare=False)
 
     def entry(self, rule_id: str) -> Entry | None:
         """The entry a rule id names (``owl-about/follow``), or ``None``."""
@@ -104,8 +111,9 @@ class Library:
             yield from game.entries
 
 
-def load(folder: Path = RULES_DIR) -> Library:
-    """Read and check every ``*.toml`` file of ``folder`` (in name order)."""
+def load(folder: Path = RULES_DIR, *, language: str = ENGLISH) -> Library:
+    """Read and check every ``*.toml`` file of ``folder`` (in name order), written in
+    ``language``."""
     problems: list[str] = []
     games: dict[str, GameRules] = {}
     for path in sorted(folder.glob("*.toml")):
@@ -120,7 +128,86 @@ def load(folder: Path = RULES_DIR) -> Library:
             games[game.slug] = game
     if problems:
         raise RulesContentError(problems)
-    return Library(games)
+    return Library(games, language)
+
+
+def load_languages(languages: Iterable[str], folder: Path = RULES_DIR) -> dict[str, Library]:
+    """The rules in every language: English from ``folder``, each other language from
+    ``folder/<language>``, each checked against English: the same games, topics and
+    entries in the same order, with the same ids, topics and clarification flags (rule
+    ids and anchors are shared, so a verdict's link works in every language). Every
+    mistake of every language is reported at once.
+
+    >>> libraries = load_languages(["en", "de"])
+    >>> libraries["de"].entry("owl-about/follow").title
+    'Welche Karte darf ich spielen? (die Bedienregel)'
+    """
+    english = load(folder)
+    libraries = {ENGLISH: english}
+    problems: list[str] = []
+    for language in languages:
+        if language == ENGLISH:
+            continue
+        where = folder / language
+        try:
+            translated = load(where, language=language)
+        except RulesContentError as broken:
+            problems += [f"{language}/{problem}" for problem in broken.problems]
+            continue
+        problems += [f"{language}/{p}" for p in differences(english, translated)]
+        libraries[language] = replace(translated, english=english)
+    if problems:
+        raise RulesContentError(problems)
+    return libraries
+
+
+def differences(english: Library, translated: Library) -> list[str]:
+    """Where a translated library's structure differs from English's (its words may).
+
+    >>> english = load()
+    >>> differences(english, english)
+    []
+    >>> differences(english, Library({}, "xx"))[:1]
+    ['luckys-misadventures.toml: missing (English has it).']
+    """
+    problems = [
+        f"{slug}.toml: not in English (no such game's rules)."
+        for slug in translated.games
+        if slug not in english.games
+    ]
+    for slug, rules in english.games.items():
+        other = translated.games.get(slug)
+        if other is None:
+            problems.append(f"{slug}.toml: missing (English has it).")
+            continue
+        problems += [f"{slug}.toml: {problem}" for problem in _game_differences(rules, other)]
+    return problems
+
+
+def _game_differences(english: GameRules, translated: GameRules) -> list[str]:
+    problems = []
+    topics = [t.id for t in english.topics]
+    if [t.id for t in translated.topics] != topics:
+        problems.append(f"topics {[t.id for t in translated.topics]} are not English's {topics}.")
+    mine = {e.id: e for e in translated.entries}
+    theirs = {e.id: e for e in english.entries}
+    problems += [f'entry "{i}" is missing (English has it).' for i in theirs if i not in mine]
+    problems += [f'entry "{i}" is not in English.' for i in mine if i not in theirs]
+    for entry_id, entry in theirs.items():
+        other = mine.get(entry_id)
+        if other is None:
+            continue
+        if other.topic != entry.topic:
+            problems.append(f'entry "{entry_id}": topic "{other.topic}", English "{entry.topic}".')
+        if other.clarification != entry.clarification:
+            problems.append(
+                f'entry "{entry_id}": clarification is {str(other.clarification).lower()},'
+                f" English's {str(entry.clarification).lower()}."
+            )
+    shared = [e.id for e in english.entries if e.id in mine]
+    if not problems and [e.id for e in translated.entries] != shared:
+        problems.append("the entries are not in English's order.")
+    return problems
 
 
 def parse_file(slug: str, data: Mapping[str, Any]) -> tuple[GameRules | None, list[str]]:

@@ -29,6 +29,11 @@ subject's rarity. Rarity is counted within the game when the question is about o
 (named, or asked on its rules page), so that no other game's content moves its answers;
 across all games, each game weighs the same however many entries it has.
 
+Each language has its own index (a :class:`RulesIndex` of that language's
+:class:`~companion.rules.content.Library`) and reads questions as its players ask them
+(:mod:`companion.rules.languages`): English through FTS5's Porter stemmer and the tables
+below, German, French and Spanish folded without accents and stemmed with Snowball.
+
 >>> from companion.rules import load
 >>> index = RulesIndex(load())
 >>> [hit.entry.rule_id for hit in index.search("cassowery")][:1]
@@ -44,17 +49,21 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import functools
 import math
 import re
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import snowballstemmer
 from markupsafe import Markup, escape
 
 from companion.rules.content import Entry, Library
+from companion.rules.languages import PROFILES, Language
 from companion.rules.markdown import to_text
 
 #: How many close words a typo is weighed against.
@@ -107,6 +116,14 @@ MAX_PREFIXED = 40
 MIN_PREFIX = 2
 #: How many mended words and stems are remembered (typing resends the words before).
 MENDED_CACHE = 4096
+#: The shortest part of a compound word that is split (German), and the letters that may
+#: join its parts (*Arbeit-s-karte*, *Kröte-n-karte*).
+MIN_COMPOUND_PART = 4
+JOINS = ("s", "n", "e", "en", "es")
+#: How a kept ending of a language's words may be inflected (*Spieler*, *Spielern*).
+KEPT_TAILS = ("", "n", "s", "in", "innen")
+#: A German past participle is longer than this (*gelegt*, *gespielt*; not *gebt*).
+PARTICIPLE_MIN = 5
 
 #: Spellings, splits and phrases people type, mapped to one word the entries use.
 PHRASES = {
@@ -235,11 +252,31 @@ HOLDING = frozenset(("hold", "keep", "have", "own", "carry"))
 OPEN, CLOSE = "\ue000", "\ue001"
 WORD = re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*", re.UNICODE)
 TOKEN_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-TOKENIZER = "porter unicode61 remove_diacritics 2"
-#: Every phrase of PHRASES, longest first, as whole words.
-_PHRASE = re.compile(
-    r"\b(?:" + "|".join(map(re.escape, sorted(PHRASES, key=len, reverse=True))) + r")\b"
+
+
+def _asks_how_it_works(words: Sequence[str]) -> bool:
+    """An English question asking how a whole thing works ("how does quick mode work")."""
+    return words[:1] == ["how"] and words[-1:] == ["work"]
+
+
+#: How English players ask: the tables above, stemmed by FTS5's Porter tokenizer.
+ENGLISH = Language(
+    code="en",
+    stemmer=None,
+    phrases=PHRASES,
+    word_forms=WORD_FORMS,
+    synonym_groups=SYNONYM_GROUPS,
+    stop_words=STOP_WORDS,
+    forms=FORMS,
+    overview=_asks_how_it_works,
+    yes_no=YES_NO,
+    holding=HOLDING,
+    limit_words=LIMIT_WORDS,
+    game_aliases=GAME_ALIASES,
+    fold_accents=False,
 )
+#: Every language the search reads, by code.
+LANGUAGES: dict[str, Language] = {"en": ENGLISH, **PROFILES}
 
 
 @dataclass(frozen=True)
@@ -358,16 +395,23 @@ class RulesIndex:
 
     def __init__(self, library: Library) -> None:
         self.library = library
+        #: How players of the library's language ask (its words, forms and stemmer).
+        self.language = LANGUAGES[library.language]
+        language = self.language
         self._entries: list[Entry] = list(library)
         self._lock = threading.Lock()
+        self._snowball = _stemmer(language)
+        self._phrase = _phrases(language.phrases)
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE entries USING fts5("
             "game UNINDEXED, title, keywords, body, why, topic, subject,"
-            f" tokenize = '{TOKENIZER}')"
+            f" tokenize = '{language.tokenizer}')"
         )
         self._db.execute("CREATE VIRTUAL TABLE entry_terms USING fts5vocab(entries, 'instance')")
-        self._db.execute(f"CREATE VIRTUAL TABLE words USING fts5(word, tokenize = '{TOKENIZER}')")
+        self._db.execute(
+            f"CREATE VIRTUAL TABLE words USING fts5(word, tokenize = '{language.tokenizer}')"
+        )
         self._db.execute("CREATE VIRTUAL TABLE word_terms USING fts5vocab(words, 'instance')")
         topics = {(g.slug, t.id): t.title for g in library.games.values() for t in g.topics}
         self._db.executemany(
@@ -382,7 +426,7 @@ class RulesIndex:
                     to_text(e.body),
                     to_text(e.why),
                     topics[e.game, e.topic],
-                    " ".join(_subject(e)),
+                    " ".join(_subject(e, language, english=library.english)),
                 )
                 for n, e in enumerate(self._entries)
             ],
@@ -392,14 +436,21 @@ class RulesIndex:
         self._titles: list[set[str]] = [set() for _ in self._entries]
         self._partly: list[dict[str, float]] = [{} for _ in self._entries]
         self._subjects: list[set[str]] = [set() for _ in self._entries]
+        #: The index's own terms of each stem (what a match is marked by, Snowball only).
+        self._terms_of: dict[str, list[str]] = {}
+        #: The stems of the index's terms as Snowball makes them (a participle's verb must
+        #: be one of them).
+        self._base_stems: set[str] = set()
         self._postings = self._read_postings()
         #: Each entry's game; how rare each stem is in each game and across all (None);
         #: and each entry's game's rarities.
         self._game_of = [e.game for e in self._entries]
         self._rarity = _rarity(self._postings, self._game_of)
         self._row_rarity = [self._rarity[game] for game in self._game_of]
-        self._forms = [_form(TOKEN_WORD.findall(e.title.casefold())) for e in self._entries]
-        self._games = {slug: _game_names(slug) for slug in library.games}
+        self._forms = [
+            _form(TOKEN_WORD.findall(language.folded(e.title)), language) for e in self._entries
+        ]
+        self._games = {slug: _game_names(slug, language) for slug in library.games}
         #: Each game's names by their first word, longest first.
         self._names_from: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for slug, names in self._games.items():
@@ -410,14 +461,15 @@ class RulesIndex:
         self._openings = [_opening(e) for e in self._entries]
         #: The words of all entries, and of each game's: what a typo may be mended to and
         #: what a word being typed may become, in the game asked about if any.
-        used = [_words_used(entry) for entry in self._entries]
+        used = [_words_used(entry, language) for entry in self._entries]
         self._words = {None: _Words(used)} | {
             slug: _Words(used[n] for n, game in enumerate(self._game_of) if game == slug)
             for slug in library.games
         }
-        self._synonyms = _synonym_map()
+        self._synonyms = _synonym_map(language)
         never_mended = {w for names in self._games.values() for n in names for w in n}
-        never_mended |= STOP_WORDS | set(self._synonyms) | set(PHRASES.values())
+        phrased = {w for said in language.phrases.values() for w in said.split()}
+        never_mended |= language.stop_words | set(self._synonyms) | phrased
         self._known = frozenset(self._words[None].using) | never_mended
         self._stems: dict[str, str | None] = {}
         self._stem_all([*self._known, *(w for g in self._synonyms.values() for w in g)])
@@ -426,7 +478,7 @@ class RulesIndex:
             for word, stem in sorted(self._stems.items(), reverse=True)
             if stem is not None and word in self._words[None].using
         }
-        glue = {self._stems.get(w) for w in STOP_WORDS}
+        glue = {self._stems.get(w) for w in language.stop_words}
         for stems in (*self._titles, *self._subjects):
             stems -= glue
 
@@ -440,8 +492,9 @@ class RulesIndex:
         >>> RulesIndex(load()).understand("Who wins a Tie Break in Odd World?")
         Query(words=('wins', 'tiebreak'), corrected=False, game='odd-world', form='who')
         """
-        text = " ".join(WORD.findall(text[:MAX_QUERY_LENGTH].casefold()))
-        text = _PHRASE.sub(lambda said: PHRASES[said.group(0)], text)
+        language = self.language
+        text = " ".join(WORD.findall(language.folded(text[:MAX_QUERY_LENGTH])))
+        text = self._phrase.sub(lambda said: language.phrases[said.group(0)], text)
         typed = TOKEN_WORD.findall(text)
         # Only the first few unknown words are mended (mending is the costly part; the
         # question never needs more), and the last word may still be being typed: it is
@@ -450,12 +503,15 @@ class RulesIndex:
         self._stem_all(typed[n] for n in unknown)
         vocabulary = self._vocabulary(game or self._named_game(typed)[0])
         words = [
-            self._mend(w, vocabulary, last=n == len(typed) - 1) if n in unknown else w
+            part
             for n, w in enumerate(typed)
+            for part in (
+                self._mend(w, vocabulary, last=n == len(typed) - 1) if n in unknown else w
+            ).split()
         ]
         game, words = self._named_game(words)
-        form = _form(words)
-        content = [w for w in words if w not in STOP_WORDS]
+        form = _form(words, language)
+        content = [w for w in words if w not in language.stop_words]
         if not content and not game:
             content = words
         return Query(
@@ -502,7 +558,28 @@ class RulesIndex:
             return word  # another form of a word the entries use (drawing: draw)
         if last and vocabulary.prefixed(word):
             return word  # still being typed: it stands for the words it begins
+        parts = self._parts_of(word) if self.language.compounds else None
+        if parts is not None:
+            return " ".join(parts)  # a compound of words the entries use: those words
         return vocabulary.mended(word)
+
+    def _parts_of(self, word: str) -> tuple[str, str] | None:
+        """A compound the entries never use, as two words they do (German:
+        *zusammenpassen* is *zusammen passen*, *Krötenkarte* is *Kröten Karte*), a joining
+        *s*, *n* or *e* of the first part left out where it has one; the longest last part
+        (the compound's head) when several splits fit; ``None`` when none does."""
+        if len(word) < 2 * MIN_COMPOUND_PART:
+            return None
+        splits = []
+        for cut in range(len(word) - MIN_COMPOUND_PART, MIN_COMPOUND_PART - 1, -1):
+            first, last = word[:cut], word[cut:]
+            firsts = [first] + [first[: -len(j)] for j in JOINS if first.endswith(j)]
+            splits += [(f, last) for f in firsts if len(f) >= MIN_COMPOUND_PART]
+        self._stem_all(w for split in splits for w in split)
+        for first, last in splits:
+            if self._stem(first) in self._postings and self._stem(last) in self._postings:
+                return first, last
+        return None
 
     # --- answering -------------------------------------------------------------------------
 
@@ -543,7 +620,7 @@ class RulesIndex:
         self._stem_all(w for w in query.words if " " not in w)
         for n, word in enumerate(query.words):
             weights: dict[str, float] = {}
-            base = WORD_FORMS.get(word, word)
+            base = self.language.word_forms.get(word, word)
             self._weigh(weights, word, 1.0)
             self._weigh(weights, base, 1.0)
             for other in self._synonyms.get(base, ()):
@@ -554,9 +631,9 @@ class RulesIndex:
             own = self._stem(base) if " " not in base else None
             own = own if own in self._postings else None
             concepts.append(_Concept(weights, own=own))
-        if query.form == "how many" and HOLDING & set(query.words):
+        if query.form == "how many" and self.language.holding & set(query.words):
             limit: dict[str, float] = {}
-            for word in LIMIT_WORDS:
+            for word in self.language.limit_words:
                 self._weigh(limit, word, SYNONYM_WEIGHT)
             concepts.append(_Concept(limit, counted=False))
         return concepts
@@ -639,8 +716,9 @@ class RulesIndex:
             self._db.execute("INSERT INTO words (rowid, word) VALUES (1, ?)", (" ".join(todo),))
             found = dict(self._db.execute("SELECT offset, term FROM word_terms").fetchall())
             self._db.execute("DELETE FROM words WHERE rowid = 1")
+            stems = {n: self._stem_term(term) for n, term in found.items()}
         for n, word in enumerate(todo):
-            self._stems[word] = found.get(n)
+            self._stems[word] = stems.get(n)
 
     def _read_postings(self) -> dict[str, dict[int, float]]:
         """For every stem, the entries using it, each with its best field's weight, a
@@ -655,7 +733,7 @@ class RulesIndex:
         ).fetchall()
         postings: dict[str, dict[int, float]] = {}
         subjects: list[tuple[str, int]] = []
-        for term, doc, weight, uses, in_title, in_subject in rows:
+        for term, doc, weight, uses, in_title, in_subject in self._by_stem(rows):
             if not weight:
                 continue  # a word of the id only (an id may abbreviate): not the entry's
             if in_subject:
@@ -675,6 +753,43 @@ class RulesIndex:
             if naming[term, self._entries[doc].game] == 1:
                 self._subjects[doc].add(term)
         return postings
+
+    def _by_stem(self, rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+        """The index's rows per term and entry, per stem and entry: the index stems
+        English itself (each term is a stem); a Snowball language's terms are its words,
+        and the forms of one word count as that word (its best field, all its uses).
+        Notes each stem's terms, which mark its matches."""
+        if self.language.stemmer is None:
+            return [tuple(row) for row in rows]
+        merged: dict[tuple[str, int], list[Any]] = {}
+        with self._lock:
+            self._base_stems = {self._snowball(row[0]) for row in rows}
+            for term, doc, weight, uses, in_title, in_subject in rows:
+                stem = self._stem_term(term)
+                terms = self._terms_of.setdefault(stem, [])
+                if term not in terms:
+                    terms.append(term)
+                found = merged.get((stem, doc))
+                if found is None:
+                    merged[stem, doc] = [stem, doc, weight, uses, in_title, in_subject]
+                else:
+                    found[2] = max(found[2], weight)
+                    found[3] += uses
+                    found[4] = max(found[4], in_title)
+                    found[5] = max(found[5], in_subject)
+        return [tuple(row) for row in merged.values()]
+
+    def _stem_term(self, term: str) -> str:
+        """A term's stem; a German past participle's is its verb's, when the entries use
+        the verb (*gespielt* is *spielen*, *gelegt* is *legen*; *Gebiet* stays)."""
+        stem = self._snowball(term)
+        if not (self.language.participles and len(term) > PARTICIPLE_MIN):
+            return stem
+        if term.startswith("ge") and term.endswith("t"):
+            verb = self._snowball(term[2:-1] + "en")
+            if verb in self._base_stems:
+                return verb
+        return stem
 
     def _hits(self, rows: Sequence[int], stems: Sequence[str]) -> list[Hit]:
         """The rows as shown: their questions and snippets, the words asked marked."""
@@ -701,7 +816,11 @@ class RulesIndex:
         return hits
 
     def _words_for(self, stems: Sequence[str]) -> Iterable[str]:
-        """A word of the entries for each stem (FTS5 stems it back when matching)."""
+        """The words that mark each stem's matches: a word of the entries (FTS5's Porter
+        stems it back when matching), or every form the entries use (Snowball: the
+        index holds words, not stems)."""
+        if self.language.stemmer is not None:
+            return (term for stem in set(stems) for term in self._terms_of.get(stem, ()))
         return (self._word_of[stem] for stem in set(stems) if stem in self._word_of)
 
 
@@ -741,45 +860,92 @@ def _rarity(
     return rarity
 
 
-def _form(words: Sequence[str]) -> str | None:
+def _form(words: Sequence[str], language: Language) -> str | None:
     """The form of a question from its words: "how many", "who", "can"... or None."""
-    if words[:1] == ["how"] and words[-1:] == ["work"]:
+    if language.overview(words):
         return OVERVIEW
-    for start, form in FORMS:
-        if tuple(words[: len(start)]) == start:
+    places = range(len(words)) if language.forms_anywhere else range(1)
+    for start, form in language.forms:
+        if any(tuple(words[at : at + len(start)]) == start for at in places):
             return form
-    for start, form in FORMS:
+    for start, form in language.forms:
         if len(start) == 1 and start[0] in words[:4]:
             return form
-    return "yes-no" if words and words[0] in YES_NO else None
+    return "yes-no" if words and words[0] in language.yes_no else None
 
 
-def _subject(entry: Entry) -> list[str]:
+def _subject(entry: Entry, language: Language, *, english: Library | None = None) -> list[str]:
     """The words naming what an entry is about: the last part of its id and the names
-    (capitalised words) of its question after its first word.
+    (capitalised words) of its question after its first word. A translated entry's id is
+    English: it takes its English entry's subject in the language's words, as the
+    language's glossary says them (``Night Collection 3`` is *Nachtsammlung 3*), and the
+    names of its own question where a capitalised word is a name (not in German, where
+    every noun is). Only the game's own words count (its table of the glossary): a
+    common word of the app (*tie*) names no one entry.
 
-    >>> from companion.rules import load
-    >>> _subject(load().entry("owl-about/mode/quick"))
+    >>> from companion.rules import load_languages
+    >>> libraries = load_languages(["en", "de"])
+    >>> _subject(libraries["en"].entry("owl-about/mode/quick"), ENGLISH)
     ['quick']
-    >>> _subject(load().entry("luckys-misadventures/tiebreak/pumpkin-ted"))
+    >>> _subject(libraries["en"].entry("luckys-misadventures/tiebreak/pumpkin-ted"), ENGLISH)
     ['pumpkin', 'ted']
+    >>> from companion.rules.languages import GERMAN
+    >>> german = libraries["de"]
+    >>> _subject(german.entry("owl-about/penalty"), GERMAN, english=german.english)
+    ['strafpunkt']
     """
     named = [w for w in TOKEN_WORD.findall(entry.title)[1:] if w[0].isupper() and len(w) > 1]
-    words = entry.id.rpartition("/")[2].split("-") + named
-    return list(dict.fromkeys(word.casefold() for word in words))
+    if language.code == ENGLISH.code:
+        words = entry.id.rpartition("/")[2].split("-") + named
+        return list(dict.fromkeys(word.casefold() for word in words))
+    words = named if language.names_capitalised else []
+    source = english.entry(entry.rule_id) if english is not None else None
+    if source is not None:
+        words = _said_in(language.glossary, entry.game, _subject(source, ENGLISH)) + words
+    return list(dict.fromkeys(language.folded(word) for word in words))
 
 
-def _game_names(slug: str) -> list[tuple[str, ...]]:
-    """The word sequences that name a game: its slug's words, joined, and its aliases."""
+def _said_in(
+    glossary: Mapping[str, Mapping[str, str]], game: str, english_words: Sequence[str]
+) -> list[str]:
+    """English subject words in another language, as its glossary says them: the whole
+    subject as the game's table or the app's has it (*night collection 3*, *solo*), else
+    each word the game's own table has (its names: a common word of the app, such as
+    *tie*, names no one entry); the words it has not are left out (an English word names
+    nothing in another language)."""
+    own, app = glossary.get(game, {}), glossary.get("app", {})
+    said = " ".join(english_words)
+    whole = own.get(said, app.get(said))
+    if whole is not None:
+        return whole.split()
+    return [w for word in english_words for w in _glossary_word(own, word).split()]
+
+
+def _glossary_word(glossary: Mapping[str, str], word: str) -> str:
+    """A word in the glossary's language: as listed, or as its singular is ("" if not).
+
+    >>> _glossary_word({"territory": "gebiet"}, "territories")
+    'gebiet'
+    """
+    for form in (word, word.removesuffix("s"), word.removesuffix("ies") + "y"):
+        if form in glossary:
+            return glossary[form]
+    return ""
+
+
+def _game_names(slug: str, language: Language) -> list[tuple[str, ...]]:
+    """The word sequences that name a game: its slug's words, joined, and its aliases
+    (the English ones, the games' names being English, and the language's own)."""
     names = {tuple(slug.split("-")), (slug.replace("-", ""),)}
-    names |= {tuple(alias.split()) for alias in GAME_ALIASES.get(slug, ())}
+    aliases = (*GAME_ALIASES.get(slug, ()), *language.game_aliases.get(slug, ()))
+    names |= {tuple(alias.split()) for alias in aliases}
     return sorted(names, key=len, reverse=True)
 
 
-def _synonym_map() -> dict[str, tuple[str, ...]]:
+def _synonym_map(language: Language) -> dict[str, tuple[str, ...]]:
     """Each word of a synonym group, with the other words of its group."""
     found: dict[str, tuple[str, ...]] = {}
-    for group in SYNONYM_GROUPS:
+    for group in language.synonym_groups:
         for word in group:
             if " " not in word:
                 found[word] = tuple(w for w in group if w != word)
@@ -798,7 +964,41 @@ def _marked(text: str) -> Markup:
     return Markup(safe.replace(OPEN, "<mark>").replace(CLOSE, "</mark>"))
 
 
-def _words_used(entry: Entry) -> set[str]:
+def _words_used(entry: Entry, language: Language) -> set[str]:
     """Every word an entry uses, folded (what a typed word may be corrected to)."""
-    text = " ".join([entry.title, entry.body, entry.why, *entry.keywords]).casefold()
+    text = language.folded(" ".join([entry.title, entry.body, entry.why, *entry.keywords]))
     return set(TOKEN_WORD.findall(text))
+
+
+def _phrases(phrases: Mapping[str, str]) -> re.Pattern[str]:
+    """Every phrase players say for a word of the entries, longest first, as whole words."""
+    said = "|".join(map(re.escape, sorted(phrases, key=len, reverse=True)))
+    return re.compile(r"\b(?:" + said + r")\b")
+
+
+def _stemmer(language: Language) -> Callable[[str], str]:
+    """A term's stem in ``language``: Snowball's, or the term itself (FTS5's Porter
+    stemmed it). A word ending in one of the language's kept endings keeps it (German
+    *Spieler* is not *Spiel*), however inflected. Not thread-safe: the index calls it
+    under its lock.
+
+    >>> from companion.rules.languages import GERMAN
+    >>> stem = _stemmer(GERMAN)
+    >>> stem("spielern"), stem("mitspieler"), stem("spielen"), stem("spiel")
+    ('spieler', 'mitspieler', 'spiel', 'spiel')
+    """
+    if language.stemmer is None:
+        return str
+    snowball: Callable[[str], str] = snowballstemmer.stemmer(language.stemmer).stemWord
+    kept = tuple(
+        (ending, ending + tail) for ending in language.kept_endings for tail in KEPT_TAILS
+    )
+
+    @functools.lru_cache(maxsize=MENDED_CACHE * 4)
+    def stem(term: str) -> str:
+        for ending, inflected in kept:
+            if term.endswith(inflected):
+                return term[: len(term) - len(inflected) + len(ending)]
+        return snowball(term)
+
+    return stem

@@ -28,7 +28,7 @@ from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, ut
 from companion.services import caps, explain, groups, tables
 from companion.services.results import current_result as current_result
 from companion.services.results import game_of as game_of
-from companion.services.results import result_json
+from companion.services.results import stored_result_json
 from companion.services.rule_refs import ResultRules, result_rules
 from companion.services.units import unit_of_work
 
@@ -524,7 +524,7 @@ def _write(
             play,
             values={
                 "state": state,
-                "result": result_json(game, state),
+                "result": stored_result_json(game, state),
                 "engine_version": game.engine_version,
             },
             edit=_edit_of(kind, changes, author=author, undoes=undoes() if undoes else None),
@@ -638,7 +638,7 @@ def _commit_keeping_loaded() -> None:
 
 
 def _cache_result(play: Play, game: Game) -> None:
-    play.result = result_json(game, play.state)
+    play.result = stored_result_json(game, play.state)
     play.engine_version = game.engine_version
 
 
@@ -703,7 +703,7 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
             values={
                 "status": status.value,
                 "finished_at": finished_at,
-                "result": result_json(game, play.state),
+                "result": stored_result_json(game, play.state),
                 "engine_version": game.engine_version,
             },
             edit=Edit(kind=kind.value, device=author.device, author=author.name),

@@ -1,8 +1,11 @@
 """A play's result as the engine scores it now: the one source of every score shown.
 
-Plays cache their result with the engine version that computed it (for leaderboards);
-:func:`current_result` recomputes it when the engine changed since, so the play pages and
-the table's running totals always agree.
+Plays cache their result with the engine version that computed it (for leaderboards),
+in English whatever the phone's language (:func:`stored_result_json`): the stored result
+serves the API, exports and statistics, which stay English. :func:`current_result`
+recomputes it when the engine changed since, or when the reader reads another language
+(its warnings, labels and readings are words), so the play pages and the table's running
+totals always agree.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games import GAMES, Game
+from companion.games import GAMES, Game, text
 from companion.games.problems import InvalidStateError
 from companion.models import Play
 
@@ -45,9 +48,22 @@ def result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
     return result
 
 
+def stored_result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """:func:`result_json` in English, as a play keeps it (whatever the phone's language)."""
+    with text.in_english():
+        return result_json(game, state)
+
+
+def is_kept_result_current(play: Play) -> bool:
+    """Whether the result the play keeps is the one its reader gets: scored by the engine
+    as it is now, and the reader reads English (the language it is kept in)."""
+    kept = play.engine_version == game_of(play).engine_version and play.result is not None
+    return kept and text.language() == text.ENGLISH
+
+
 def current_result(play: Play) -> dict[str, Any] | None:
-    """The play's result, recomputed when the engine changed since it was cached."""
-    game = game_of(play)
-    if play.engine_version != game.engine_version or play.result is None:
-        return result_json(game, play.state)
-    return play.result
+    """The play's result in the reader's language: the kept one when it is current (see
+    :func:`is_kept_result_current`), else scored again."""
+    if is_kept_result_current(play):
+        return play.result
+    return result_json(game_of(play), play.state)

@@ -12,7 +12,9 @@ ids of a table's plays are never another table's, even if a database gives ids a
 
 The table comes loaded without its plays' states and results
 (:func:`tables.with_everything_shown`); what is not kept is read in one query. What is
-kept is shared by the requests that find it: read it, never change it.
+kept is shared by the requests that find it: read it, never change it. Results hold
+words (warnings, labels, readings), so they are kept per language
+(:func:`companion.games.text.language`).
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from sqlalchemy import inspect, select
 from sqlalchemy.orm import load_only
 
 from companion.extensions import db
-from companion.games import GAMES
+from companion.games import GAMES, text
 from companion.models import Play, Series, Table
 from companion.services import bgstats, plays, tables
-from companion.services.results import game_of
+from companion.services.results import game_of, is_kept_result_current
 
 Result = dict[str, Any] | None
 
@@ -76,13 +78,15 @@ def table_results(table: Table, store: Store | None = None) -> TableResults:
 
 
 def _play_key(table: Table, play: Play) -> Hashable:
-    return ("play", table.uid, play.id, play.version, game_of(play).engine_version)
+    # A result holds words (warnings, labels, readings): kept per language.
+    language = text.language()
+    return ("play", table.uid, play.id, play.version, game_of(play).engine_version, language)
 
 
 def _series_key(table: Table, series: Series) -> Hashable:
     games = tuple((p.id, p.version, p.status) for p in series.plays)
     engine = GAMES[series.game].engine_version if series.game in GAMES else None
-    return ("series", table.uid, series.id, series.length, engine, games)
+    return ("series", table.uid, series.id, series.length, engine, games, text.language())
 
 
 def push_links(
@@ -137,13 +141,11 @@ def _series_results_of(every_series: Sequence[Series]) -> dict[int, Result]:
 
 def _load_results(loaded: Iterable[Play]) -> None:
     """Read the stored results of plays loaded without them (and the states of those
-    whose engine changed since, which are scored again), one query each at most."""
+    scored again: their engine changed since, or the reader reads another language than
+    the stored results'), one query each at most."""
     missing = [p for p in loaded if "result" in inspect(p).unloaded]
     _load_columns(missing, Play.result)
-    stale = [
-        p for p in missing if p.result is None or p.engine_version != game_of(p).engine_version
-    ]
-    _load_states(stale)
+    _load_states(p for p in missing if not is_kept_result_current(p))
 
 
 def _load_states(loaded: Iterable[Play]) -> None:

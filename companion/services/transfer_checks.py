@@ -22,7 +22,7 @@ from companion.games.problems import InvalidStateError
 from companion.models import GROUP_NAME_LENGTH, EditKind, PlayStatus
 from companion.services import caps, photo_images
 from companion.services.groups import GroupRefused, checked_name
-from companion.services.results import result_json
+from companion.services.results import stored_result_json
 from companion.services.tables import MAX_PLAYERS_AT_TABLE
 
 #: How deeply an export may nest (a play's state is a few levels deep; a document that
@@ -366,7 +366,7 @@ def _play_problems(play: _Play, where: str, *, names: Sequence[str], series: int
         if seat is not None and seat >= seats:
             yield f"{where}.player_ids.{name}: there is no seat {seat} at this table."
     current = play.engine_version == game.engine_version and play.result is not None
-    if current and play.result != result_json(game, play.state):
+    if current and play.result != stored_result_json(game, play.state):
         yield f"{where}.result: it is not what the engine gives for this state."
     yield from _edit_problems(play.edits, where)
 

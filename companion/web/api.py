@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask_babel import gettext
 
-from companion.games import GAMES
+from companion.games import GAMES, text
 from companion.games.problems import InvalidStateError, Problem, listed_problems
 from companion.games.readings import readings_json
 from companion.services import groups
@@ -123,7 +124,7 @@ def group_ratings(token: str) -> Response:
     """A group's skill ratings (overall and per game), through its edit or read-only link."""
     found = groups.find(token)
     if found is None:
-        raise ApiError(404, "not_found", "No group has this link.")
+        raise ApiError(404, "not_found", gettext("No group has this link."))
     rated = ratings.of_group(found.group)
     response = jsonify(ratings.as_json(found.group, rated))
     # The path holds the group's link: the answer is neither stored nor indexed.
@@ -137,13 +138,17 @@ def call(slug: str, check: str) -> Response:
     """Run one game's scorer or referee check on the JSON body."""
     game = GAMES.get(slug)
     if game is None:
-        raise ApiError(404, "not_found", f'There is no game "{slug}".')
+        raise ApiError(404, "not_found", gettext('There is no game "%(slug)s".', slug=slug))
     handler = game.api_endpoints().get(check)
     if handler is None:
-        raise ApiError(404, "not_found", f'{game.name} has no "{check}" endpoint.')
+        message = gettext(
+            '%(game)s has no "%(endpoint)s" endpoint.', game=gettext(game.name), endpoint=check
+        )
+        raise ApiError(404, "not_found", message)
     raw = request.get_data()
     answers = _kept_answers()
-    key = (slug, check, raw) if len(raw) <= MAX_KEPT_BODY else None
+    # An answer's words are in the language asked (Accept-Language): kept per language.
+    key = (slug, check, text.language(), raw) if len(raw) <= MAX_KEPT_BODY else None
     kept = answers.get(key) if key is not None else None
     if kept is not None and request.mimetype == JSON_MIMETYPE:
         return Response(kept.body, kept.status, mimetype=JSON_MIMETYPE)
@@ -208,19 +213,19 @@ def parse_json(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ApiError(
-            400, "bad_request", f"The body is not valid UTF-8 (byte {error.start + 1})."
-        ) from None
+        message = gettext("The body is not valid UTF-8 (byte %(byte)s).", byte=error.start + 1)
+        raise ApiError(400, "bad_request", message) from None
     try:
         return json.loads(text, parse_int=whole_number)
     except (ValueError, RecursionError):
-        raise ApiError(400, "bad_request", "The body is not valid JSON.") from None
+        raise ApiError(400, "bad_request", gettext("The body is not valid JSON.")) from None
 
 
 def _json_object() -> dict[str, Any]:
     if request.mimetype != JSON_MIMETYPE:
-        raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
+        message = gettext("Send the body as application/json.")
+        raise ApiError(415, "unsupported_media_type", message)
     body = parse_json(request.get_data())
     if not isinstance(body, dict):
-        raise ApiError(400, "bad_request", "The body must be a JSON object.")
+        raise ApiError(400, "bad_request", gettext("The body must be a JSON object."))
     return body

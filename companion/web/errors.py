@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from flask import Flask, Response, make_response, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from companion.database import is_contention
+from companion.games.text import N_
 from companion.services import units
 from companion.web.api import error_response
 
@@ -21,14 +23,23 @@ API_CODES = {
     429: "too_many_requests",
 }
 TOO_MANY = 429
-TOO_MANY_MESSAGE = "Too many requests from your network. Wait a few minutes and try again."
-BUSY_MESSAGE = "Many phones are saving at once, so this was not saved. Try again in a moment."
+TOO_MANY_MESSAGE = N_("Too many requests from your network. Wait a few minutes and try again.")
+BUSY_MESSAGE = N_("Many phones are saving at once, so this was not saved. Try again in a moment.")
 #: Seconds a client is asked to wait before it tries again after a busy refusal.
 BUSY_RETRY_SECONDS = 1
-CSRF_MESSAGE = (
+CSRF_MESSAGE = N_(
     "This page was open too long or came from elsewhere, so the change was not saved. "
     "Reload the page and try again."
 )
+#: Our words for an error raised without words of its own (werkzeug's are English only).
+MESSAGES = {
+    400: N_("The request could not be read. Reload the page and try again."),
+    404: N_("Nothing is at this address. Check the link, or start again from the home page."),
+    405: N_("This address does not answer this kind of request."),
+    413: N_("This is more than the app takes in one request."),
+    415: N_("The request was sent in a form this address does not read."),
+    TOO_MANY: TOO_MANY_MESSAGE,
+}
 
 
 def register(app: Flask) -> None:
@@ -36,7 +47,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(_error: CSRFError) -> tuple[str, int]:
-        return render_template("error.html", status=400, message=CSRF_MESSAGE), 400
+        return render_template("error.html", status=400, message=gettext(CSRF_MESSAGE)), 400
 
     @app.errorhandler(OperationalError)
     def database_busy(error: OperationalError) -> Response:
@@ -44,14 +55,13 @@ def register(app: Flask) -> None:
         if not is_contention(error):
             raise error
         units.discard()
-        busy = ServiceUnavailable(BUSY_MESSAGE, retry_after=BUSY_RETRY_SECONDS)
+        busy = ServiceUnavailable(gettext(BUSY_MESSAGE), retry_after=BUSY_RETRY_SECONDS)
         return http_error(busy)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
-        # Flask-Limiter's own description is its limit ("30 per 1 hour"): say it plainly.
-        message = TOO_MANY_MESSAGE if status == TOO_MANY else error.description or error.name
+        message = error_message(error)
         if request.path.startswith(API_PREFIX):
             code = API_CODES.get(status, "error")
             response = error_response(status, code, message)
@@ -61,6 +71,18 @@ def register(app: Flask) -> None:
             )
         response.headers.extend(_kept_headers(error))
         return response
+
+
+def error_message(error: HTTPException) -> str:
+    """What an error says, in the reader's language: the words it was raised with, else
+    ours for its status (werkzeug's own words are English only, and Flask-Limiter's are
+    its limit, "30 per 1 hour")."""
+    status = error.code or 500
+    own = error.description is not None and error.description != type(error).description
+    if own and status != TOO_MANY:
+        return str(error.description)
+    message = MESSAGES.get(status)
+    return gettext(message) if message else str(error.description or error.name)
 
 
 def _kept_headers(error: HTTPException) -> list[tuple[str, str]]:

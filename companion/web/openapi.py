@@ -19,7 +19,7 @@ from typing import Any
 import pydantic
 from pydantic.json_schema import models_json_schema
 
-from companion.games import GAMES, schemas
+from companion.games import GAMES, schemas, text
 from companion.games.base import ApiDescription, Game
 from companion.games.problems import MAX_PROBLEMS
 
@@ -116,7 +116,13 @@ def descriptions(game: Game) -> dict[str, ApiDescription | None]:
 
 @cache
 def document() -> dict[str, Any]:
-    """The OpenAPI document (built on first use, then kept)."""
+    """The OpenAPI document (built on first use, then kept: in English, whatever the
+    language of the request that first asks for it)."""
+    with text.in_english():
+        return _document()
+
+
+def _document() -> dict[str, Any]:
     operations = [
         (slug, name, described)
         for slug, game in GAMES.items()

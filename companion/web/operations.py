@@ -20,10 +20,12 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import InternalServerError
 
 from companion import database
-from companion.web import log_redaction, security
+from companion.games.text import N_
+from companion.web import languages, log_redaction, security
 from companion.web.limits import limiter
 
 bp = Blueprint("operations", __name__)
@@ -34,7 +36,7 @@ SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 LOGGER_NAME = "companion.errors"
 SERVER_ERROR = 500
 UNAVAILABLE = 503
-SERVER_ERROR_MESSAGE = (
+SERVER_ERROR_MESSAGE = N_(
     "Something went wrong on our side. Reload the page to see what was saved, then try again."
 )
 
@@ -62,9 +64,11 @@ def healthz() -> tuple[Response, int]:
 @bp.get("/offline")
 def offline() -> str:
     """What the service worker shows when a page needs the server and the phone has no
-    connection (it keeps this page when it is installed)."""
+    connection (it keeps this page in every language when it is installed: ``?lang=``
+    names one, since the worker fetches it without the phone's session)."""
     security.mark_public()
-    return render_template("offline.html")
+    with languages.in_language(request.args.get("lang")):
+        return render_template("offline.html")
 
 
 def request_id() -> str:
@@ -115,10 +119,13 @@ def _server_error(error: InternalServerError) -> tuple[Any, int]:
         },
     )
     if request.path.startswith("/api/"):
-        body = {"error": "internal_error", "message": SERVER_ERROR_MESSAGE}
+        body = {"error": "internal_error", "message": gettext(SERVER_ERROR_MESSAGE)}
         return jsonify(body | {"request_id": request_id()}), SERVER_ERROR
     page = render_template(
-        "error.html", status=SERVER_ERROR, message=SERVER_ERROR_MESSAGE, reference=request_id()
+        "error.html",
+        status=SERVER_ERROR,
+        message=gettext(SERVER_ERROR_MESSAGE),
+        reference=request_id(),
     )
     return page, SERVER_ERROR
 

@@ -1,7 +1,10 @@
 """The rules reference pages: every game's rules, one entry panel, search as you type.
 
-The rules content is loaded and checked once, when the app starts (a broken file stops
-it), and its search index is built then (in memory). Templates link to an entry with
+The rules content of every language is loaded and checked once, when the app starts (a
+broken file, or a language whose entries differ from English's, stops it); each
+language's search index is built in memory the first time someone searches in it. Every
+page, panel and link text is in the reader's language; rule ids and anchors are the same
+in all of them. Templates link to an entry with
 ``rule_url(rule_id)`` or the ``rule_link`` macro: the link opens the entry in a panel
 over the play with htmx, and without JavaScript opens the game's rules page at the
 entry, with a link back to the page it came from (read from the Referer header, so that
@@ -30,18 +33,19 @@ from flask import (
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
+from companion.config import DEFAULT_LANGUAGE, LANGUAGES
 from companion.extensions import htmx
 from companion.games import GAMES
-from companion.rules import Library, load
+from companion.rules import Library, load_languages
 from companion.rules.markdown import to_html
 from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
 from companion.web import game_pages, security
+from companion.web.languages import language
 from companion.web.responses import page_or_fragment
 
 bp = Blueprint("rules", __name__)
 
 LIBRARY_KEY = "companion.rules"
-INDEX_KEY = "companion.rules_index"
 #: Where a "back to the play" link may lead: a path of this site (never another host).
 SAFE_BACK = re.compile(r"/(?![/\\])[^\s\\]{0,300}")
 #: The place on that page to return to: an element id.
@@ -50,10 +54,8 @@ SERVICE_WORKER = "sw.js"
 
 
 def init_app(app: Flask) -> None:
-    """Load and check the rules content, build its index, register the pages and globals."""
-    library, search_index = _loaded()
-    app.extensions[LIBRARY_KEY] = library
-    app.extensions[INDEX_KEY] = search_index
+    """Load and check the rules content of every language, register the pages and globals."""
+    app.extensions[LIBRARY_KEY] = _loaded()
     app.register_blueprint(bp)
     app.add_template_global(rule_url)
     app.add_template_global(rule_panel_url)
@@ -65,27 +67,38 @@ def init_app(app: Flask) -> None:
 
 
 @functools.cache
-def _loaded() -> tuple[Library, RulesIndex]:
-    """The rules content and its index, read once per process.
+def _loaded() -> dict[str, Library]:
+    """The rules content of every language, read and checked once per process.
 
-    The files ship with the code and never change while it runs, and neither object is
+    The files ship with the code and never change while it runs, and no library is
     changed after it is built, so every app of the process shares them (the test suite
     builds an app per test; parsing the TOML each time cost about a third of that).
     """
-    library = load()
-    return library, RulesIndex(library)
+    return load_languages(LANGUAGES)
+
+
+@functools.cache
+def _index(code: str) -> RulesIndex:
+    """A language's search index, built on its first search (once per process)."""
+    return RulesIndex(_loaded()[code])
 
 
 def library() -> Library:
-    """The rules content the app loaded at start-up."""
-    found: Library = current_app.extensions[LIBRARY_KEY]
-    return found
+    """The rules content in the reader's language."""
+    found: dict[str, Library] = current_app.extensions[LIBRARY_KEY]
+    return found.get(language()) or found[DEFAULT_LANGUAGE]
 
 
 def index() -> RulesIndex:
-    """The search index built at start-up."""
-    found: RulesIndex = current_app.extensions[INDEX_KEY]
-    return found
+    """The search index of the reader's language."""
+    code = language()
+    return _index(code if code in LANGUAGES else DEFAULT_LANGUAGE)
+
+
+def _english() -> Library:
+    """The English rules: ids and anchors are every language's."""
+    found: dict[str, Library] = current_app.extensions[LIBRARY_KEY]
+    return found[DEFAULT_LANGUAGE]
 
 
 def game_name(slug: str) -> str:
@@ -95,19 +108,20 @@ def game_name(slug: str) -> str:
 
 
 def rule_exists(rule_id: str | None) -> bool:
-    """Whether the rules have the entry ``rule_id`` names."""
-    return bool(rule_id) and library().entry(rule_id or "") is not None
+    """Whether the rules have the entry ``rule_id`` names (in every language alike)."""
+    return bool(rule_id) and _english().entry(rule_id or "") is not None
 
 
 def rule_title(rule_id: str) -> str:
-    """The question an entry answers ("" for an id the rules do not have)."""
+    """The question an entry answers, in the reader's language ("" for an id the rules
+    do not have)."""
     found = library().entry(rule_id)
     return found.title if found is not None else ""
 
 
 def has_rules(slug: str) -> bool:
-    """Whether a game's rules are in the reference."""
-    return slug in library().games
+    """Whether a game's rules are in the reference (in every language alike)."""
+    return slug in _english().games
 
 
 def rule_url(rule_id: str, *, at: str | None = None) -> str:

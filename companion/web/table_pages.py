@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from companion.web import personal
 from companion.web.cache import Cache
+from companion.web.languages import language
 
 #: Kept renderings per worker: one per table state, link and phone answer in use lately.
 MAX_KEPT = 256
@@ -72,10 +73,11 @@ def kept_results() -> Cache[Any] | None:
 
 
 def markup(key: Hashable | None, draw: Callable[[], Drawn]) -> Drawn:
-    """The page for ``key``: kept from an earlier request, else drawn and kept, as this
-    request's phone gets it. ``None`` draws it without keeping it (a form shown with its
-    errors)."""
+    """The page for ``key`` in the phone's language: kept from an earlier request, else
+    drawn and kept, as this request's phone gets it. ``None`` draws it without keeping it
+    (a form shown with its errors)."""
     cache: Cache[_Kept] | None = current_app.extensions.get(CACHE_KEY)
+    key = None if key is None else (language(), key)
     found = cache.get(key) if key is not None and cache is not None else None
     if found is None:
         found = _Kept(draw(), generate_csrf())

@@ -183,7 +183,7 @@ def test_rules_pages_may_be_indexed_unless_they_lead_back_to_a_table(
 
 
 def test_the_manifest_names_icons_that_exist_at_their_sizes(client: FlaskClient) -> None:
-    with client.get("/static/manifest.webmanifest") as answer:
+    with client.get("/manifest.webmanifest") as answer:
         manifest = json.loads(answer.get_data())
     assert manifest["start_url"] == "/"
     assert manifest["display"] == "standalone"

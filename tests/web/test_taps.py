@@ -58,8 +58,9 @@ def test_a_display_is_one_form_whose_buttons_carry_their_change(
     assert "seat=all&amp;anchor=player-1#player-1" in form.group(0)
     assert form.group(1).count("<input") == 1  # the CSRF token only
     # Four displays of nine birds: a form per display and per typed count, not per button.
-    assert page.count("<form") <= 4 * (1 + 9 + 1) + 3
-    assert page.count('type="hidden"') <= 4 * (1 + 9 * 3 + 3) + 10
+    switch = 1  # the language switch's form, and its two hidden inputs
+    assert page.count("<form") <= 4 * (1 + 9 + 1) + 3 + switch
+    assert page.count('type="hidden"') <= 4 * (1 + 9 * 3 + 3) + 10 + 2 * switch
 
 
 def test_the_pages_own_tap_is_stored(client: FlaskClient, links: TableLinks, play_id: int) -> None:

@@ -405,8 +405,10 @@ def test_every_state_changing_form_but_taps_carries_a_key(
     for play_id in started.values():
         pages.append(client.get(f"/t/{trio.edit}/plays/{play_id}?seat=all"))
     # Taps name the value they change (a stale one is a 409) instead of carrying a key;
-    # OddVille's Main Square owners and character holders set a value (a repeat is a no-op).
+    # OddVille's Main Square owners and character holders set a value (a repeat is a no-op),
+    # and so does the language switch (the phone's own pick).
     taps = (
+        "/language",
         "/edit",
         "/owl-about/card",
         "/oddland/map",

@@ -47,6 +47,7 @@ from companion.web import personal
 from companion.web.cache import Cache
 from companion.web.context import FLASHES_KEY, author_of, seat_among
 from companion.web.game_pages import PlayPage, game_pages
+from companion.web.languages import language
 from companion.web.responses import html_response, wants_fragment
 
 PLAY_PAGE = "play.html"
@@ -279,7 +280,7 @@ def _panel_key(glance: PlayGlance, token: str, seat: int | str) -> Hashable:
         # The series' totals count each of its games as it stands (one may be reopened).
         "series": None if glance.series_id is None else tables.series_versions(glance.series_id),
     }
-    return (glance, token, seat, json.dumps(depends_on, sort_keys=True, default=str))
+    return (glance, token, seat, language(), json.dumps(depends_on, sort_keys=True, default=str))
 
 
 def _frame_key(glance: PlayGlance, token: str) -> Hashable | None:
@@ -288,7 +289,7 @@ def _frame_key(glance: PlayGlance, token: str) -> Hashable | None:
     if FLASHES_KEY in session:
         return None
     table = (glance.table_id, glance.table_version, glance.join_generation, glance.access)
-    return (glance.game, table, token, request.script_root)
+    return (glance.game, table, token, language(), request.script_root)
 
 
 def play_response(
