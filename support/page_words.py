@@ -16,6 +16,7 @@ Run it on a page walk to see what is left to mark::
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -38,6 +39,8 @@ PSEUDO_LANGUAGE = "de"
 NAMES = ("Odd Companion", "English", "Deutsch", "Français", "Español")
 #: Addresses that serve no page.
 SKIPPED = (API_PREFIX, "/static", "/healthz", "/sw.js", "/manifest")
+#: Codes with a digit in them (a join code "AJ54CM", a card "N5"): not words.
+CODES = re.compile(r"\b\w*\d\w*\b")
 #: Attributes whose text a person reads or hears.
 READ_ATTRIBUTES = ("placeholder", "title", "aria-label", "alt")
 #: Elements whose text nobody reads.
@@ -63,6 +66,12 @@ class PseudoBabel(NullTranslations):
 
     def npgettext(self, _context: str, msgid1: str, msgid2: str, n: int) -> str:
         return self.ngettext(msgid1, msgid2, n)
+
+    # Flask-Babel asks for these older names (Babel's aliases of the methods above).
+    ugettext = gettext
+    ungettext = ngettext
+    upgettext = pgettext
+    unpgettext = npgettext
 
 
 @contextmanager
@@ -129,7 +138,11 @@ def words_left(html: str, values: Iterable[str] = ()) -> list[tuple[str, str]]:
     parser = _Texts()
     parser.feed(html)
     kept = (*NAMES, *values)
-    return [(where, text) for where, text in parser.found if english_words(text, values=kept)]
+    return [
+        (where, text)
+        for where, text in parser.found
+        if english_words(CODES.sub(" ", text), values=kept)
+    ]
 
 
 def page_urls(app: Flask, found: Fixture) -> list[str]:
