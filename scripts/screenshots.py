@@ -7,9 +7,11 @@ and one play of every registered game (started through the pages, as the route w
 does), then opens each page in Debian's Chromium at a phone's size (390 by 844 CSS px,
 pixel ratio 1) and saves ``docs/screenshots/<page>.png``. ``--only NAME`` (repeatable)
 takes only those pictures: a game's slug (``--only oddville`` after changing its page),
-or another page's name (``table``, ``help``...); ``--full`` takes whole pages.
+or another page's name (``table``, ``help``...); ``--full`` takes whole pages;
+``--lang de`` takes them in that language (the phone asks for it), saved as
+``docs/screenshots/de/<page>.png``.
 
-Run: .venv/bin/python scripts/screenshots.py [--only NAME ...] [--full]
+Run: .venv/bin/python scripts/screenshots.py [--only NAME ...] [--full] [--lang CODE]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.lighthouse import app_in, prepare  # noqa: E402
+from companion.config import DEFAULT_LANGUAGE, LANGUAGES  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from support.browser import CHROMIUM, PHONE  # noqa: E402
 from support.client import csrf, edit  # noqa: E402
@@ -60,6 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", metavar="NAME", help="take only this one")
     parser.add_argument("--full", action="store_true", help="whole pages, not the first screen")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=DEFAULT_LANGUAGE)
     options = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="screens-"))
     pages = prepare(folder)
@@ -75,19 +79,24 @@ def main() -> None:
         pages = {name: path for name, path in pages.items() if name in options.only}
     port = free_port()
     env = app_env(f"sqlite:///{folder / 'companion.sqlite'}", SECRET)
-    OUT.mkdir(parents=True, exist_ok=True)
+    out = OUT if options.lang == DEFAULT_LANGUAGE else OUT / options.lang
+    out.mkdir(parents=True, exist_ok=True)
     with gunicorn(port, env, folder / "gunicorn.log"), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         context = browser.new_context(
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+            viewport=PHONE,
+            device_scale_factor=1,
+            is_mobile=True,
+            has_touch=True,
+            locale=options.lang,
         )
         page = context.new_page()
         for name, path in pages.items():
             page.goto(f"http://127.0.0.1:{port}{path}")
             page.wait_for_load_state("networkidle")
             file_name = f"{name.replace(' ', '-')}.png"  # lighthouse's "trick checker"
-            page.screenshot(path=str(OUT / file_name), full_page=options.full)
-            print(f"docs/screenshots/{file_name}", flush=True)
+            page.screenshot(path=str(out / file_name), full_page=options.full)
+            print(out.relative_to(ROOT) / file_name, flush=True)
         browser.close()
 
 

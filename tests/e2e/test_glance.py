@@ -3,9 +3,11 @@
 - nothing moves under a finger: the tapped control stays within 2 px through the first tap
   of a fresh game, a trick or round completing, a notice appearing and another phone's
   update, and two taps at one spot land on one control;
-- nothing scrolls sideways: no page of the app is wider than the screen at 320 and 390 px;
+- nothing scrolls sideways: no page of the app is wider than the screen at 320 and 390 px,
+  in every language;
 - the main control is on the first screen: a fresh play page shows what the phone is there
-  to do within its first 844 px, in the player's own view and the Everyone view.
+  to do within its first 844 px, in the player's own view and the Everyone view, in every
+  language.
 
 Another phone's change is fetched by firing the poll's ``poll-now`` event
 (``support/polls.py``), never by waiting for the poll's timer.
@@ -19,6 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from companion.config import DEFAULT_LANGUAGE, LANGUAGES
 from companion.games import GAMES
 from companion.games.odd_world import BIRDS
 from support.browser import Phone, new_table, screen_y
@@ -33,6 +36,15 @@ STILL_PX = 2
 #: The first screen of a phone.
 FIRST_SCREEN_PX = 844
 PLAYERS = ["Ann", "Ben", "Cy"]
+#: A CSS selector for an element from its ids and places in the page (the same element
+#: on the same page in another language, whose words differ).
+CSS_PATH = """e => { const path = [];
+  for (; e && e.nodeType === 1 && e.tagName !== 'HTML'; e = e.parentElement) {
+    if (e.id) { path.unshift('#' + CSS.escape(e.id)); break; }
+    const same = [...e.parentElement.children].filter(c => c.tagName === e.tagName);
+    path.unshift(e.tagName.toLowerCase() + ':nth-of-type(' + (same.indexOf(e) + 1) + ')');
+  }
+  return path.join(' > '); }"""
 
 
 def test_every_game_has_a_glance() -> None:
@@ -136,20 +148,34 @@ def play_url(page: Page, seat: str) -> str:
 # --- The main control on the first screen -----------------------------------------------
 
 
+@pytest.mark.parametrize("language", list(LANGUAGES))
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_the_main_control_is_on_the_first_screen(
-    phone: Phone, live_server: str, slug: str, tmp_path: Path
+    phone: Phone, live_server: str, slug: str, language: str, tmp_path: Path
 ) -> None:
     ann = phone()
     glance = start(ann, live_server, slug)
+    # The same page in the language measured: a phone of its own with Ann's session (the
+    # control is found by its place in the page, its words being that language's).
+    reader = ann if language == DEFAULT_LANGUAGE else phone(locale=language)
+    if reader is not ann:
+        reader.context.add_cookies(ann.context.cookies())
     for seat in ("0", "all"):
         ann.goto(play_url(ann, seat))
         control = (glance.first or glance.control)(ann)
         expect(control).to_be_visible()
-        assert ann.evaluate("window.scrollY") == 0
+        if reader is not ann:
+            where = control.evaluate(CSS_PATH)
+            reader.goto(play_url(ann, seat))
+            control = reader.locator(where)
+            expect(control).to_be_visible()
+            assert reader.locator("html").get_attribute("lang") == language
+        assert reader.evaluate("window.scrollY") == 0
         top = screen_y(control)
-        ann.screenshot(path=str(tmp_path / f"{slug}-{seat}.png"))
-        assert top < FIRST_SCREEN_PX, f"{slug}, seat {seat}: the main control's top is at {top}"
+        reader.screenshot(path=str(tmp_path / f"{slug}-{seat}-{language}.png"))
+        assert top < FIRST_SCREEN_PX, (
+            f"{slug}, seat {seat}, {language}: the main control's top is at {top}"
+        )
 
 
 # --- Nothing moves under a finger -------------------------------------------------------
@@ -340,13 +366,16 @@ def _pages_of_an_evening(page: Page, base: str) -> list[str]:
     ]
 
 
-def test_no_page_is_wider_than_the_screen(phone: Phone, live_server: str) -> None:
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_no_page_is_wider_than_the_screen(phone: Phone, live_server: str, language: str) -> None:
     setup = phone()
     paths = _pages_of_an_evening(setup, live_server)
     wide: list[str] = []
     # Each page is loaded once and measured at both widths: the layout is CSS alone (no
     # script reads the width), so narrowing the viewport reflows it as a load at 320 would.
-    page = phone(viewport={"width": 390, "height": 844})
+    # German and French words are longer: every language is measured, each on its phone.
+    page = phone(viewport={"width": 390, "height": 844}, locale=language)
+    page.context.add_cookies(setup.context.cookies())
     for path in paths:
         url = path if path.startswith("http") else live_server + path
         answer = page.goto(url)
