@@ -93,8 +93,9 @@ def pseudo_pages() -> Iterator[str]:
 class _Texts(HTMLParser):
     """The texts a person reads on a page, each with the tag it sits in."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, content: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self._content = content
         self.found: list[tuple[str, str]] = []
         self._open: list[tuple[str, bool]] = []
 
@@ -103,7 +104,7 @@ class _Texts(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        skip = tag in UNREAD or "data-content" in values
+        skip = tag in UNREAD or ("data-content" in values and not self._content)
         if tag not in VOID:
             self._open.append((tag, skip))
         if skip or self._skipped():
@@ -129,6 +130,14 @@ class _Texts(HTMLParser):
         if data.strip() and not self._skipped():
             where = self._open[-1][0] if self._open else "#text"
             self.found.append((where, data.strip()))
+
+
+def read_texts(html: str) -> list[str]:
+    """The texts a person reads or hears on a page, in page order (the content written
+    per language, ``[data-content]``, too)."""
+    parser = _Texts(content=True)
+    parser.feed(html)
+    return [text for _where, text in parser.found]
 
 
 def words_left(html: str, values: Iterable[str] = ()) -> list[tuple[str, str]]:
