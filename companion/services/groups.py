@@ -35,6 +35,7 @@ from companion.games.names import (
     looks_alike,
     shows_nothing,
 )
+from companion.games.text import N_, _
 from companion.models import (
     GROUP_NAME_LENGTH,
     Group,
@@ -120,18 +121,30 @@ def rotate_edit_link(group: Group) -> str:
 # --- the group and its roster ----------------------------------------------------------------
 
 
+#: What a name may be (a member's, the group's): its refusals, each a whole sentence.
+NAME_SUBJECTS = {
+    N_("A name"): (N_("A name cannot be empty."), N_("A name has at most %(most)s characters.")),
+    N_("The group's name"): (
+        N_("The group's name cannot be empty."),
+        N_("The group's name has at most %(most)s characters."),
+    ),
+}
+
+
 def checked_name(text: str, *, most: int = MAX_NAME_LENGTH, what: str = "A name") -> str:
-    """A trimmed name, or :class:`GroupRefused` saying what is wrong with it."""
+    """A trimmed name, or :class:`GroupRefused` saying what is wrong with it (``what``:
+    one of :data:`NAME_SUBJECTS`)."""
+    empty, too_long = NAME_SUBJECTS[what]
     cleaned = text.strip()
     if not cleaned:
-        raise GroupRefused(f"{what} cannot be empty.")
+        raise GroupRefused(_(empty))
     if len(cleaned) > most:
-        raise GroupRefused(f"{what} has at most {most} characters.")
+        raise GroupRefused(_(too_long, most=most))
     hidden = hidden_character(cleaned)
     if hidden is not None:
-        raise GroupRefused(hidden_character_message(hidden, subject=what))
+        raise GroupRefused(hidden_character_message(hidden, subject=_(what)))
     if shows_nothing(cleaned):
-        raise GroupRefused(SHOWS_NOTHING_MESSAGE)
+        raise GroupRefused(_(SHOWS_NOTHING_MESSAGE))
     return cleaned
 
 
@@ -195,7 +208,7 @@ def member(group: Group, player_id: int) -> GroupPlayer:
     """A member of this group by id (never another group's)."""
     found = next((p for p in group.players if p.id == player_id), None)
     if found is None:
-        raise GroupRefused("That player is not in this group. Refresh the page.")
+        raise GroupRefused(_("That player is not in this group. Refresh the page."))
     return found
 
 
@@ -229,7 +242,7 @@ def merge_players(group: Group, *, duplicate_id: int, into_id: int) -> None:
     duplicate = member(group, duplicate_id)
     kept = member(group, into_id)
     if duplicate is kept:
-        raise GroupRefused("Pick two different players to merge.")
+        raise GroupRefused(_("Pick two different players to merge."))
     mine = select(PlayResult.play_id).where(PlayResult.group_player_id == duplicate.id)
     together = db.session.scalar(
         select(db.func.count())
@@ -270,19 +283,19 @@ def start_table(group: Group, *, seated: Sequence[int], new_names: Sequence[str]
     names (who join the group). Commits."""
     members = [member(group, player_id) for player_id in seated]
     if len({m.id for m in members}) != len(members):
-        raise GroupRefused("A player can sit at the table only once.")
+        raise GroupRefused(_("A player can sit at the table only once."))
     for name in new_names:
         if name.strip():
             refuse_lookalike(group, name)
             members.append(_join(group, name))
     if not members:
-        raise GroupRefused("Pick tonight's players (tap their names in seating order).")
+        raise GroupRefused(_("Pick tonight's players (tap their names in seating order)."))
     if _table_count(group) >= caps.MAX_GROUP_TABLES:
         raise GroupRefused(caps.too_many_tables())
     if len(members) > MAX_PLAYERS_AT_TABLE:
-        raise GroupRefused(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
+        raise GroupRefused(_("A table seats at most %(most)s players.", most=MAX_PLAYERS_AT_TABLE))
     if len({m.id for m in members}) != len(members):
-        raise GroupRefused("A new name is already in the group: tap it instead.")
+        raise GroupRefused(_("A new name is already in the group: tap it instead."))
     table = tables.new_table([m.name for m in members])
     table.group = group
     for seat, chosen in zip(table.players, members, strict=True):

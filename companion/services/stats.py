@@ -19,6 +19,7 @@ from sqlalchemy.orm import aliased
 from companion.extensions import db
 from companion.games import GAMES
 from companion.games.ranking import ScoreOrder
+from companion.games.text import _
 from companion.models import Group, GroupPlayer, Play, PlayResult
 
 #: The history list shows this many plays at most (newest first).
@@ -317,7 +318,11 @@ class Bar:
     @property
     def label(self) -> str:
         """ "12" or "10 to 14"."""
-        return str(self.low) if self.low == self.high else f"{self.low} to {self.high}"
+        return (
+            str(self.low)
+            if self.low == self.high
+            else _("%(low)s to %(high)s", low=self.low, high=self.high)
+        )
 
 
 def score_distribution(group: Group, game: str) -> list[Bar]:

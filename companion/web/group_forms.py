@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask_babel import lazy_gettext
 from wtforms import DateField, FieldList, IntegerField, StringField
 from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional, ValidationError
 
 from companion.games.names import MAX_NAME_LENGTH
+from companion.games.text import N_, _
 from companion.models import GROUP_NAME_LENGTH
 from companion.web.forms import TextForm
 
@@ -25,7 +27,8 @@ ID_TEXT = re.compile(r"[0-9]{1,10}")
 
 def _id_field(label: str = "") -> IntegerField:
     return IntegerField(
-        label, validators=[Optional(), NumberRange(1, MAX_ID, "This is not a player.")]
+        lazy_gettext(label) if label else "",
+        validators=[Optional(), NumberRange(1, MAX_ID, lazy_gettext("This is not a player."))],
     )
 
 
@@ -33,11 +36,14 @@ class NewGroupForm(TextForm):
     """A group's name and its first players (more can join later)."""
 
     name = StringField(
-        "Name of the group",
-        validators=[DataRequired("Give the group a name."), Length(max=GROUP_NAME_LENGTH)],
+        lazy_gettext("Name of the group"),
+        validators=[
+            DataRequired(lazy_gettext("Give the group a name.")),
+            Length(max=GROUP_NAME_LENGTH),
+        ],
     )
     players = FieldList(
-        StringField("Player", validators=[Length(max=MAX_NAME_LENGTH)]),
+        StringField(lazy_gettext("Player"), validators=[Length(max=MAX_NAME_LENGTH)]),
         min_entries=FIRST_PLAYER_ROWS,
         max_entries=FIRST_PLAYER_ROWS,
     )
@@ -52,18 +58,22 @@ class NewGroupForm(TextForm):
         folded = [n.casefold() for n in self.names]
         repeated = next((n for n in self.names if folded.count(n.casefold()) > 1), None)
         if repeated is not None:
-            raise ValidationError(f"{repeated} is listed twice; names must differ.")
+            raise ValidationError(_("%(name)s is listed twice; names must differ.", name=repeated))
 
 
 class MemberForm(TextForm):
     """One change to the roster: add, rename, remove, or merge a duplicate into another."""
 
     action = StringField(
-        validators=[AnyOf(MEMBER_CHANGES, message="Say what to change: add, rename or merge.")]
+        validators=[
+            AnyOf(
+                MEMBER_CHANGES, message=lazy_gettext("Say what to change: add, rename or merge.")
+            )
+        ]
     )
     player = _id_field()
-    into = _id_field("Merge into")
-    name = StringField("Name", validators=[Length(max=MAX_NAME_LENGTH)])
+    into = _id_field(N_("Merge into"))
+    name = StringField(lazy_gettext("Name"), validators=[Length(max=MAX_NAME_LENGTH)])
 
 
 class StartTableForm(TextForm):
@@ -71,7 +81,7 @@ class StartTableForm(TextForm):
 
     seats = StringField(validators=[Length(max=400)])
     new = FieldList(
-        StringField("New player", validators=[Length(max=MAX_NAME_LENGTH)]),
+        StringField(lazy_gettext("New player"), validators=[Length(max=MAX_NAME_LENGTH)]),
         min_entries=NEW_NAME_ROWS,
         max_entries=NEW_NAME_ROWS,
     )
@@ -85,7 +95,7 @@ class StartTableForm(TextForm):
         """A comma-separated list of player ids."""
         parts = [part.strip() for part in (field.data or "").split(",") if part.strip()]
         if any(not ID_TEXT.fullmatch(part) or int(part) > MAX_ID for part in parts):
-            raise ValidationError("Pick the players again: this list is not one of ours.")
+            raise ValidationError(_("Pick the players again: this list is not one of ours."))
 
 
 class HistoryFilterForm(TextForm):
@@ -94,15 +104,15 @@ class HistoryFilterForm(TextForm):
     class Meta:
         csrf = False
 
-    game = StringField("Game", validators=[Optional(), Length(max=40)])
-    player = _id_field("Player")
-    since = DateField("From", validators=[Optional()])
-    until = DateField("To", validators=[Optional()])
+    game = StringField(lazy_gettext("Game"), validators=[Optional(), Length(max=40)])
+    player = _id_field(N_("Player"))
+    since = DateField(lazy_gettext("From"), validators=[Optional()])
+    until = DateField(lazy_gettext("To"), validators=[Optional()])
 
     def validate_until(self, field: Any) -> None:
         """The end is not before the start."""
         if field.data and self.since.data and field.data < self.since.data:
-            raise ValidationError("The end date is before the start date.")
+            raise ValidationError(_("The end date is before the start date."))
 
 
 class VersusForm(TextForm):
@@ -111,5 +121,5 @@ class VersusForm(TextForm):
     class Meta:
         csrf = False
 
-    a = _id_field("Player")
-    b = _id_field("Against")
+    a = _id_field(N_("Player"))
+    b = _id_field(N_("Against"))

@@ -13,6 +13,7 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
 from companion.games import GAMES
+from companion.games.text import N_, _, spoken_list
 from companion.models import Group, Play
 from companion.services import (
     evening,
@@ -43,9 +44,11 @@ from companion.web.play.actions import load_play
 from companion.web.responses import page_or_fragment
 
 bp = Blueprint("groups", __name__)
+#: Names listed as people say them, in the reader's language ("Ann, Ben and Cy").
+bp.add_app_template_filter(spoken_list, "spoken")
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
-READ_ONLY_MESSAGE = "This is the group's read-only link: it cannot change anything."
+READ_ONLY_MESSAGE = N_("This is the group's read-only link: it cannot change anything.")
 #: Every export route shares one limit per network (``RATE_LIMIT_EXPORTS``).
 EXPORT_LIMIT = limiter.shared_limit(limits.exports_limit, scope="exports")
 #: Finished plays whose exports and BG Stats links the table page lists (the latest).
@@ -68,7 +71,7 @@ def open_group_for_edit(token: str) -> GroupAccess:
     """The group of an edit link; a read-only link gets 403, whatever it asks for."""
     group_access = open_group(token)
     if not group_access.can_edit:
-        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
+        abort(HTTPStatus.FORBIDDEN, _(READ_ONLY_MESSAGE))
     return group_access
 
 
@@ -194,13 +197,13 @@ def _change_members(group_access: GroupAccess, form: MemberForm) -> None:
     if action == "add":
         groups.add_player(group, form.name.data or "")
     elif player is None:
-        raise GroupRefused("Say which player to change.")
+        raise GroupRefused(_("Say which player to change."))
     elif action == "rename":
         groups.rename_player(group, player, form.name.data or "")
     elif action == "remove":
         groups.remove_player(group, player)
     elif form.into.data is None:
-        raise GroupRefused("Say which player to merge them into.")
+        raise GroupRefused(_("Say which player to merge them into."))
     else:
         groups.merge_players(group, duplicate_id=player, into_id=form.into.data)
 
@@ -233,7 +236,7 @@ def rotate_link(token: str) -> Response:
     """Replace the group's edit link (the old one stops working; read-only stays)."""
     group_access = open_group_for_edit(token)
     fresh = groups.rotate_edit_link(group_access.group)
-    flash("New edit link made for the group: the old one no longer works.")
+    flash(_("New edit link made for the group: the old one no longer works."))
     return redirect(url_for("groups.group", token=fresh), 303)
 
 
@@ -284,10 +287,10 @@ def versus(token: str) -> Response:
     first, second = form.a.data, form.b.data
     if valid and first is not None and second is not None:
         if first not in names or second not in names:
-            form.a.errors = ["Pick two players of this group."]
+            form.a.errors = [_("Pick two players of this group.")]
             status = UNPROCESSABLE
         elif first == second:
-            form.b.errors = ["Pick two different players."]
+            form.b.errors = [_("Pick two different players.")]
             status = UNPROCESSABLE
         else:
             rows = stats.head_to_head(group_access.group, first, second)
@@ -325,14 +328,14 @@ def history(token: str) -> Response:
     form = HistoryFilterForm(formdata=request.args)
     valid = form.validate()
     if valid and form.game.data and form.game.data not in GAMES:
-        form.game.errors = ["Pick one of the games."]
+        form.game.errors = [_("Pick one of the games.")]
         valid = False
     if (
         valid
         and form.player.data
         and form.player.data not in {p.id for p in group_access.group.players}
     ):
-        form.player.errors = ["Pick a player of this group."]
+        form.player.errors = [_("Pick a player of this group.")]
         valid = False
     past = []
     if valid:

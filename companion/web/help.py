@@ -20,6 +20,7 @@ from jinja2 import TemplateNotFound
 
 from companion.config import DEFAULT_LANGUAGE
 from companion.games import GAMES
+from companion.games.text import _
 from companion.web import security
 from companion.web.languages import language
 
@@ -61,8 +62,9 @@ def has_help(slug: str) -> bool:
 
 
 def _games() -> list[dict[str, str]]:
-    """Every registered game's slug and name, in the registry's order."""
-    return [{"slug": slug, "name": game.name} for slug, game in GAMES.items()]
+    """Every registered game's slug and name (in the reader's language), in the registry's
+    order."""
+    return [{"slug": slug, "name": _(game.name)} for slug, game in GAMES.items()]
 
 
 @bp.get("/help")

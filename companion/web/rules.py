@@ -36,6 +36,7 @@ from werkzeug.wrappers import Response
 from companion.config import DEFAULT_LANGUAGE, LANGUAGES
 from companion.extensions import htmx
 from companion.games import GAMES
+from companion.games.text import _
 from companion.rules import Library, load_languages
 from companion.rules.markdown import to_html
 from companion.rules.search import MAX_QUERY_LENGTH, RulesIndex
@@ -102,9 +103,10 @@ def _english() -> Library:
 
 
 def game_name(slug: str) -> str:
-    """A game's name as players know it (its slug when the engine is not registered)."""
+    """A game's name as players know it, in the reader's language (its slug when the
+    engine is not registered)."""
     game = GAMES.get(slug)
-    return game.name if game is not None else slug.replace("-", " ").title()
+    return _(game.name) if game is not None else slug.replace("-", " ").title()
 
 
 def rule_exists(rule_id: str | None) -> bool:
