@@ -7,7 +7,7 @@ reads or hears: ``placeholder``, ``title``, ``aria-label``, ``alt``, a button's 
 that still hold English words once the wrapped messages and the table's own values
 (player names, numbers) are taken out. The rules reference and help pages are written per
 language, not through gettext: their content (``[data-content]``) is left to their own
-tests.
+tests, and a rules entry's question in a link counts as translated.
 
 Run it on a page walk to see what is left to mark::
 
@@ -78,15 +78,25 @@ class PseudoBabel(NullTranslations):
 def pseudo_pages() -> Iterator[str]:
     """Inside the block, a phone asking for :data:`PSEUDO_LANGUAGE` gets the
     pseudo-language (yields its code, for ``Accept-Language``)."""
-    from companion.web import languages
+    from companion.web import languages, rules
 
     real = languages.translations
     pseudo = PseudoBabel()
+    real_title = rules.rule_title
 
     def translations(language: str) -> NullTranslations:
         return pseudo if language == PSEUDO_LANGUAGE else real(language)
 
-    with mock.patch.object(languages, "translations", translations):
+    def rule_title(rule_id: str) -> str:
+        # A rules entry's question is written per language (not through gettext), and
+        # said in that language as a link's text: wrapped as translated.
+        title = real_title(rule_id)
+        return f"{OPEN}{title}{CLOSE}" if title else title
+
+    with (
+        mock.patch.object(languages, "translations", translations),
+        mock.patch.object(rules, "rule_title", rule_title),
+    ):
         yield PSEUDO_LANGUAGE
 
 
