@@ -22,9 +22,10 @@ from companion.extensions import db
 from companion.games import grid
 from companion.games import oddland as engine
 from companion.games.grid import cells_from
-from companion.games.oddland.species import TERRAIN_NAMES, SideRule, Terrain, species_name
+from companion.games.oddland.species import SideRule, Terrain, species_name, terrain_name
 from companion.games.problems import InvalidStateError, Problem
 from companion.games.readings import readings_json
+from companion.games.text import _, ngettext
 from companion.models import Edit, Play, SpeciesDefinition, Table, utcnow
 from companion.services import plays
 
@@ -57,11 +58,14 @@ def token_index_at(tokens: Sequence[Mapping[str, Any]], cell: Cell) -> int | Non
 
 
 def _terrain_word(letter: str) -> str:
-    return TERRAIN_NAMES[Terrain(letter)] if letter != EMPTY_MARK else "empty"
+    return terrain_name(Terrain(letter)) if letter != EMPTY_MARK else _("empty")
 
 
 def _token_words(token: Mapping[str, Any]) -> str:
-    return f"{token['player']}'s {species_name(token['species'])}"
+    # TRANSLATORS: a player's species token: "Ann's Begator".
+    return _(
+        "%(player)s's %(species)s", player=token["player"], species=species_name(token["species"])
+    )
 
 
 # --- conflicts ------------------------------------------------------------------------
@@ -69,8 +73,22 @@ def _token_words(token: Mapping[str, Any]) -> str:
 
 def _conflict(path: str, current: Any, what: str, now: str) -> plays.EditConflict:
     return plays.EditConflict(
-        path, current, f"Someone changed {what} at the same time: it is now {now}. Try again."
+        path,
+        current,
+        # TRANSLATORS: "what" names a space ("row 1, col 2"), points or the map; "now" what
+        # it holds now ("forest", "3", "4 cards").
+        _(
+            "Someone changed %(what)s at the same time: it is now %(now)s. Try again.",
+            what=what,
+            now=now,
+        ),
     )
+
+
+def _cards_conflict(cards: Sequence[Any]) -> plays.EditConflict:
+    """Another phone laid or took back a card of a play-along game first."""
+    count = ngettext("%(num)s card", "%(num)s cards", len(cards))
+    return _conflict("cards", cards, _("the map"), count)
 
 
 # --- painting the map -----------------------------------------------------------------
@@ -85,7 +103,7 @@ def paint(
     its tokens then move together in one edit (one undo puts them back).
     """
     if terrain is not None and terrain not in engine.TERRAIN_LETTERS:
-        raise plays.EditRefused([Problem("map", "Pick forest, shore, water or mountain.")])
+        raise plays.EditRefused([Problem("map", _("Pick forest, shore, water or mountain."))])
     db.session.refresh(play)
     _refuse_play_along(play.state)
     state = play.state
@@ -128,7 +146,11 @@ def paint_card(
         t not in engine.TERRAIN_LETTERS for t in terrains
     ):
         raise plays.EditRefused(
-            [Problem("map", "Pick forest, shore, water or mountain for each space of the card.")]
+            [
+                Problem(
+                    "map", _("Pick forest, shore, water or mountain for each space of the card.")
+                )
+            ]
         )
     db.session.refresh(play)
     _refuse_play_along(play.state)
@@ -147,7 +169,7 @@ def paint_card(
 def _refuse_play_along(state: Mapping[str, Any]) -> None:
     if is_play_along(state):
         raise plays.EditRefused(
-            [Problem("map", "In a play-along game the map grows card by card.")]
+            [Problem("map", _("In a play-along game the map grows card by card."))]
         )
 
 
@@ -218,8 +240,13 @@ def _clear(play: Play, *, cell: Cell, base: str | None, author: plays.Author) ->
             [
                 Problem(
                     "map",
-                    f"{place_name(cell).capitalize()} holds {_token_words(token)}: "
-                    "remove the token before clearing its space.",
+                    _(
+                        "Row %(row)s, col %(col)s holds %(token)s: remove the token before"
+                        " clearing its space.",
+                        row=cell[0] + 1,
+                        col=cell[1] + 1,
+                        token=_token_words(token),
+                    ),
                 )
             ]
         )
@@ -245,7 +272,9 @@ def place_token(
     """Put a token on one space (two adjacent ones for a two-space species)."""
     _refuse_play_along(play.state)
     if player not in _player_names(play.state):
-        raise plays.EditRefused([Problem("tokens", f'"{player}" is not one of the players.')])
+        raise plays.EditRefused(
+            [Problem("tokens", _('"%(name)s" is not one of the players.', name=player))]
+        )
 
     def build(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for cell in cells:
@@ -253,7 +282,11 @@ def place_token(
                 raise plays.EditRefused(
                     [
                         Problem(
-                            "tokens", f"Paint {place_name(cell)} first: a token lies on a space."
+                            "tokens",
+                            _(
+                                "Paint %(place)s first: a token lies on a space.",
+                                place=place_name(cell),
+                            ),
                         )
                     ]
                 )
@@ -263,8 +296,12 @@ def place_token(
                     [
                         Problem(
                             "tokens",
-                            f"{place_name(cell).capitalize()} already holds "
-                            f"{_token_words(tokens[held])}.",
+                            _(
+                                "Row %(row)s, col %(col)s already holds %(token)s.",
+                                row=cell[0] + 1,
+                                col=cell[1] + 1,
+                                token=_token_words(tokens[held]),
+                            ),
                         )
                     ]
                 )
@@ -281,7 +318,9 @@ def remove_token(play: Play, *, cell: Cell, author: plays.Author) -> Edit | None
     def build(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
         held = token_index_at(tokens, cell)
         if held is None:
-            raise plays.EditRefused([Problem("tokens", f"No token lies on {place_name(cell)}.")])
+            raise plays.EditRefused(
+                [Problem("tokens", _("No token lies on %(place)s.", place=place_name(cell)))]
+            )
         return tokens[:held] + tokens[held + 1 :]
 
     return plays.update_value(play, path="tokens", build=build, author=author)
@@ -310,10 +349,13 @@ def set_points(
         for (player, species), value in changed.items():
             now = points.get(player, {}).get(species)
             if now != bases.get((player, species)) and now != value:
-                shown = "nothing" if now is None else str(now)
-                raise _conflict(
-                    "points", points, f"{player}'s {species_name(species)} points", shown
+                shown = _("nothing") if now is None else str(now)
+                what = _(
+                    "%(player)s's %(species)s points",
+                    player=player,
+                    species=species_name(species),
                 )
+                raise _conflict("points", points, what, shown)
             entries = points.setdefault(player, {})
             if value is None:
                 entries.pop(species, None)
@@ -425,7 +467,7 @@ def check_turn(state: Mapping[str, Any], turn: Mapping[str, Any]) -> list[Proble
     try:
         model = engine.TurnModel.model_validate(turn)
     except pydantic.ValidationError:
-        return [Problem("card", "Enter the card's four terrains and where it goes.")]
+        return [Problem("card", _("Enter the card's four terrains and where it goes."))]
     placed = [engine.Token(t["player"], t["species"], cells_from(t["cells"])) for t in tokens]
     laid = [engine.TurnModel.model_validate(t) for t in state.get("cards", [])]
     number = len(laid)
@@ -470,11 +512,11 @@ def play_turn(
 ) -> Edit | None:
     """Lay the next card and its token; ``laid`` is how many cards the phone showed."""
     if not is_play_along(play.state):
-        raise plays.EditRefused([Problem("cards", "This game was not started as play-along.")])
+        raise plays.EditRefused([Problem("cards", _("This game was not started as play-along."))])
 
     def build(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(cards) != laid:
-            raise _conflict("cards", cards, "the map", f"{len(cards)} cards")
+            raise _cards_conflict(cards)
         problems = check_turn(play.state, turn)
         if problems:
             raise plays.EditRefused(problems)
@@ -486,13 +528,13 @@ def play_turn(
 def undo_turn(play: Play, *, laid: int, author: plays.Author) -> Edit | None:
     """Take back the last card laid (and its token)."""
     if not is_play_along(play.state):
-        raise plays.EditRefused([Problem("cards", "This game was not started as play-along.")])
+        raise plays.EditRefused([Problem("cards", _("This game was not started as play-along."))])
 
     def build(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(cards) != laid:
-            raise _conflict("cards", cards, "the map", f"{len(cards)} cards")
+            raise _cards_conflict(cards)
         if not cards:
-            raise plays.EditRefused([Problem("cards", "No card has been laid yet.")])
+            raise plays.EditRefused([Problem("cards", _("No card has been laid yet."))])
         return cards[:-1]
 
     return plays.update_value(play, path="cards", build=build, author=author)

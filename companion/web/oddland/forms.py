@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
@@ -27,6 +28,7 @@ from companion.games.oddland.species import (
     is_species_key,
     species_name,
 )
+from companion.games.text import N_, _
 from companion.services import oddland as service
 from companion.web.game_pages import OptionsForm
 
@@ -49,12 +51,20 @@ class Tool(StrEnum):
     REMOVE = "remove"
 
 
+#: The palette's tools, named (translated where shown).
 TOOL_LABELS: dict[Tool, str] = {
-    **{Tool(terrain.value): name.capitalize() for terrain, name in TERRAIN_NAMES.items()},
-    Tool.CARD: "Card 2×2",  # noqa: RUF001 - the multiplication sign is meant
-    Tool.CLEAR: "Clear",
-    Tool.TOKEN: "Token",
-    Tool.REMOVE: "Remove",
+    Tool.FOREST: N_("Forest"),
+    Tool.SHORE: N_("Shore"),
+    Tool.WATER: N_("Water"),
+    Tool.MOUNTAIN: N_("Mountain"),
+    # TRANSLATORS: a palette tool that lays a whole map card of 2 by 2 spaces.
+    Tool.CARD: N_("Card 2×2"),  # noqa: RUF001 - the multiplication sign is meant
+    # TRANSLATORS: a palette tool that empties the tapped space of the map.
+    Tool.CLEAR: N_("Clear"),
+    # TRANSLATORS: a palette tool that puts a species token on the tapped space.
+    Tool.TOKEN: N_("Token"),
+    # TRANSLATORS: a palette tool that takes the token off the tapped space.
+    Tool.REMOVE: N_("Remove"),
 }
 
 
@@ -66,6 +76,18 @@ class Direction(StrEnum):
     LEFT = "left"
     UP = "up"
 
+
+#: Where a two-space token's second space lies, in words (translated where shown).
+DIRECTION_LABELS: dict[Direction, str] = {
+    # TRANSLATORS: where a Whalephant's second space lies from the tapped space.
+    Direction.RIGHT: N_("right"),
+    # TRANSLATORS: where a Whalephant's second space lies from the tapped space.
+    Direction.DOWN: N_("down"),
+    # TRANSLATORS: where a Whalephant's second space lies from the tapped space.
+    Direction.LEFT: N_("left"),
+    # TRANSLATORS: where a Whalephant's second space lies from the tapped space.
+    Direction.UP: N_("up"),
+}
 
 STEPS: dict[Direction, tuple[int, int]] = {
     Direction.RIGHT: (0, 1),
@@ -82,24 +104,73 @@ CARD_SPACES: dict[str, tuple[int, int]] = {
     "bottom-right": (1, 1),
 }
 
+#: The 4 spaces of a card in words: as a label of its own, and inside a sentence or a
+#: choice (both translated where shown).
+CARD_SPACE_LABELS: dict[str, str] = {
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), as a label.
+    "top-left": N_("Top left"),
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), as a label.
+    "top-right": N_("Top right"),
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), as a label.
+    "bottom-left": N_("Bottom left"),
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), as a label.
+    "bottom-right": N_("Bottom right"),
+}
+CARD_SPACE_WORDS: dict[str, str] = {
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), after "On the card's".
+    "top-left": N_("top left"),
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), after "On the card's".
+    "top-right": N_("top right"),
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), after "On the card's".
+    "bottom-left": N_("bottom left"),
+    # TRANSLATORS: a space of a map card (2 by 2 spaces), after "On the card's".
+    "bottom-right": N_("bottom right"),
+}
+
+#: The regions a species side counts in, as a choice after "in" in the definition form
+#: (translated where shown).
 REGION_LABELS: dict[Region, str] = {
-    Region.TERRITORY: "Its territory",
-    Region.NEIGHBORS: "Neighbouring territories",
-    Region.ROW: "Its row",
-    Region.COLUMN: "Its column",
-    Region.ROW_AND_COLUMN: "Its row and column",
-    Region.DIAGONALS: "Its diagonals",
-    Region.SURROUNDING: "Its surrounding spaces",
-    Region.MAP: "The whole map",
+    # TRANSLATORS: a choice after "in" ("1 point per space in its territory").
+    Region.TERRITORY: N_("its territory"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in neighbouring territories").
+    Region.NEIGHBORS: N_("neighbouring territories"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in its row").
+    Region.ROW: N_("its row"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in its column").
+    Region.COLUMN: N_("its column"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in its row and column").
+    Region.ROW_AND_COLUMN: N_("its row and column"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in its diagonals").
+    Region.DIAGONALS: N_("its diagonals"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in its surrounding spaces").
+    Region.SURROUNDING: N_("its surrounding spaces"),
+    # TRANSLATORS: a choice after "in" ("1 point per space in the whole map").
+    Region.MAP: N_("the whole map"),
+}
+#: What a species side counts, as a choice after "per" (translated where shown).
+UNIT_LABELS: dict[Unit, str] = {
+    # TRANSLATORS: a choice after "per" in the definition form ("1 point per space").
+    Unit.SPACE: N_("space"),
+    # TRANSLATORS: a choice after "per" in the definition form ("1 point per territory").
+    Unit.TERRITORY: N_("territory"),
+    # TRANSLATORS: a choice after "per" in the definition form ("1 point per token").
+    Unit.TOKEN: N_("token"),
+}
+#: Which territory a two-space token lying in two counts (translated where shown).
+TWO_SPACE_LABELS: dict[TwoSpace, str] = {
+    TwoSpace.SMALLEST: N_("smallest territory"),
+    TwoSpace.LARGEST: N_("largest territory"),
 }
 
 
-def _choices(pairs: Sequence[tuple[str, str]]) -> list[SelectChoice]:
-    """Select options from ``(value, label)`` pairs."""
-    return [SelectChoice(value, label) for value, label in pairs]
+def _choices(pairs: Sequence[tuple[str, object]]) -> list[SelectChoice]:
+    """Select options from ``(value, label)`` pairs (a label: words marked with ``N_``,
+    translated when the option is drawn)."""
+    return [SelectChoice(value, lazy_gettext(str(label))) for value, label in pairs]
 
 
-SIDE_PAIRS = [("", "Not in play"), (Side.A.value, "Side A"), (Side.B.value, "Side B")]
+SIDE_PAIRS = [("", N_("Not in play")), (Side.A.value, N_("Side A")), (Side.B.value, N_("Side B"))]
+#: The terrains as ``(letter, name)``, the name marked (translated where shown).
 TERRAIN_PAIRS = [(t.value, TERRAIN_NAMES[t]) for t in Terrain]
 
 
@@ -116,8 +187,8 @@ def species_key(name: str) -> str:
 class OddlandOptionsForm(OptionsForm):
     """Species cards in play and their sides, species the app does not list, solo, mode."""
 
-    play_along = BooleanField("Play along: enter the game card by card, refereed")
-    solo = BooleanField("Solo rules (add each species card's solo modifier)")
+    play_along = BooleanField(lazy_gettext("Play along: enter the game card by card, refereed"))
+    solo = BooleanField(lazy_gettext("Solo rules (add each species card's solo modifier)"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -158,8 +229,9 @@ class OddlandOptionsForm(OptionsForm):
     def validate_solo(self, field: Any) -> None:
         """Solo rules need exactly one player."""
         if field.data and self.player_count != 1:
+            count = self.player_count
             raise ValidationError(
-                f"Solo rules are for 1 player; this table has {self.player_count}."
+                _("Solo rules are for 1 player; this table has %(count)s.", count=count)
             )
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -172,19 +244,23 @@ class OddlandOptionsForm(OptionsForm):
                 continue
             key = species_key(text)
             if not key or not is_species_key(key):
-                name.errors.append("Use letters and digits for a species name (up to 40).")
+                name.errors.append(_("Use letters and digits for a species name (up to 40)."))
                 valid = False
             elif key in seen:
-                name.errors.append(f"{species_name(key)} is already listed.")
+                name.errors.append(_("%(species)s is already listed.", species=species_name(key)))
                 valid = False
             seen.add(key)
         if valid and not self.sides():
-            self.play_along.errors.append("Put at least one species card in play.")
+            self.play_along.errors.append(_("Put at least one species card in play."))
             valid = False
         if valid and self.cards_in_play > SPECIES_CARDS:
             self.play_along.errors.append(
-                f"The box has {SPECIES_CARDS} species cards and {self.cards_in_play} are in"
-                " play: set the ones not on your table to Not in play."
+                _(
+                    "The box has %(cards)s species cards and %(count)s are in play: set the"
+                    " ones not on your table to Not in play.",
+                    cards=SPECIES_CARDS,
+                    count=self.cards_in_play,
+                )
             )
             valid = False
         return valid
@@ -204,7 +280,7 @@ for _key, _name in SPECIES.items():
         OddlandOptionsForm,
         f"side_{_key}",
         SelectField(
-            _name,
+            lazy_gettext(_name),
             choices=_choices(SIDE_PAIRS),
             default="" if _key in NOT_IN_PLAY_BY_DEFAULT else Side.A.value,
         ),
@@ -213,13 +289,15 @@ for _i in range(EXTRA_SPECIES_ROWS):
     setattr(
         OddlandOptionsForm,
         f"extra_name_{_i}",
-        StringField(f"Other species {_i + 1}", validators=[Optional()]),
+        StringField(
+            lazy_gettext("Other species %(number)s", number=_i + 1), validators=[Optional()]
+        ),
     )
     setattr(
         OddlandOptionsForm,
         f"extra_side_{_i}",
         SelectField(
-            f"Side of other species {_i + 1}",
+            lazy_gettext("Side of other species %(number)s", number=_i + 1),
             choices=_choices(SIDE_PAIRS[1:]),
             default=Side.A.value,
         ),
@@ -233,7 +311,7 @@ for _i in range(EXTRA_SPECIES_ROWS):
 CARD_FIELDS = ("top_left", "top_right", "bottom_left", "bottom_right")
 #: The card the Card tool lays until a phone changes it.
 DEFAULT_CARD = dict(zip(CARD_FIELDS, "FSWM", strict=True))
-TERRAIN_CHOICE = _choices([("", "?"), *[(t.value, TERRAIN_NAMES[t]) for t in Terrain]])
+TERRAIN_CHOICE = _choices([("", "?"), *TERRAIN_PAIRS])
 
 
 class PaintForm(FlaskForm):
@@ -245,7 +323,7 @@ class PaintForm(FlaskForm):
     player = StringField()
     species = StringField()
     direction = SelectField(
-        choices=_choices([(d.value, d.value) for d in Direction]), default="right"
+        choices=_choices([(d.value, DIRECTION_LABELS[d]) for d in Direction]), default="right"
     )
     top_left = SelectField(choices=TERRAIN_CHOICE, default="")
     top_right = SelectField(choices=TERRAIN_CHOICE, default="")
@@ -287,34 +365,40 @@ class SideForm(FlaskForm):
 class DefinitionForm(FlaskForm):
     """One species side in the rule vocabulary."""
 
-    species = StringField("Species")
-    side = SelectField("Side", choices=_choices(SIDE_PAIRS[1:]))
+    species = StringField(lazy_gettext("Species"))
+    side = SelectField(lazy_gettext("Side"), choices=_choices(SIDE_PAIRS[1:]))
     points = IntegerField(
-        "Points",
-        validators=[NumberRange(-99, 99, "Enter -99 to 99 points.")],
+        lazy_gettext("Points"),
+        validators=[NumberRange(-99, 99, lazy_gettext("Enter -99 to 99 points."))],
         default=1,
     )
-    per = SelectField("per", choices=_choices([(u.value, u.value) for u in Unit]), default="space")
+    per = SelectField(
+        # TRANSLATORS: the definition form: "Points [1] per [space] in [its territory]".
+        lazy_gettext("per"),
+        choices=_choices([(u.value, UNIT_LABELS[u]) for u in Unit]),
+        default="space",
+    )
     region = SelectField(
-        "in",
-        choices=_choices([(r.value, REGION_LABELS[r].lower()) for r in Region]),
+        # TRANSLATORS: the definition form: "Points [1] per [space] in [its territory]".
+        lazy_gettext("in"),
+        choices=_choices([(r.value, REGION_LABELS[r]) for r in Region]),
         default="territory",
     )
     terrain = SelectField(
-        "Only terrain",
-        choices=_choices([("", "any terrain"), *TERRAIN_PAIRS]),
+        lazy_gettext("Only terrain"),
+        choices=_choices([("", N_("any")), *TERRAIN_PAIRS]),
         default="",
     )
-    only_species = StringField("Only tokens of species")
-    count_own_space = BooleanField("Its own space counts", default=True)
+    only_species = StringField(lazy_gettext("Only tokens of (per token)"))
+    count_own_space = BooleanField(lazy_gettext("Its own space counts"), default=True)
     two_space = SelectField(
-        "A two-space token lying in two territories counts its",
-        choices=_choices([(t.value, f"{t.value} territory") for t in TwoSpace]),
+        lazy_gettext("Two-space token across two territories counts its"),
+        choices=_choices([(t.value, TWO_SPACE_LABELS[t]) for t in TwoSpace]),
         default="smallest",
     )
     solo_modifier = IntegerField(
-        "Solo modifier",
-        validators=[Optional(), NumberRange(-99, 99, "Enter -99 to 99.")],
+        lazy_gettext("Solo modifier"),
+        validators=[Optional(), NumberRange(-99, 99, lazy_gettext("Enter -99 to 99."))],
         default=0,
     )
 
@@ -326,23 +410,24 @@ class DraftForm(FlaskForm):
 class TurnForm(FlaskForm):
     """A play-along turn: the card's four terrains, where it goes, and the token."""
 
-    row = IntegerField("Row of its top-left space")
-    col = IntegerField("Column of its top-left space")
-    top_left = SelectField("Top left", choices=_choices(TERRAIN_PAIRS))
-    top_right = SelectField("Top right", choices=_choices(TERRAIN_PAIRS))
-    bottom_left = SelectField("Bottom left", choices=_choices(TERRAIN_PAIRS))
-    bottom_right = SelectField("Bottom right", choices=_choices(TERRAIN_PAIRS))
-    player = StringField("Player")
-    species = StringField("Species")
+    row = IntegerField(lazy_gettext("Row of its top-left space"))
+    col = IntegerField(lazy_gettext("Column of its top-left space"))
+    top_left = SelectField(lazy_gettext("Top left"), choices=_choices(TERRAIN_PAIRS))
+    top_right = SelectField(lazy_gettext("Top right"), choices=_choices(TERRAIN_PAIRS))
+    bottom_left = SelectField(lazy_gettext("Bottom left"), choices=_choices(TERRAIN_PAIRS))
+    bottom_right = SelectField(lazy_gettext("Bottom right"), choices=_choices(TERRAIN_PAIRS))
+    player = StringField(lazy_gettext("Player"))
+    species = StringField(lazy_gettext("Species"))
     # A set-up card's form has no token fields: the token's space then stays unchosen.
     space = SelectField(
-        "On the card's",
-        choices=_choices([(k, k.replace("-", " ")) for k in CARD_SPACES]),
+        # TRANSLATORS: the play-along form: the token goes "On the card's [top left]".
+        lazy_gettext("On the card's"),
+        choices=_choices(list(CARD_SPACE_WORDS.items())),
         default="top-left",
     )
     second = SelectField(
-        "Second space (two-space species)",
-        choices=_choices([("", "none"), *[(k, k.replace("-", " ")) for k in CARD_SPACES]]),
+        lazy_gettext("and (Whalephant)"),
+        choices=_choices([("", N_("no 2nd space")), *CARD_SPACE_WORDS.items()]),
         default="",
     )
     laid = IntegerField()

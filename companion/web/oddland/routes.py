@@ -20,6 +20,7 @@ from companion.games.oddland.species import (
     species_name,
 )
 from companion.games.problems import InvalidStateError, Problem, listed_problems, problem_messages
+from companion.games.text import _, sentences
 from companion.services import oddland as service
 from companion.web.oddland.forms import (
     CARD_FIELDS,
@@ -84,13 +85,13 @@ def paint(token: str, play_id: int) -> Response:
     opened = _load(token, play_id)
     form = PaintForm()
     if not form.validate():
-        return refuse(opened, MAP_ERROR, "Pick a tool from the palette.")
+        return refuse(opened, MAP_ERROR, _("Pick a tool from the palette."))
     before = remembered(opened.play.id)
     palette = {**{k: v for k, v in before.items() if k in CARD_FIELDS}, **form.palette()}
     remember(opened.play.id, palette)
     match = CELL_VALUE.fullmatch(form.cell.data or "")
     if match is None:
-        return refuse(opened, MAP_ERROR, "Tap a space of the map.")
+        return refuse(opened, MAP_ERROR, _("Tap a space of the map."))
     cell = (int(match[1]), int(match[2]))
     base = match[3]
     author = opened.author
@@ -127,7 +128,7 @@ def _place_token(
 ) -> Response:
     species = palette["species"]
     if species not in opened.play.state.get("sides", {}):
-        return refuse(opened, MAP_ERROR, "Pick a species in play for the token.")
+        return refuse(opened, MAP_ERROR, _("Pick a species in play for the token."))
     cells = [cell]
     if species in TWO_SPACE_SPECIES:
         dr, dc = STEPS[Direction(palette["direction"])]
@@ -160,7 +161,7 @@ def points(token: str, play_id: int) -> Response:
     opened = _load(token, play_id)
     form = PointsForm()
     if not form.validate():
-        return refuse(opened, POINTS_ERROR, "Reload the page and try again.")
+        return refuse(opened, POINTS_ERROR, _("Reload the page and try again."))
     values: dict[tuple[str, str], int | None] = {}
     bases: dict[tuple[str, str], int | None] = {}
     for species in opened.play.state.get("sides", {}):
@@ -174,7 +175,12 @@ def points(token: str, play_id: int) -> Response:
                     player, species, request.form.get(f"base-{species}-{seat}", "")
                 )
             except InvalidStateError as invalid:
-                message = f"{player}, {species_name(species)}: {invalid.problems[0].message}"
+                message = _(
+                    "%(player)s, %(species)s: %(problem)s",
+                    player=player,
+                    species=species_name(species),
+                    problem=invalid.problems[0].message,
+                )
                 return refuse(opened, POINTS_ERROR, message)
     author = opened.author
     return run(
@@ -198,11 +204,11 @@ def side(token: str, play_id: int) -> Response:
     if form.name.data and form.name.data.strip():
         species = species_key(form.name.data)
         if not is_species_key(species):
-            return refuse(opened, SIDE_ERROR, "Use letters and digits for a species.")
+            return refuse(opened, SIDE_ERROR, _("Use letters and digits for a species."))
     elif species not in opened.play.state["sides"]:
-        return refuse(opened, SIDE_ERROR, "Pick side A or B of a species in play.")
+        return refuse(opened, SIDE_ERROR, _("Pick side A or B of a species in play."))
     if not form.validate() or not form.side.data:
-        return refuse(opened, SIDE_ERROR, "Pick side A or B of a species in play.")
+        return refuse(opened, SIDE_ERROR, _("Pick side A or B of a species in play."))
     author = opened.author
     return run(
         opened,
@@ -220,7 +226,7 @@ def define(token: str, play_id: int) -> Response:
     author = opened.author
     if request.form.get("action") == "forget":
         if species not in opened.play.state.get("definitions", {}) or not form.side.data:
-            return refuse(opened, DEFINITION_ERROR, "There is no such definition.")
+            return refuse(opened, DEFINITION_ERROR, _("There is no such definition."))
         return run(
             opened,
             lambda: service.forget_definition(
@@ -229,16 +235,16 @@ def define(token: str, play_id: int) -> Response:
             key=DEFINITION_ERROR,
         )
     if not form.validate():
-        message = " ".join(m for errors in form.errors.values() for m in errors)
+        message = sentences(*(str(m) for errors in form.errors.values() for m in errors))
         return refuse(opened, DEFINITION_ERROR, message, extra={"definition": form.data})
     if species not in opened.play.state.get("sides", {}):
         return refuse(
-            opened, DEFINITION_ERROR, "Pick a species in play.", extra={"definition": form.data}
+            opened, DEFINITION_ERROR, _("Pick a species in play."), extra={"definition": form.data}
         )
     try:
         rule = _rule_from(form)
     except pydantic.ValidationError as invalid:
-        message = " ".join(str(e.get("msg", "")) for e in invalid.errors())
+        message = sentences(*(str(e.get("msg", "")) for e in invalid.errors()))
         return refuse(opened, DEFINITION_ERROR, message, extra={"definition": form.data})
     return run(
         opened,
@@ -271,12 +277,12 @@ def turn(token: str, play_id: int) -> Response:
     opened = _load(token, play_id)
     form = TurnForm()
     if not service.is_play_along(opened.play.state):
-        return refuse(opened, TURN_ERROR, "This game was not started as play-along.")
+        return refuse(opened, TURN_ERROR, _("This game was not started as play-along."))
     if not form.validate() or form.row.data is None or form.col.data is None:
         return refuse(
             opened,
             TURN_ERROR,
-            "Enter the card's four terrains, its place and the token.",
+            _("Enter the card's four terrains, its place and the token."),
             extra={"entered": request.form.to_dict()},
         )
     entered = request.form.to_dict()
@@ -309,9 +315,9 @@ def draft_turn(token: str, play_id: int) -> Response:
     the token's space) or on the mini-card (a space's terrain); kept for this phone."""
     opened = _load(token, play_id)
     if not service.is_play_along(opened.play.state):
-        return refuse(opened, TURN_ERROR, "This game was not started as play-along.")
+        return refuse(opened, TURN_ERROR, _("This game was not started as play-along."))
     if not DraftForm().validate():
-        return refuse(opened, TURN_ERROR, "Reload the page and try again.")
+        return refuse(opened, TURN_ERROR, _("Reload the page and try again."))
     laid = len(opened.play.state.get("cards", []))
     values = {**draft(opened.play.id, laid=laid), **_draft_from(opened, request.form)}
     at = AT_VALUE.fullmatch(request.form.get("at", ""))
@@ -363,8 +369,11 @@ def _verdict(problems: Sequence[Problem], *, setup: bool = False) -> dict[str, A
     rules entry (``rules``, one per listed problem; the count of the rest has none).
     A ``setup`` card comes without a token."""
     if not problems:
-        legal = "this set-up card follows" if setup else "this card and token follow"
-        return {"legal": True, "messages": [f"Legal: {legal} every rule."]}
+        if setup:
+            legal = _("Legal: this set-up card follows every rule.")
+        else:
+            legal = _("Legal: this card and token follow every rule.")
+        return {"legal": True, "messages": [legal]}
     shown, _more = listed_problems(problems)
     return {
         "legal": False,

@@ -14,7 +14,6 @@ from companion.games import oddland as engine
 from companion.games.grid import cells_from
 from companion.games.oddland.species import (
     SPECIES,
-    TERRAIN_NAMES,
     TWO_SPACE_SPECIES,
     Region,
     Side,
@@ -23,21 +22,25 @@ from companion.games.oddland.species import (
     Unit,
     describe,
     species_name,
+    terrain_name,
     tokens_per_player,
 )
 from companion.games.oddland.state import impossible_map_problems
 from companion.games.problems import InvalidStateError
+from companion.games.text import N_, _, ngettext
 from companion.models import Play
 from companion.services import oddland as service
-from companion.services.results import IMPOSSIBLE_TABLE
 from companion.web.game_pages import PlayPage
 from companion.web.oddland.forms import (
     CARD_FIELDS,
+    CARD_SPACE_LABELS,
+    CARD_SPACE_WORDS,
     CARD_SPACES,
     DEFAULT_CARD,
+    DIRECTION_LABELS,
     REGION_LABELS,
-    TERRAIN_PAIRS,
     TOOL_LABELS,
+    UNIT_LABELS,
     Direction,
     Tool,
 )
@@ -73,16 +76,24 @@ CARD_SIZE = 2
 #: A token's text sits this far below its middle.
 TOKEN_TEXT_DROP = 4
 
-#: Short region names for the facts table on a phone.
+#: Short region names for the facts table on a phone (translated where shown).
 REGION_SHORT: dict[Region, str] = {
-    Region.TERRITORY: "Territory",
-    Region.NEIGHBORS: "Neighbours",
-    Region.ROW: "Row",
-    Region.COLUMN: "Column",
-    Region.ROW_AND_COLUMN: "Row + col",
-    Region.DIAGONALS: "Diagonals",
-    Region.SURROUNDING: "Surrounding",
-    Region.MAP: "Whole map",
+    # TRANSLATORS: a short row heading of the token facts table: the token's territory.
+    Region.TERRITORY: N_("Territory"),
+    # TRANSLATORS: a short row heading of the token facts table: neighbouring territories.
+    Region.NEIGHBORS: N_("Neighbours"),
+    # TRANSLATORS: a short row heading of the token facts table: the token's row.
+    Region.ROW: N_("Row"),
+    # TRANSLATORS: a short row heading of the token facts table: the token's column.
+    Region.COLUMN: N_("Column"),
+    # TRANSLATORS: a short row heading of the token facts table: its row and column.
+    Region.ROW_AND_COLUMN: N_("Row + col"),
+    # TRANSLATORS: a short row heading of the token facts table: its diagonals.
+    Region.DIAGONALS: N_("Diagonals"),
+    # TRANSLATORS: a short row heading of the token facts table: its surrounding spaces.
+    Region.SURROUNDING: N_("Surrounding"),
+    # TRANSLATORS: a short row heading of the token facts table: the whole map.
+    Region.MAP: N_("Whole map"),
 }
 
 
@@ -110,16 +121,27 @@ def context(page: PlayPage) -> dict[str, Any]:
     return {
         "ol": view,
         "oddland_tools": TOOL_LABELS,
-        "oddland_directions": list(Direction),
-        "oddland_terrains": TERRAIN_PAIRS,
-        "oddland_card_spaces": list(CARD_SPACES),
+        "oddland_directions": [(d, DIRECTION_LABELS[d]) for d in Direction],
+        "oddland_terrains": _terrains(),
+        "oddland_card_spaces": [(name, _(words)) for name, words in CARD_SPACE_WORDS.items()],
         "oddland_setup_cards": engine.SETUP_CARDS,
-        "oddland_card_fields": CARD_FIELDS,
+        # The Card tool's spaces: field name, words inside a sentence, label of its own.
+        "oddland_card_fields": [
+            (field, _(CARD_SPACE_WORDS[name]), _(CARD_SPACE_LABELS[name]))
+            for field, name in zip(CARD_FIELDS, CARD_SPACES, strict=True)
+        ],
         "oddland_two_space": TWO_SPACE_SPECIES,
-        "oddland_units": list(Unit),
+        "oddland_units": {unit: UNIT_LABELS[unit] for unit in Unit},
         "oddland_regions": REGION_LABELS,
         "oddland_species": SPECIES,
+        "oddland_species_name": species_name,
+        "oddland_sides": [(Side.A.value, _("Side A")), (Side.B.value, _("Side B"))],
     }
+
+
+def _terrains() -> list[tuple[str, str]]:
+    """Each terrain's letter and its name in the reader's language."""
+    return [(t.value, terrain_name(t)) for t in Terrain]
 
 
 def _map_problems(page: PlayPage) -> list[str]:
@@ -133,7 +155,8 @@ def _map_problems(page: PlayPage) -> list[str]:
     rows = page.play.state.get("map", [])
     placed = len(page.play.state.get("tokens", []))
     problems = impossible_map_problems(rows, tokens=placed)
-    return [IMPOSSIBLE_TABLE + problem.message for problem in problems]
+    # TRANSLATORS: a finished map the rules cannot make, then why ("Map cards are 2x2...").
+    return [_("Not a table the rules allow: %(problem)s", problem=p.message) for p in problems]
 
 
 @dataclass(frozen=True)
@@ -232,10 +255,87 @@ def _marks(players: Sequence[str]) -> dict[str, str]:
 
 
 def _place(r: int, c: int) -> str:
-    """A position in words, including the ring of empty places around the map."""
-    row = f"row {r + 1}" if r >= 0 else "new row above"
-    col = f"col {c + 1}" if c >= 0 else "new column left"
-    return f"{row}, {col}"
+    """A position in words inside a sentence, including the ring of empty places around
+    the map.
+
+    >>> _place(0, 2), _place(-1, 0)
+    ('row 1, col 3', 'new row above, col 1')
+    >>> _place(3, -1), _place(-1, -1)
+    ('row 4, new column left', 'new row above, new column left')
+    """
+    if r >= 0 and c >= 0:
+        return _("row %(row)s, col %(col)s", row=r + 1, col=c + 1)
+    if c >= 0:
+        return _("new row above, col %(col)s", col=c + 1)
+    if r >= 0:
+        return _("row %(row)s, new column left", row=r + 1)
+    return _("new row above, new column left")
+
+
+def _place_label(r: int, c: int) -> str:
+    """A position in words at the start of a label (see :func:`_place`).
+
+    >>> _place_label(0, 2), _place_label(-1, -1)
+    ('Row 1, col 3', 'New row above, new column left')
+    """
+    if r >= 0 and c >= 0:
+        return _("Row %(row)s, col %(col)s", row=r + 1, col=c + 1)
+    if c >= 0:
+        return _("New row above, col %(col)s", col=c + 1)
+    if r >= 0:
+        return _("Row %(row)s, new column left", row=r + 1)
+    return _("New row above, new column left")
+
+
+def _space_label(place: str, terrain: str, token: str, card_space: str) -> str:
+    """What a tap on a drawn position would touch, in words: its place, its terrain, the
+    token on it and the space of the card being entered that lies there (both optional).
+
+    >>> _space_label("Row 1, col 1", "forest", "Ann's Flora", "")
+    "Row 1, col 1: forest, Ann's Flora"
+    >>> _space_label("Row 1, col 1", "empty", "", "top left")
+    "Row 1, col 1: empty; the new card's top left"
+    """
+    if token and card_space:
+        return _(
+            "%(place)s: %(terrain)s, %(token)s; the new card's %(space)s",
+            place=place,
+            terrain=terrain,
+            token=token,
+            space=card_space,
+        )
+    if token:
+        return _("%(place)s: %(terrain)s, %(token)s", place=place, terrain=terrain, token=token)
+    if card_space:
+        return _(
+            "%(place)s: %(terrain)s; the new card's %(space)s",
+            place=place,
+            terrain=terrain,
+            space=card_space,
+        )
+    return _("%(place)s: %(terrain)s", place=place, terrain=terrain)
+
+
+def _token_name(player: str, species: str) -> str:
+    """A player's token in words.
+
+    >>> _token_name("Ann", "sea-dragon")
+    "Ann's Sea Dragon"
+    """
+    # TRANSLATORS: a player's species token: "Ann's Begator".
+    return _("%(player)s's %(species)s", player=player, species=species_name(species))
+
+
+def _listed(items: Sequence[str]) -> str:
+    """Short items (a name and a count) one after the other, with commas.
+
+    >>> _listed(["forest 4", "water 2"]), _listed([])
+    ('forest 4, water 2', '')
+    """
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = _("%(items)s, %(item)s", items=said, item=item)
+    return said
 
 
 def _proposed_card(proposal: Mapping[str, str] | None) -> dict[tuple[int, int], str]:
@@ -330,12 +430,10 @@ def build_view(
         for c in grid.cols:
             letter = spaces_at[(r, c)].value if (r, c) in spaces_at else "."
             token = token_at.get((r, c))
-            what = TERRAIN_NAMES[Terrain(letter)] if letter != "." else "empty"
-            if token is not None:
-                t = tokens[token]
-                what += f", {t['player']}'s {species_name(t['species'])}"
-            if (r, c) in ghost_names:
-                what += f"; the new card's {ghost_names[r, c]}"
+            what = terrain_name(Terrain(letter)) if letter != "." else _("empty")
+            held = tokens[token] if token is not None else None
+            on = _token_name(held["player"], held["species"]) if held is not None else ""
+            label = _space_label(_place_label(r, c), what, on, ghost_names.get((r, c), ""))
             line.append(
                 Space(
                     r=r,
@@ -345,7 +443,7 @@ def build_view(
                     letter=letter,
                     territory=territory_of.get((r, c)),
                     token=token,
-                    label=f"{_place(r, c).capitalize()}: {what}",
+                    label=label,
                 )
             )
         spaces.append(line)
@@ -402,7 +500,7 @@ def _card_space_names(proposal: Mapping[str, str] | None) -> dict[tuple[int, int
     'bottom right'
     """
     row, col = int((proposal or {})["row"]), int((proposal or {})["col"])
-    return {(row + dr, col + dc): n.replace("-", " ") for n, (dr, dc) in CARD_SPACES.items()}
+    return {(row + dr, col + dc): _(CARD_SPACE_WORDS[n]) for n, (dr, dc) in CARD_SPACES.items()}
 
 
 def _ghost_token(proposal: Mapping[str, str], grid: SvgGrid) -> list[Box]:
@@ -434,18 +532,22 @@ def _token_shape(
         text_at=(box.x + box.width // 2, box.y + box.height // 2 + TOKEN_TEXT_DROP),
         seat=seat.get(token["player"], 0) % PLAYER_COLOURS,
         text=f"{mark}·{species}",
-        label=f"{token['player']}'s {species_name(token['species'])}",
+        label=_token_name(token["player"], token["species"]),
     )
 
 
 def _summary(analysis: engine.MapAnalysis | None) -> str:
     if analysis is None or not analysis.spaces:
-        return "The map is empty."
-    count = len(analysis.spaces)
-    return (
-        f"Map of {count} space{'s' if count != 1 else ''} in "
-        f"{len(analysis.territories)} territor{'ies' if len(analysis.territories) != 1 else 'y'}"
-        f" with {len(analysis.tokens)} token{'s' if len(analysis.tokens) != 1 else ''}."
+        return _("The map is empty.")
+    spaces, territories = len(analysis.spaces), len(analysis.territories)
+    tokens = len(analysis.tokens)
+    # TRANSLATORS: the map's summary for screen readers: "Map of 12 spaces in 4
+    # territories with 2 tokens." (each count is a message of its own, with its plural).
+    return _(
+        "Map of %(spaces)s in %(territories)s with %(tokens)s.",
+        spaces=ngettext("%(num)s space", "%(num)s spaces", spaces),
+        territories=ngettext("%(num)s territory", "%(num)s territories", territories),
+        tokens=ngettext("%(num)s token", "%(num)s tokens", tokens),
     )
 
 
@@ -464,22 +566,30 @@ def _facts(analysis: engine.MapAnalysis | None) -> list[dict[str, Any]]:
         token = facts.token
         found.append(
             {
-                "title": f"{token.player}'s {species_name(token.species)}",
+                "title": _token_name(token.player, token.species),
                 # Names its element while the map does not move (a live update sends
                 # the facts that changed only).
                 "key": _fact_key(token.species, token.cells),
                 "where": engine.describe_cells(token.cells),
-                "territories": ", ".join(
-                    f"{TERRAIN_NAMES[t.terrain]} of {t.size}" for t in facts.territories
+                "territories": _listed(
+                    [
+                        # TRANSLATORS: a token's territory: its terrain and size ("forest of 4").
+                        _("%(terrain)s of %(size)s", terrain=terrain_name(t.terrain), size=t.size)
+                        for t in facts.territories
+                    ]
                 ),
-                "neighbors": ", ".join(
-                    f"{TERRAIN_NAMES[t.terrain]} {t.size}" for t in facts.neighbors
+                "neighbors": _listed(
+                    [
+                        # TRANSLATORS: a neighbouring territory: its terrain and size ("forest 4").
+                        _("%(terrain)s %(size)s", terrain=terrain_name(t.terrain), size=t.size)
+                        for t in facts.neighbors
+                    ]
                 )
-                or "none",
+                or _("none"),
                 "neighbor_spaces": sum(t.size for t in facts.neighbors),
                 "areas": [
                     {
-                        "label": REGION_SHORT[region],
+                        "label": _(REGION_SHORT[region]),
                         # The whole map's counts are every token's: the panel shows
                         # them once (a card laid changes them, and only them, for all).
                         "whole": region is Region.MAP,
@@ -487,11 +597,13 @@ def _facts(analysis: engine.MapAnalysis | None) -> list[dict[str, Any]]:
                         "tokens": counts.tokens,
                         "terrains": [counts.terrains.get(t, 0) for t in Terrain],
                         "territories": counts.territories,
-                        "species": ", ".join(
-                            f"{species_name(key)} {n}"
-                            for key, n in counts.to_json()["species"].items()
-                        )
-                        or "",
+                        "species": _listed(
+                            [
+                                # TRANSLATORS: tokens of one species in a region ("Flora 2").
+                                _("%(species)s %(count)s", species=species_name(key), count=n)
+                                for key, n in counts.to_json()["species"].items()
+                            ]
+                        ),
                     }
                     for region, counts in facts.areas.items()
                 ],
@@ -511,11 +623,12 @@ def _species_status(state: Mapping[str, Any], table: engine.Table | None) -> lis
         rule = definitions.get(key, {}).get(side) if side else None
         built_in = engine.BUILT_IN_RULES.get((key, Side(side))) if side else None
         if rule is not None:
-            how, scored = f"Defined by this table: {describe(SideRule(**rule), key)}.", "defined"
+            how = _("Defined by this table: %(rule)s.", rule=describe(SideRule(**rule), key))
+            scored = "defined"
         elif built_in is not None:
-            how, scored = f"Built in: {describe(built_in, key)}.", "built-in"
+            how, scored = _("Built in: %(rule)s.", rule=describe(built_in, key)), "built-in"
         else:
-            how = "Not known to the app: type its points in the scoreboard, or define it."
+            how = _("Not known to the app: type its points in the scoreboard, or define it.")
             scored = "unknown"
         found.append(
             {
@@ -599,8 +712,8 @@ def _turn_defaults(
         "laid": laid,
         # The cards dealt face up to start the map: no token, nobody's turn yet.
         "setup": setup,
-        "rows": [(r, _line_name(r, "row", "above")) for r in rows],
-        "cols": [(c, _line_name(c, "col", "left")) for c in cols],
+        "rows": rows,
+        "cols": cols,
         # Below the map, at its left edge: a legal place for most cards.
         "row": row_range[-1] if has_map else 0,
         "col": col_range[0] + 1 if has_map else 0,
@@ -636,14 +749,10 @@ def _card_choices(entered: Mapping[str, str], *, token: bool = True) -> list[dic
         {
             "name": name,
             "field": name.replace("-", "_"),
-            "label": name.replace("-", " ").capitalize(),
+            "label": _(CARD_SPACE_LABELS[name]),
             "letter": entered.get(name.replace("-", "_"), ""),
             "token": token and name in {chosen_token, entered.get("second", "")},
-            "terrains": [(t.value, TERRAIN_NAMES[t]) for t in Terrain],
+            "terrains": _terrains(),
         }
         for name in CARD_SPACES
     ]
-
-
-def _line_name(index: int, noun: str, outside: str) -> str:
-    return f"{noun} {index + 1}" if index >= 0 else f"{-index} {outside}"
