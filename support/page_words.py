@@ -45,6 +45,9 @@ CODES = re.compile(r"\b\w*\d\w*\b")
 READ_ATTRIBUTES = ("placeholder", "title", "aria-label", "alt")
 #: Elements whose text nobody reads.
 UNREAD = {"script", "style"}
+#: Elements inside a sentence: their text is part of the block they sit in.
+INLINE = {"a", "abbr", "b", "bdi", "cite", "code", "em", "i", "kbd", "mark", "q", "s", "small"}
+INLINE |= {"span", "strong", "sub", "sup", "time", "u", "var"}
 #: Elements that are never closed (HTMLParser sees no end tag for them).
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
 VOID |= {"track", "wbr"}
@@ -101,22 +104,25 @@ def pseudo_pages() -> Iterator[str]:
 
 
 class _Texts(HTMLParser):
-    """The texts a person reads on a page, each with the tag it sits in."""
+    """The texts a person reads on a page, each with the tag it sits in. A sentence with
+    inline markup in it (a link, ``<strong>``) is one text, as it is one message."""
 
     def __init__(self, *, content: bool = False) -> None:
         super().__init__(convert_charrefs=True)
         self._content = content
         self.found: list[tuple[str, str]] = []
-        self._open: list[tuple[str, bool]] = []
+        #: Each open element: its tag, whether its text is skipped, and the words said
+        #: in it so far when it is a block (an inline element's go to its block's).
+        self._open: list[tuple[str, bool, list[str] | None]] = []
 
     def _skipped(self) -> bool:
-        return any(skip for _tag, skip in self._open)
+        return any(skip for _tag, skip, _said in self._open)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         skip = tag in UNREAD or ("data-content" in values and not self._content)
         if tag not in VOID:
-            self._open.append((tag, skip))
+            self._open.append((tag, skip, None if tag in INLINE else []))
         if skip or self._skipped():
             return
         for name in READ_ATTRIBUTES:
@@ -128,18 +134,36 @@ class _Texts(HTMLParser):
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
         if tag not in VOID and self._open:
-            self._open.pop()
+            self._close(len(self._open) - 1)
 
     def handle_endtag(self, tag: str) -> None:
         for index in range(len(self._open) - 1, -1, -1):
             if self._open[index][0] == tag:
-                del self._open[index:]
+                self._close(index)
                 return
 
+    def close(self) -> None:
+        super().close()
+        self._close(0)
+
+    def _close(self, index: int) -> None:
+        """Close the open elements from ``index`` on, saying each block's text."""
+        for tag, _skip, said in reversed(self._open[index:]):
+            text = " ".join(" ".join(said or ()).split())
+            if text:
+                self.found.append((tag, text))
+        del self._open[index:]
+
     def handle_data(self, data: str) -> None:
-        if data.strip() and not self._skipped():
-            where = self._open[-1][0] if self._open else "#text"
-            self.found.append((where, data.strip()))
+        if not data.strip() or self._skipped():
+            return
+        block = next(
+            (said for _tag, _skip, said in reversed(self._open) if said is not None), None
+        )
+        if block is None:
+            self.found.append(("#text", data.strip()))
+        else:
+            block.append(data)
 
 
 def read_texts(html: str) -> list[str]:
@@ -147,6 +171,7 @@ def read_texts(html: str) -> list[str]:
     per language, ``[data-content]``, too)."""
     parser = _Texts(content=True)
     parser.feed(html)
+    parser.close()
     return [text for _where, text in parser.found]
 
 
@@ -156,6 +181,7 @@ def words_left(html: str, values: Iterable[str] = ()) -> list[tuple[str, str]]:
     words (player names), shown as typed."""
     parser = _Texts()
     parser.feed(html)
+    parser.close()
     kept = (*NAMES, *values)
     return [
         (where, text)
