@@ -8,17 +8,21 @@
  *  - A change the server refused with an error page (busy, a link that no longer works,
  *    a page open too long) says "Not saved:" and the page's own sentence; htmx would
  *    otherwise swap nothing and show nothing.
- * Loaded as a file (the Content-Security-Policy allows no inline script).
+ * Loaded as a file (the Content-Security-Policy allows no inline script). Its sentences
+ * are the page's, in the page's language: the data-* attributes of its script element
+ * (templates/base.html).
  */
 (function () {
   "use strict";
 
-  var NOT_SAVED = "Not saved: no connection. Tap again once you are back online.";
-  var NOT_LOADED = "Could not load that: no connection. Try again once you are back online.";
-  var OFFLINE = "Offline: this page shows what it last saw. Changes need a connection.";
-  var NOT_SAVED_SERVER =
-    "Not saved: the server could not take it just now. Tap again in a moment.";
-  var NOT_LOADED_SERVER = "Could not load that just now. Try again in a moment.";
+  var WORDS = (document.currentScript && document.currentScript.dataset) || {};
+  var NOT_SAVED = WORDS.notSaved || "";
+  var NOT_LOADED = WORDS.notLoaded || "";
+  var OFFLINE = WORDS.offline || "";
+  var NOT_SAVED_SERVER = WORDS.notSavedServer || "";
+  var NOT_LOADED_SERVER = WORDS.notLoadedServer || "";
+  // "Not saved: %(reason)s", the reason being the error page's own sentence.
+  var NOT_SAVED_BECAUSE = WORDS.notSavedBecause || "%(reason)s";
   var box = null;
   // Whether the notice shown is the server's refusal of a change: the live poll's next
   // answer does not take it away (it would after a second or two); the next change does.
@@ -72,24 +76,34 @@
     }
   }
 
-  // The sentence of the app's error page (templates/error.html), if the answer is one.
+  // The sentence of the app's error page (templates/error.html), if the answer is one,
+  // and whether it says itself that nothing was saved (data-not-saved).
   function pageMessage(xhr) {
     var text = xhr && xhr.responseText;
     if (!text) {
-      return "";
+      return { text: "", notSaved: false };
     }
     var page = new DOMParser().parseFromString(text, "text/html");
     var said = page.getElementById("error-message");
-    return said ? said.textContent.trim() : "";
+    if (!said) {
+      return { text: "", notSaved: false };
+    }
+    return { text: said.textContent.trim(), notSaved: said.hasAttribute("data-not-saved") };
   }
 
   // What a refused change says: the server's sentence, led by "Not saved:" unless it
   // says so itself (the busy and the expired-page sentences do).
   function notSaved(said) {
-    if (!said) {
+    if (!said.text) {
       return NOT_SAVED_SERVER;
     }
-    return /not saved/i.test(said) ? said : "Not saved: " + said;
+    if (said.notSaved) {
+      return said.text;
+    }
+    // A function, so that a "$" in the sentence is not read as a replacement pattern.
+    return NOT_SAVED_BECAUSE.replace("%(reason)s", function () {
+      return said.text;
+    });
   }
 
   function refused(event) {
@@ -99,7 +113,7 @@
     }
     var said = pageMessage(detail.xhr);
     if (verbOf(detail) === "get") {
-      show(said || NOT_LOADED_SERVER, true);
+      show(said.text || NOT_LOADED_SERVER, true);
     } else {
       show(notSaved(said), true);
     }

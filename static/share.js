@@ -7,12 +7,15 @@
  * (they need https). Then Copy selects the link and copies it the old way, and Share does
  * the same and says to paste it into a message; where even that is refused, the link stays
  * selected and the note says to copy it from the phone's menu. Nothing here throws.
- * Loaded as a file (the Content-Security-Policy allows no inline script).
+ * Loaded as a file (the Content-Security-Policy allows no inline script). Its sentences
+ * are the page's, in the page's language: the data-* attributes of its script element
+ * (templates/base.html).
  */
 (function () {
   "use strict";
 
   var NOTE_SECONDS = 4;
+  var WORDS = (document.currentScript && document.currentScript.dataset) || {};
 
   function reveal() {
     document.querySelectorAll(".share[hidden]").forEach(function (row) {
@@ -61,7 +64,7 @@
     if (copySelected(field)) {
       say(button, copiedText);
     } else {
-      say(button, "The link is selected: copy it from your phone's menu.");
+      say(button, WORDS.selected || "");
     }
   }
 
@@ -87,7 +90,7 @@
   }
 
   function share(button, field) {
-    var pasteText = "Link copied: paste it into a message.";
+    var pasteText = WORDS.pasted || "";
     if (!navigator.share) {
       copy(button, field, pasteText);
       return;
@@ -116,7 +119,7 @@
       return;
     }
     if (button.hasAttribute("data-copy")) {
-      copy(button, field, "Copied.");
+      copy(button, field, WORDS.copied || "");
     } else {
       share(button, field);
     }

@@ -1,10 +1,14 @@
 """How much one table, one group and one roster may hold: generous for real evenings and
 years of a gaming group, small enough that no page, export or import of one of them holds
 a server process for long. docs/security.md lists them; the pages, the API and the
-import refuse beyond them with these sentences.
+import refuse beyond them with these sentences, in the reader's language.
 """
 
 from __future__ import annotations
+
+from babel.numbers import format_decimal
+
+from companion.games.text import _, language
 
 #: Plays at one table (a long evening is a dozen, so a table serves many evenings; a
 #: group, which starts a table each evening, keeps the years). The table page lists them
@@ -32,55 +36,77 @@ MAX_PHOTOS_PER_GROUP = 1000
 STATUS_CHANGES_PAST_CAP = 20
 
 
+def _number(count: int) -> str:
+    """A cap as the reader writes numbers ("1,000" in English, "1.000" in German).
+
+    >>> _number(1000)
+    '1,000'
+    """
+    return format_decimal(count, locale=language())
+
+
 def too_many_plays() -> str:
     """Refusing a play past the cap."""
-    return (
-        f"A table holds at most {MAX_PLAYS_PER_TABLE} games: start a new table "
-        "(from your group, to keep counting its results)."
+    return _(
+        "A table holds at most %(count)s games: start a new table "
+        "(from your group, to keep counting its results).",
+        count=_number(MAX_PLAYS_PER_TABLE),
     )
 
 
 def too_many_members() -> str:
     """Refusing a member past the cap."""
-    return f"A group holds at most {MAX_GROUP_MEMBERS} players (removed ones included)."
+    return _(
+        "A group holds at most %(count)s players (removed ones included).",
+        count=_number(MAX_GROUP_MEMBERS),
+    )
 
 
 def too_many_tables() -> str:
     """Refusing a table past the cap."""
-    return f"A group holds at most {MAX_GROUP_TABLES} tables: start a new group."
+    return _(
+        "A group holds at most %(count)s tables: start a new group.",
+        count=_number(MAX_GROUP_TABLES),
+    )
 
 
 def too_many_edits() -> str:
     """Refusing a change of a play past the cap."""
-    return (
-        f"A game keeps at most {MAX_EDITS_PER_PLAY:,} changes: finish it, and start a new "
-        "game to go on."
+    return _(
+        "A game keeps at most %(count)s changes: finish it, and start a new game to go on.",
+        count=_number(MAX_EDITS_PER_PLAY),
     )
 
 
 def too_many_status_changes() -> str:
     """Refusing to finish or reopen a play again and again past the cap."""
-    return (
-        f"This game has {MAX_EDITS_PER_PLAY:,} changes and was finished and reopened too "
-        "often: start a new game."
+    return _(
+        "This game has %(count)s changes and was finished and reopened too often: "
+        "start a new game.",
+        count=_number(MAX_EDITS_PER_PLAY),
     )
 
 
 def too_many_photos_per_play() -> str:
     """Refusing a photo past the play's cap."""
-    return f"A game keeps at most {MAX_PHOTOS_PER_PLAY} photos: remove one to add another."
+    return _(
+        "A game keeps at most %(count)s photos: remove one to add another.",
+        count=_number(MAX_PHOTOS_PER_PLAY),
+    )
 
 
 def too_many_photos_per_table() -> str:
     """Refusing a photo past the table's cap."""
-    return (
-        f"A table keeps at most {MAX_PHOTOS_PER_TABLE} photos: remove one, or start a new table."
+    return _(
+        "A table keeps at most %(count)s photos: remove one, or start a new table.",
+        count=_number(MAX_PHOTOS_PER_TABLE),
     )
 
 
 def too_many_photos_per_group() -> str:
     """Refusing a photo past the group's cap."""
-    return (
-        f"A group keeps at most {MAX_PHOTOS_PER_GROUP:,} photos: remove some from older "
-        "games, or start a new group."
+    return _(
+        "A group keeps at most %(count)s photos: remove some from older games, "
+        "or start a new group.",
+        count=_number(MAX_PHOTOS_PER_GROUP),
     )

@@ -31,6 +31,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from companion.extensions import db
 from companion.games.names import name_problems
+from companion.games.text import _
 from companion.models import Play, Player, Table, Visit, utcnow
 from companion.services.units import unit_of_work
 
@@ -90,7 +91,7 @@ def join_code_of(table: Table) -> str:
     """The table's current join code (show it only to phones that can edit)."""
     number = int.from_bytes(_mac(f"join.{table.join_generation}:{table.uid}")[:8], "big")
     code = ""
-    for _ in range(JOIN_CODE_LENGTH):
+    for _place in range(JOIN_CODE_LENGTH):
         number, digit = divmod(number, len(JOIN_CODE_ALPHABET))
         code += JOIN_CODE_ALPHABET[digit]
     return code
@@ -594,7 +595,9 @@ def seat_player(table: Table, name: str) -> Player:
     """Seat a new player last (a late friend joins the table); the caller's unit of work
     commits (``groups.seat_late_friend`` also makes them a member of the table's group)."""
     if len(table.players) >= MAX_PLAYERS_AT_TABLE:
-        raise RosterRefused(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
+        raise RosterRefused(
+            _("A table seats at most %(count)s players.", count=MAX_PLAYERS_AT_TABLE)
+        )
     cleaned = _checked_name(table, name, player=None)
     player = Player(seat=len(table.players), name=cleaned)
     table.players.append(player)
@@ -614,7 +617,7 @@ def rename_player(table: Table, player_id: int, name: str) -> None:
 def remove_player(table: Table, player_id: int) -> None:
     """Take a player off the table; their past games keep them, later ones won't."""
     if len(table.players) <= 1:
-        raise RosterRefused("A table needs at least one player.")
+        raise RosterRefused(_("A table needs at least one player."))
     player = _player(table, player_id)
     table.players.remove(player)
     db.session.flush()
@@ -629,7 +632,7 @@ def move_player(table: Table, player_id: int, *, offset: int) -> None:
     player = _player(table, player_id)
     seat = player.seat + offset
     if not 0 <= seat < len(table.players):
-        raise RosterRefused(f"{player.name} cannot move further.")
+        raise RosterRefused(_("%(name)s cannot move further.", name=player.name))
     other = table.players[seat]
     # The seat is unique per table: park one player outside the range while swapping.
     former, player.seat = player.seat, -1
@@ -644,7 +647,7 @@ def _player(table: Table, player_id: int) -> Player:
     for player in table.players:
         if player.id == player_id:
             return player
-    raise RosterRefused("That player is not at this table any more. Refresh the page.")
+    raise RosterRefused(_("That player is not at this table any more. Refresh the page."))
 
 
 def _checked_name(table: Table, name: str, *, player: Player | None) -> str:

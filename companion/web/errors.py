@@ -31,6 +31,9 @@ CSRF_MESSAGE = N_(
     "This page was open too long or came from elsewhere, so the change was not saved. "
     "Reload the page and try again."
 )
+#: Sentences that say themselves that nothing was saved (the page marks them, so that a
+#: refused change is not announced as "Not saved: ... was not saved").
+SAYS_NOT_SAVED = (BUSY_MESSAGE, CSRF_MESSAGE)
 #: Our words for an error raised without words of its own (werkzeug's are English only).
 MESSAGES = {
     400: N_("The request could not be read. Reload the page and try again."),
@@ -47,7 +50,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(_error: CSRFError) -> tuple[str, int]:
-        return render_template("error.html", status=400, message=gettext(CSRF_MESSAGE)), 400
+        return _error_page(400, gettext(CSRF_MESSAGE)), 400
 
     @app.errorhandler(OperationalError)
     def database_busy(error: OperationalError) -> Response:
@@ -66,9 +69,7 @@ def register(app: Flask) -> None:
             code = API_CODES.get(status, "error")
             response = error_response(status, code, message)
         else:
-            response = make_response(
-                render_template("error.html", status=status, message=message), status
-            )
+            response = make_response(_error_page(status, message), status)
         response.headers.extend(_kept_headers(error))
         return response
 
@@ -83,6 +84,12 @@ def error_message(error: HTTPException) -> str:
         return str(error.description)
     message = MESSAGES.get(status)
     return gettext(message) if message else str(error.description or error.name)
+
+
+def _error_page(status: int, message: str) -> str:
+    """The error page saying ``message`` (marked when it says nothing was saved)."""
+    not_saved = message in [gettext(said) for said in SAYS_NOT_SAVED]
+    return render_template("error.html", status=status, message=message, not_saved=not_saved)
 
 
 def _kept_headers(error: HTTPException) -> list[tuple[str, str]]:

@@ -16,13 +16,14 @@ from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
 
+from companion.games.text import N_, _
 from companion.web import uploads
 
 if TYPE_CHECKING:  # Werkzeug names its parse result's type for type checkers only
     from werkzeug.formparser import t_parse_result
 
 URLENCODED = "application/x-www-form-urlencoded"
-TOO_MANY_FIELDS = "This form has more fields than any page of this app sends."
+TOO_MANY_FIELDS = N_("This form has more fields than any page of this app sends.")
 
 
 class CountedFormParser(FormDataParser):
@@ -39,7 +40,7 @@ class CountedFormParser(FormDataParser):
         if mimetype == URLENCODED and self.max_form_parts is not None:
             body = stream.read()  # the stream is already limited to MAX_CONTENT_LENGTH
             if body.count(b"&") >= self.max_form_parts:
-                raise RequestEntityTooLarge(TOO_MANY_FIELDS)
+                raise RequestEntityTooLarge(_(TOO_MANY_FIELDS))
             stream = io.BytesIO(body)
         return super().parse(stream, mimetype, content_length, options)
 

@@ -2,6 +2,9 @@
 
 Every form here derives from :class:`TextForm`, which refuses control and invisible
 formatting characters in any text it receives, next to the field that holds them.
+
+Labels and messages fixed when a form class is defined are ``lazy_gettext``: they are
+worded in the language of the request that shows them.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -28,6 +32,7 @@ from companion.games.names import (
     hidden_character_message,
     name_problems,
 )
+from companion.games.text import N_, _
 from companion.services.tables import JOIN_CODE_LENGTH, MAX_PLAYERS_AT_TABLE
 
 MIN_PLAYERS_AT_TABLE = 1
@@ -44,10 +49,14 @@ class TextForm(FlaskForm):
         """Run the usual validation, then the hidden-character check on every field."""
         valid: bool = super().validate(extra_validators=extra_validators)
         for field in _leaf_fields(self):
+            # A lazy message (a validator's, set when the class was defined) as text: a
+            # page escapes it as any other, and it is worded once.
+            field.errors = [str(message) for message in field.errors]
             hidden = hidden_character(field.data) if isinstance(field.data, str) else None
             if hidden is not None and not field.errors:
                 # Name the field ("Player can't contain ..."): the message sits next to it.
-                subject = field.label.text or "This field"
+                label = field.label.text
+                subject = str(label) if label else "This field"
                 field.errors = [hidden_character_message(hidden, subject=subject)]
                 valid = False
         return valid
@@ -68,7 +77,7 @@ class RosterForm(TextForm):
     """Player names in seating order; blank rows are ignored."""
 
     players = FieldList(
-        StringField("Player", validators=[Length(max=MAX_NAME_LENGTH)]),
+        StringField(lazy_gettext("Player"), validators=[Length(max=MAX_NAME_LENGTH)]),
         min_entries=MIN_PLAYERS_AT_TABLE,
     )
 
@@ -82,9 +91,11 @@ class RosterForm(TextForm):
         two alike, none that shows nothing)."""
         names = self.names
         if not names:
-            raise ValidationError("Enter at least one player's name.")
+            raise ValidationError(_("Enter at least one player's name."))
         if len(names) > MAX_PLAYERS_AT_TABLE:
-            raise ValidationError(f"A table seats at most {MAX_PLAYERS_AT_TABLE} players.")
+            raise ValidationError(
+                _("A table seats at most %(count)s players.", count=MAX_PLAYERS_AT_TABLE)
+            )
         problems = name_problems(names, path=str)
         if problems:
             raise ValidationError(problems[0].message)
@@ -94,28 +105,32 @@ class JoinForm(TextForm):
     """The short code another phone shows."""
 
     code = StringField(
-        "Join code",
-        validators=[DataRequired("Type the code shown on the table's page.")],
+        lazy_gettext("Join code"),
+        validators=[DataRequired(lazy_gettext("Type the code shown on the table's page."))],
     )
 
     def validate_code(self, field: Any) -> None:
         """A code has six letters or digits (spaces and dashes are ignored)."""
         cleaned = "".join(ch for ch in (field.data or "") if ch.isalnum())
         if len(cleaned) != JOIN_CODE_LENGTH:
-            raise ValidationError(f"A join code has {JOIN_CODE_LENGTH} letters or digits.")
+            raise ValidationError(
+                _("A join code has %(count)s letters or digits.", count=JOIN_CODE_LENGTH)
+            )
 
 
 class StartPlayForm(TextForm):
     """Which game to start at the table, and whether as a series."""
 
-    game = SelectField("Game", validators=[DataRequired("Pick a game.")])
-    series = BooleanField("Three games in a row (the total decides)")
+    game = SelectField(
+        lazy_gettext("Game"), validators=[DataRequired(lazy_gettext("Pick a game."))]
+    )
+    series = BooleanField(lazy_gettext("Three games in a row (the total decides)"))
 
 
 #: A tap's one field: ``"<path> <value> <base>"``. The path may hold spaces (a player's
 #: name in it), the value and the base may not; either may be empty.
 TAP_PARTS = 3
-TAP_MESSAGE = "Say which field to change, its new value and the value shown."
+TAP_MESSAGE = N_("Say which field to change, its new value and the value shown.")
 
 
 def split_tap(tap: str) -> tuple[str, str, str] | None:
@@ -139,7 +154,7 @@ class EditForm(TextForm):
 
     tap = StringField()
     path = HiddenField()
-    value = StringField("Value")
+    value = StringField(lazy_gettext("Value"))
     base = HiddenField()
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -149,7 +164,7 @@ class EditForm(TextForm):
         if self.tap.raw_data:
             return self._read_tap(self.tap.data or "")
         if not self.path.data:
-            self.path.errors = ["Say which field to change."]
+            self.path.errors = [_("Say which field to change.")]
             return False
         return True
 
@@ -157,7 +172,7 @@ class EditForm(TextForm):
         parts = split_tap(tap)
         if parts is None:
             self.path.data = ""
-            self.tap.errors = [TAP_MESSAGE]
+            self.tap.errors = [_(TAP_MESSAGE)]
             return False
         self.path.data, self.value.data, self.base.data = parts
         self.base.raw_data = [parts[2]]
@@ -171,7 +186,7 @@ class EditForm(TextForm):
     @property
     def problems(self) -> str:
         """What is wrong with the request, in one sentence for next to the field."""
-        return " ".join([*self.tap.errors, *self.path.errors]) or "Invalid edit."
+        return " ".join([*self.tap.errors, *self.path.errors]) or _("Invalid edit.")
 
 
 ROSTER_CHANGES = ("add", "rename", "up", "down", "remove")
@@ -182,14 +197,17 @@ class SeatForm(TextForm):
 
     action = StringField(
         validators=[
-            AnyOf(ROSTER_CHANGES, message="Say what to change: add, rename, move or remove.")
+            AnyOf(
+                ROSTER_CHANGES,
+                message=lazy_gettext("Say what to change: add, rename, move or remove."),
+            )
         ]
     )
     player = IntegerField(validators=[Optional()])
-    name = StringField("Name", validators=[Length(max=MAX_NAME_LENGTH)])
+    name = StringField(lazy_gettext("Name"), validators=[Length(max=MAX_NAME_LENGTH)])
 
 
 class IdentityForm(TextForm):
     """Who is holding this phone, so the history can name them."""
 
-    name = SelectField("This phone belongs to")
+    name = SelectField(lazy_gettext("This phone belongs to"))

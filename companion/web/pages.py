@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from http import HTTPStatus
 from typing import Any
@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from companion.games import GAMES
 from companion.games.names import MAX_NAME_LENGTH
+from companion.games.text import _, ngettext
 from companion.models import Play, Table
 from companion.services import explain, play_history, plays, table_results, tables
 from companion.services import groups as group_service
@@ -49,6 +50,21 @@ from companion.web.responses import page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
+
+
+@bp.app_template_global()
+def names_and(names: Sequence[str]) -> str:
+    """Names joined as the table page says who won ("Ann and Ben and Cy"), in the
+    reader's language.
+
+    >>> names_and(["Ann"]), names_and(["Ann", "Ben", "Cy"])
+    ('Ann', 'Ann and Ben and Cy')
+    """
+    said = names[0] if names else ""
+    for name in names[1:]:
+        said = _("%(items)s and %(last)s", items=said, last=name)
+    return said
+
 
 TOO_MANY = HTTPStatus.TOO_MANY_REQUESTS
 #: Field of the finish form that says "finish even though the rules say it goes on".
@@ -109,7 +125,7 @@ def _recent_label(table_access: TableAccess) -> str:
     names = ", ".join(table_access.table.player_names)
     if table_access.can_edit:
         return f"{tables.join_code_of(table_access.table)} · {names}"
-    return f"{names} (read-only)"
+    return _("%(players)s (read-only)", players=names)
 
 
 def _home(roster: RosterForm, *, status: int = 200, focus: int | None = None) -> Response:
@@ -151,7 +167,7 @@ def _editing_roster() -> bool:
 def create_table() -> Response:
     """Edit the roster (add, remove, move) or create the table from it."""
     form = RosterForm()
-    action, _, index_text = request.form.get("action", "create").partition("-")
+    action, _dash, index_text = request.form.get("action", "create").partition("-")
     if action in ROSTER_ACTIONS:
         return _edit_roster(action, index_text)
     if not form.validate():
@@ -199,16 +215,18 @@ def join() -> Response:
         return page_or_fragment("join.html", "_join.html", status=TOO_MANY, join=form)
     table = tables.table_for_code(code)
     if table is None:
-        form.code.errors = ["No open table has this code. Check it with the table."]
+        form.code.errors = [_("No open table has this code. Check it with the table.")]
         return page_or_fragment("join.html", "_join.html", status=UNPROCESSABLE, join=form)
     return redirect(url_for("pages.table", token=tables.token_for(table, Access.EDIT)), code=303)
 
 
 def _too_many_codes(minutes: int) -> str:
-    unit = "minute" if minutes == 1 else "minutes"
-    return (
-        f"Too many join codes were typed from your network. Try again in {minutes} {unit}, "
-        "or scan the QR code on a phone already at the table (or ask for its link)."
+    return ngettext(
+        "Too many join codes were typed from your network. Try again in %(num)s minute, "
+        "or scan the QR code on a phone already at the table (or ask for its link).",
+        "Too many join codes were typed from your network. Try again in %(num)s minutes, "
+        "or scan the QR code on a phone already at the table (or ask for its link).",
+        minutes,
     )
 
 
@@ -217,14 +235,14 @@ def _too_many_codes(minutes: int) -> str:
 
 def _start_form(*, formdata: Any = None) -> StartPlayForm:
     form = StartPlayForm(formdata=formdata)
-    form.game.choices = [(slug, game.name) for slug, game in GAMES.items() if slug in PAGES]
+    form.game.choices = [(slug, _(game.name)) for slug, game in GAMES.items() if slug in PAGES]
     return form
 
 
 def _identity_form(table_access: TableAccess, *, formdata: Any = None) -> IdentityForm:
     form = IdentityForm(formdata=formdata)
     names = table_access.table.player_names
-    form.name.choices = [("", "Nobody in particular"), *[(n, n) for n in names]]
+    form.name.choices = [("", _("Nobody in particular")), *[(n, n) for n in names]]
     if formdata is None:
         form.name.data = owner_of(table_access) or ""
     return form
@@ -251,7 +269,7 @@ def _table_context(
         "qr": _qr_svg(links.get("edit") or links["view"]),
         "start": start,
         # The games whose start form offers the series box (the others hide it).
-        "series_games": [slug for slug, _ in start.game.choices if GAMES[slug].has_series],
+        "series_games": [slug for slug, _name in start.game.choices if GAMES[slug].has_series],
         "identity": identity,
         "games": GAMES,
         "results": counted.plays,
@@ -415,7 +433,7 @@ def _change_roster(table: Table, form: SeatForm) -> None:
     if action == "add":
         group_service.seat_late_friend(table, name)
     elif player is None:
-        raise tables.RosterRefused("Say which player to change.")
+        raise tables.RosterRefused(_("Say which player to change."))
     elif action == "rename":
         tables.rename_player(table, player, name)
     elif action == "remove":
@@ -432,7 +450,7 @@ def rotate_link(token: str) -> Response:
     tables.remember_visit(
         visitor_of(), tables.Glance.of(TableAccess(table_access.table, Access.EDIT))
     )
-    flash("New edit link made: the old one no longer works. Share this one with the table.")
+    flash(_("New edit link made: the old one no longer works. Share this one with the table."))
     return redirect(url_for("pages.table", token=fresh), code=303)
 
 
@@ -441,7 +459,7 @@ def rotate_code(token: str) -> Response:
     """Replace the join code (the old one stops working at once)."""
     table_access = open_for_edit(token)
     tables.rotate_join_code(table_access.table)
-    flash("New join code made: the old one no longer works.")
+    flash(_("New join code made: the old one no longer works."))
     return redirect(url_for("pages.table", token=token), code=303)
 
 
@@ -465,7 +483,7 @@ def start_play(token: str) -> Response:
         slug = form.game.data
         unfinished = _unfinished(table_access.table)
         if form.series.data and not GAMES[slug].has_series:
-            form.series.errors = [f"{GAMES[slug].name} has no series variant."]
+            form.series.errors = [_("%(game)s has no series variant.", game=_(GAMES[slug].name))]
         elif unfinished and not request.form.get(CONFIRM_FIELD):
             return _confirm_start(table_access, token, form, unfinished)
         elif PAGES[slug].options_form is not None:

@@ -21,6 +21,8 @@ from typing import Any
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import SecurityError
 
+from companion.games.text import N_, _
+
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -62,7 +64,7 @@ HTTPS_SETTING = "HTTPS"
 BAD_REQUEST = 400
 #: The answers a kept file may be cached with: the file, and "it has not changed".
 KEPT_STATUSES = (200, 304)
-UNTRUSTED_HOST = "This address is not one this app answers to."
+UNTRUSTED_HOST = N_("This address is not one this app answers to.")
 
 
 def register(app: Flask) -> None:
@@ -72,7 +74,7 @@ def register(app: Flask) -> None:
     def untrusted_host(_error: SecurityError) -> Response:
         # Plain text on purpose: with an untrusted Host there is no URL adapter, so the
         # HTML error page (which builds its stylesheet link) cannot be rendered.
-        return Response(UNTRUSTED_HOST, BAD_REQUEST, mimetype="text/plain")
+        return Response(_(UNTRUSTED_HOST), BAD_REQUEST, mimetype="text/plain")
 
     @app.after_request
     def add_headers(response: Response) -> Response:
