@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.games import GAMES
 from companion.games.ranking import ScoreOrder
+from companion.games.text import _
 from companion.models import Table
 from companion.services import plays, tables
 
@@ -24,6 +25,7 @@ class Played:
     """One counted game of the evening: a single play, or a whole series."""
 
     game: str
+    #: The game's name (and that it was a series), in the reader's language.
     label: str
     winners: tuple[str, ...]
 
@@ -66,8 +68,8 @@ def summary(table: Table, *, outcomes: Sequence[tables.Outcome] | None = None) -
     for outcome in plays.table_outcomes(table) if outcomes is None else outcomes:
         result: Any = outcome.result
         winners = [s["player"] for s in result["standings"] if s["winner"]]
-        name = GAMES[outcome.game].name if outcome.game in GAMES else outcome.game
-        label = f"{name} (series)" if result.get("over") is not None else name
+        name = _(GAMES[outcome.game].name) if outcome.game in GAMES else outcome.game
+        label = _("%(game)s (series)", game=name) if result.get("over") is not None else name
         played.append(Played(outcome.game, label, tuple(winners)))
         adds = points_add_up(outcome.game)
         if adds and outcome.game not in point_games:
