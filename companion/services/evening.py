@@ -25,7 +25,6 @@ class Played:
     """One counted game of the evening: a single play, or a whole series."""
 
     game: str
-    #: The game's name (and that it was a series), in the reader's language.
     label: str
     winners: tuple[str, ...]
 

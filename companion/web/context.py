@@ -9,7 +9,6 @@ from http import HTTPStatus
 
 from flask import abort, g, request, session
 
-from companion.games import text
 from companion.games.text import N_, _
 from companion.services import plays, tables
 from companion.services.tables import TableAccess
@@ -104,13 +103,6 @@ def table_label(table_access: TableAccess) -> str:
         return _("Table %(code)s", code=tables.join_code_of(table_access.table))
     # TRANSLATORS: a table named by its players, their names joined by commas.
     return _("Table of %(players)s", players=", ".join(table_access.table.player_names))
-
-
-def translated(value: str) -> str:
-    """A value fixed in English where it is defined and marked there with ``N_`` (a
-    game's name, a tiebreaker's label) in the reader's language, as plain text: the
-    templates escape it as any value (their own ``_`` takes a message for markup)."""
-    return text._(value)
 
 
 def token_of(table_access: TableAccess) -> str:

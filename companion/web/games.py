@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from companion.games.text import _
 from companion.web import luckys, odd_world, oddland, oddville, owl_about
 from companion.web.game_pages import PAGES_KEY, GamePages, GameTool, game_css, play_rule, tool_rule
 
@@ -23,6 +24,13 @@ PAGES: dict[str, GamePages] = {
     "luckys-misadventures": luckys.GAME_PAGES,
     "oddville": oddville.GAME_PAGES,
 }
+
+
+def translated(value: str) -> str:
+    """A value fixed in English where it is defined and marked there with ``N_`` (a
+    game's name, a tool's title) in the reader's language, as plain text: the templates
+    escape it as any value (their own ``_`` takes a message for markup)."""
+    return _(value)
 
 
 def tools() -> list[GameTool]:
@@ -39,6 +47,7 @@ def register(app: Flask) -> None:
     """
     app.extensions[PAGES_KEY] = PAGES
     app.add_template_global(game_css)
+    app.add_template_global(translated)
     for slug, pages in PAGES.items():
         if pages.blueprint is not None:
             app.register_blueprint(pages.blueprint, url_prefix=play_rule(slug))

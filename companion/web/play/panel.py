@@ -45,7 +45,7 @@ from companion.services import photos, plays, tables
 from companion.services.tables import PlayGlance, TableAccess
 from companion.web import personal
 from companion.web.cache import Cache
-from companion.web.context import FLASHES_KEY, author_of, seat_among, translated
+from companion.web.context import FLASHES_KEY, author_of, seat_among
 from companion.web.game_pages import PlayPage, game_pages
 from companion.web.languages import language
 from companion.web.responses import html_response, wants_fragment
@@ -130,9 +130,7 @@ class Frame:
 
 def register(app: Flask) -> None:
     """Give the app its own caches (tests run many apps in one process): panels and page
-    frames, bounded in entries and in characters; and the templates the words of values
-    fixed in English (``translated``: game names, tiebreakers' labels)."""
-    app.add_template_global(translated)
+    frames, bounded in entries and in characters."""
     app.extensions[PANELS_KEY] = new_cache()
     app.extensions[FRAMES_KEY] = Cache(MAX_FRAMES, MAX_FRAMES * 16_000, Frame.cost)
 
