@@ -11,22 +11,15 @@ from typing import Any
 from companion.games import GAMES, Game
 from companion.games.names import spoken_names
 from companion.games.ranking import Decision, Tiebreak
+from companion.games.text import N_, _, ngettext
 
 #: Names joined as people say them ("Ann, Ben and Cy").
 names = spoken_names
 
 
-def points(score: int) -> str:
-    """A score with its unit.
-
-    >>> points(1), points(7)
-    ('1 point', '7 points')
-    """
-    return f"{score} point" if score == 1 else f"{score} points"
-
-
 def decision(result: Mapping[str, Any], *, over: bool = False) -> str:
-    """One sentence saying who leads (or won, when the game is ``over``) and what decided it.
+    """One sentence saying who leads (or won, when the game is ``over``) and what decided
+    it, in the reader's language.
 
     Tied players are followed through the tiebreakers in order; each tiebreaker that
     leaves some of them behind is named with everyone's value in the game's words.
@@ -48,38 +41,147 @@ def decision(result: Mapping[str, Any], *, over: bool = False) -> str:
     """
     standings = result["standings"]
     if not standings:
-        return "No players."
+        return _("No players.")
     # A game may word its own decision (an instant win: Lucky's escapes).
     if isinstance(result.get("decided_words"), str):
         return str(result["decided_words"])
     winners = result["winners"]
-    verb = "wins" if len(winners) == 1 else "share the victory"
-    if not (over or result.get("finished", False)):
-        verb = "leads" if len(winners) == 1 else "share the lead"
+    over = over or bool(result.get("finished", False))
     top = standings[0]["score"]
     if result["decided_by"] == Decision.SCORE.value:
-        return f"{names(winners)} {verb} with {points(top)}."
+        return _by_score(names(winners), top, over=over, shared=len(winners) > 1)
     tied = [s for s in standings if s["score"] == top]
     tied_names = names([s["player"] for s in tied])
     steps = _steps(tied, winners)
     if not steps:
-        if not tied[0]["tiebreak"]:
-            return f"{tied_names} tie on {points(top)}: they {verb}."
-        return f"{tied_names} tie on {points(top)} and on every tiebreaker: they {verb}."
+        return _tied_throughout(tied_names, top, over=over, tiebreaks=bool(tied[0]["tiebreak"]))
     words = _words(result)
-    said = []
+    said = ""
     for step in steps:
-        values = ", ".join(f"{s['player']} {words(step, s)}" for s in step.before)
-        if len(step.after) == 1:
-            said.append(f"{step.label} decides: {values}")
-        else:
-            said.append(
-                f"{step.label} leaves {names([s['player'] for s in step.after])}: {values}"
-            )
-    ending = f"{names(winners)} {verb}."
+        told = _step_words(step, words)
+        # TRANSLATORS: the tiebreakers that part tied players, one after the other.
+        said = _("%(steps)s; %(step)s", steps=said, step=told) if said else told
+    outcome = _outcome(names(winners), over=over, shared=len(winners) > 1)
     if len(winners) > 1 and steps[-1].index < len(tied[0]["tiebreak"]) - 1:
-        ending = f"{names(winners)} tie on every later tiebreaker: they {verb}."
-    return f"{tied_names} tie on {points(top)}; {'; '.join(said)}. {ending}"
+        outcome = _tied_later(names(winners), over=over)
+    # TRANSLATORS: "Ann and Ben tie on 7 points; <tiebreakers>. <who wins>": the first part
+    # is "%(names)s tie on %(num)s points", the second the tiebreakers' words.
+    return _(
+        "%(tie)s; %(steps)s. %(outcome)s",
+        tie=ngettext(
+            "%(names)s tie on %(num)s point",
+            "%(names)s tie on %(num)s points",
+            top,
+            names=tied_names,
+        ),
+        steps=said,
+        outcome=outcome,
+    )
+
+
+def _by_score(winners: str, top: int, *, over: bool, shared: bool) -> str:
+    """Who wins (or leads) on points alone."""
+    if over and not shared:
+        return ngettext(
+            "%(names)s wins with %(num)s point.",
+            "%(names)s wins with %(num)s points.",
+            top,
+            names=winners,
+        )
+    if over:
+        return ngettext(
+            "%(names)s share the victory with %(num)s point.",
+            "%(names)s share the victory with %(num)s points.",
+            top,
+            names=winners,
+        )
+    if not shared:
+        return ngettext(
+            "%(names)s leads with %(num)s point.",
+            "%(names)s leads with %(num)s points.",
+            top,
+            names=winners,
+        )
+    return ngettext(
+        "%(names)s share the lead with %(num)s point.",
+        "%(names)s share the lead with %(num)s points.",
+        top,
+        names=winners,
+    )
+
+
+def _tied_throughout(tied: str, top: int, *, over: bool, tiebreaks: bool) -> str:
+    """Players tied on points that no tiebreaker parts (the game has none, or all are
+    equal): they share the victory, or the lead."""
+    if tiebreaks and over:
+        return ngettext(
+            "%(names)s tie on %(num)s point and on every tiebreaker: they share the victory.",
+            "%(names)s tie on %(num)s points and on every tiebreaker: they share the victory.",
+            top,
+            names=tied,
+        )
+    if tiebreaks:
+        return ngettext(
+            "%(names)s tie on %(num)s point and on every tiebreaker: they share the lead.",
+            "%(names)s tie on %(num)s points and on every tiebreaker: they share the lead.",
+            top,
+            names=tied,
+        )
+    if over:
+        return ngettext(
+            "%(names)s tie on %(num)s point: they share the victory.",
+            "%(names)s tie on %(num)s points: they share the victory.",
+            top,
+            names=tied,
+        )
+    return ngettext(
+        "%(names)s tie on %(num)s point: they share the lead.",
+        "%(names)s tie on %(num)s points: they share the lead.",
+        top,
+        names=tied,
+    )
+
+
+#: Who wins or leads once the tiebreakers have spoken: by (over, shared).
+_OUTCOMES = {
+    (True, False): N_("%(names)s wins."),
+    (True, True): N_("%(names)s share the victory."),
+    (False, False): N_("%(names)s leads."),
+    (False, True): N_("%(names)s share the lead."),
+}
+
+
+def _outcome(winners: str, *, over: bool, shared: bool) -> str:
+    return _(_OUTCOMES[over, shared], names=winners)
+
+
+def _tied_later(winners: str, *, over: bool) -> str:
+    """The winners, tied on every tiebreaker after the one that parted them from the rest."""
+    if over:
+        return _("%(names)s tie on every later tiebreaker: they share the victory.", names=winners)
+    return _("%(names)s tie on every later tiebreaker: they share the lead.", names=winners)
+
+
+def _step_words(step: _Step, words: Callable[[_Step, Mapping[str, Any]], str]) -> str:
+    """What a tiebreaker did: decided, or left some players in the running; with each tied
+    player's value."""
+    values = ""
+    for standing in step.before:
+        # TRANSLATORS: a player's value of a tiebreaker: "Ann 6", "Ben holds Lucky".
+        value = _("%(player)s %(value)s", player=standing["player"], value=words(step, standing))
+        values = _("%(items)s, %(item)s", items=values, item=value) if values else value
+    label = _(step.label)
+    if len(step.after) == 1:
+        # TRANSLATORS: a tiebreaker that decided the winner, then each tied player's value.
+        return _("%(tiebreaker)s decides: %(values)s", tiebreaker=label, values=values)
+    leaves = names([s["player"] for s in step.after])
+    # TRANSLATORS: a tiebreaker that left some tied players in the running.
+    return _(
+        "%(tiebreaker)s leaves %(names)s: %(values)s",
+        tiebreaker=label,
+        names=leaves,
+        values=values,
+    )
 
 
 @dataclass(frozen=True)
@@ -155,23 +257,53 @@ def _pair(
     words: Callable[[_Step, Mapping[str, Any]], str],
 ) -> str:
     a, b = ahead["player"], behind["player"]
-    if ahead["score"] != behind["score"]:
-        return f"{a} ahead of {b}: {points(ahead['score'])} to {behind['score']}."
-    tied = f"both on {points(ahead['score'])}"
+    score = ahead["score"]
+    if score != behind["score"]:
+        return ngettext(
+            "%(ahead)s ahead of %(behind)s: %(num)s point to %(other)s.",
+            "%(ahead)s ahead of %(behind)s: %(num)s points to %(other)s.",
+            score,
+            ahead=a,
+            behind=b,
+            other=behind["score"],
+        )
     for index, item in enumerate(ahead.get("tiebreak") or []):
         if _value(behind, index) != item["value"]:
             step = _Step(index, item["label"], [], [])
-            told = f"{words(step, ahead)} to {words(step, behind)}"
             if ahead.get("rank") == behind.get("rank"):
                 break
-            return f"{a} ahead of {b}: {tied}, {item['label']} {told}."
+            return ngettext(
+                "%(ahead)s ahead of %(behind)s: both on %(num)s point, %(tiebreaker)s %(value)s "
+                "to %(other)s.",
+                "%(ahead)s ahead of %(behind)s: both on %(num)s points, %(tiebreaker)s %(value)s "
+                "to %(other)s.",
+                score,
+                ahead=a,
+                behind=b,
+                tiebreaker=_(item["label"]),
+                value=words(step, ahead),
+                other=words(step, behind),
+            )
     if ahead.get("tiebreak"):
-        return f"{a} and {b} tie: {tied} and on every tiebreaker."
-    return f"{a} and {b} tie: {tied}."
+        return ngettext(
+            "%(first)s and %(second)s tie: both on %(num)s point and on every tiebreaker.",
+            "%(first)s and %(second)s tie: both on %(num)s points and on every tiebreaker.",
+            score,
+            first=a,
+            second=b,
+        )
+    return ngettext(
+        "%(first)s and %(second)s tie: both on %(num)s point.",
+        "%(first)s and %(second)s tie: both on %(num)s points.",
+        score,
+        first=a,
+        second=b,
+    )
 
 
 #: What a game that cannot be scored yet is told instead of whether it is over.
-UNSCORED = "the entered state cannot be scored yet"
+# TRANSLATORS: said after "The game is not over yet:", so not a sentence of its own.
+UNSCORED = N_("the entered state cannot be scored yet")
 
 
 @dataclass(frozen=True)
@@ -197,7 +329,7 @@ def ending(game: Game, result: Mapping[str, Any] | None) -> Ending:
     'Every player has placed all 7 tokens: the game is over.'
     """
     if result is None:
-        return Ending(over=False, words=UNSCORED)
+        return Ending(over=False, words=_(UNSCORED))
     if result.get("finished"):
         return Ending(over=True, words=game.over_words(result))
     return Ending(over=False, words=game.going_on_words(result))

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
+from companion.games.text import N_, _
+
 #: What is kept: the photo at most this many pixels on its long side, and a thumbnail.
 LONG_SIDE = 1600
 THUMBNAIL_SIDE = 360
@@ -50,14 +52,21 @@ JPEG_END = b"\xff\xd9"
 #: What may be filled in behind a photo's transparent parts (a screenshot's corners).
 BACKGROUND = (255, 255, 255)
 
-NOT_A_PHOTO = "This file is not a photo the app can read (JPEG, PNG or WebP)."
-EMPTY = "Choose a photo first (or take one with the camera)."
-TOO_LARGE = f"This photo is larger than {MAX_BYTES // (1024 * 1024)} MB: send a smaller one."
-TOO_MANY_PIXELS = (
-    f"This photo has more than {MAX_PIXELS // 1_000_000} million pixels: the app does not "
-    "open it (take it at the camera's usual size)."
+#: Why a photo is refused, in English (translated where it is refused, with ``_``).
+NOT_A_PHOTO = N_("This file is not a photo the app can read (JPEG, PNG or WebP).")
+EMPTY = N_("Choose a photo first (or take one with the camera).")
+BROKEN = N_("This photo is damaged or cut short: take it again.")
+#: The refusals that name a limit: their message, and the limit it names.
+TOO_LARGE_WORDS = N_("This photo is larger than %(size)s MB: send a smaller one.")
+TOO_LARGE_LIMIT = {"size": MAX_BYTES // (1024 * 1024)}
+TOO_MANY_PIXELS_WORDS = N_(
+    "This photo has more than %(millions)s million pixels: the app does not open it (take "
+    "it at the camera's usual size)."
 )
-BROKEN = "This photo is damaged or cut short: take it again."
+TOO_MANY_PIXELS_LIMIT = {"millions": MAX_PIXELS // 1_000_000}
+#: The same refusals in English, as the app says them.
+TOO_LARGE = TOO_LARGE_WORDS % TOO_LARGE_LIMIT
+TOO_MANY_PIXELS = TOO_MANY_PIXELS_WORDS % TOO_MANY_PIXELS_LIMIT
 
 # A photo claiming more pixels than Pillow's own guard allows is refused like any other
 # past MAX_PIXELS: its warning is an error here (process-wide, and for this warning only),
@@ -82,7 +91,8 @@ _BROKEN_FILE = (
 
 
 class PhotoRefused(Exception):  # noqa: N818 - raised as "the photo is refused"
-    """A sent file the app does not keep; ``message`` says why, for the person."""
+    """A sent file the app does not keep; ``message`` says why, for the person (in the
+    reader's language)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -103,20 +113,20 @@ def prepare(data: bytes) -> Prepared:
     """The photo to keep from what a phone sent (see the module's docstring); raises
     :class:`PhotoRefused` with the reason."""
     if not data:
-        raise PhotoRefused(EMPTY)
+        raise PhotoRefused(_(EMPTY))
     if len(data) > MAX_BYTES:
-        raise PhotoRefused(TOO_LARGE)
+        raise PhotoRefused(_(TOO_LARGE_WORDS, **TOO_LARGE_LIMIT))
     try:
         with _opened(data) as image:
             upright = _decoded(image)
     except PhotoRefused:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise PhotoRefused(TOO_MANY_PIXELS) from None
+        raise _too_many_pixels() from None
     except (UnidentifiedImageError, SyntaxError):
-        raise PhotoRefused(NOT_A_PHOTO) from None
+        raise PhotoRefused(_(NOT_A_PHOTO)) from None
     except _BROKEN_FILE:
-        raise PhotoRefused(BROKEN) from None
+        raise PhotoRefused(_(BROKEN)) from None
     return _kept(upright)
 
 
@@ -126,8 +136,12 @@ def _opened(data: bytes) -> Image.Image:
     width, height = image.size
     if width < 1 or height < 1 or width * height > MAX_PIXELS:
         image.close()
-        raise PhotoRefused(TOO_MANY_PIXELS if width * height > MAX_PIXELS else NOT_A_PHOTO)
+        raise _too_many_pixels() if width * height > MAX_PIXELS else PhotoRefused(_(NOT_A_PHOTO))
     return image
+
+
+def _too_many_pixels() -> PhotoRefused:
+    return PhotoRefused(_(TOO_MANY_PIXELS_WORDS, **TOO_MANY_PIXELS_LIMIT))
 
 
 def _decoded(image: Image.Image) -> Image.Image:

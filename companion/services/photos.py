@@ -23,6 +23,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from companion.extensions import db
+from companion.games.text import N_, _
 from companion.models import Photo, Play, Table
 from companion.services import caps, photo_store, tables
 from companion.services.photo_images import PhotoRefused, Prepared, prepare
@@ -33,7 +34,7 @@ __all__ = ["PhotoRefused", "add_photo", "in_group", "of_play", "of_plays", "remo
 
 #: Where a session notes the files of the photos it deleted, until its commit.
 GONE_KEY = "companion.photos_gone"
-NOT_FOUND = "This photo is no longer there. Reload the page."
+NOT_FOUND = N_("This photo is no longer there. Reload the page.")
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def remove_photo(play: Play, uid: str) -> None:
     commits. :class:`PhotoRefused` when the play has no such photo (any more)."""
     photo = db.session.scalar(select(Photo).where(Photo.play_id == play.id, Photo.uid == uid))
     if photo is None:
-        raise PhotoRefused(NOT_FOUND)
+        raise PhotoRefused(_(NOT_FOUND))
     db.session.delete(photo)
     tables.bump(play.table)
 

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.games import Game
 from companion.games.problems import parse_path
+from companion.games.text import _, ngettext
 from companion.models import Edit, EditKind, Play
 from companion.services.plays import Author, Change, changes_of, describe_path, display_value
 from companion.services.results import game_of
@@ -170,29 +171,45 @@ def _describe_run(game: Game, state: Mapping[str, Any], run: Sequence[Edit]) -> 
         return _describe_edit(game, state, run[0])
     first, last = run[0], run[-1]
     change = Change(last.path or "", first.previous, last.value)
-    return f"{_describe_change(game, state, change, separator=': ')} ({len(run)} taps)."
+    return ngettext(
+        "%(change)s (%(num)s tap).",
+        "%(change)s (%(num)s taps).",
+        len(run),
+        change=_describe_change(game, state, change),
+    )
 
 
 def _describe_edit(game: Game, state: Mapping[str, Any], edit: Edit) -> str:
     if edit.kind == EditKind.FINISH.value:
-        return "Finished the game."
+        return _("Finished the game.")
     if edit.kind == EditKind.REOPEN.value:
-        return "Reopened the game."
+        return _("Reopened the game.")
     undo = edit.kind == EditKind.UNDO.value
-    described = "; ".join(
-        _describe_change(game, state, change, separator=" " if undo else ": ")
-        for change in changes_of(edit)
-    )
-    return f"Undid edit {edit.undoes}: {described}." if undo else f"{described}."
+    described = [_describe_change(game, state, change, undone=undo) for change in changes_of(edit)]
+    said = described[0] if described else ""
+    for change in described[1:]:
+        # TRANSLATORS: the changes of one edit in the history, one after the other.
+        said = _("%(changes)s; %(change)s", changes=said, change=change)
+    if undo:
+        return _("Undid edit %(number)s: %(changes)s.", number=edit.undoes, changes=said)
+    # TRANSLATORS: the changes of one edit in the history, as a sentence.
+    return _("%(changes)s.", changes=said)
 
 
 def _describe_change(
-    game: Game, state: Mapping[str, Any], change: Change, *, separator: str
+    game: Game, state: Mapping[str, Any], change: Change, *, undone: bool = False
 ) -> str:
+    """One change in words: the game's, else the field's name and its values before and
+    after (``undone``: as an Undo took it back)."""
     parts = parse_path(change.path) or []
     said = game.describe_change(state, parts, change.previous, change.value)
     if said is not None:
         return str(said)
     field = describe_path(game, state, parts)
     before = display_value(game, parts, change.previous)
-    return f"{field}{separator}{before} → {display_value(game, parts, change.value)}"
+    after = display_value(game, parts, change.value)
+    if undone:
+        # TRANSLATORS: a change an Undo took back, in the history: "Ben's Hoopoe 3 → 0".
+        return _("%(field)s %(before)s → %(after)s", field=field, before=before, after=after)
+    # TRANSLATORS: a change in the history: "Ann's Hoopoe: 0 → 2".
+    return _("%(field)s: %(before)s → %(after)s", field=field, before=before, after=after)

@@ -24,6 +24,7 @@ from companion.database import is_contention
 from companion.extensions import db
 from companion.games import GAMES, Game
 from companion.games.problems import InvalidStateError, Problem, parse_path
+from companion.games.text import N_, _, sentences
 from companion.models import Edit, EditKind, Play, PlayStatus, Series, Table, utcnow
 from companion.services import caps, explain, groups, tables
 from companion.services.results import current_result as current_result
@@ -34,8 +35,14 @@ from companion.services.units import unit_of_work
 
 #: How often an edit is re-applied when other phones keep writing the same play.
 MAX_WRITE_ATTEMPTS = 25
-FINISHED_MESSAGE = "This game is finished. Reopen it to change anything."
-NOTHING_TO_UNDO = "There is nothing to undo."
+FINISHED_MESSAGE = N_("This game is finished. Reopen it to change anything.")
+NOTHING_TO_UNDO = N_("There is nothing to undo.")
+NOT_A_FIELD = N_("This is not a field of the game.")
+#: Why a play cannot be finished, or reopened: it already is (by its new status).
+ALREADY = {
+    PlayStatus.FINISHED: N_("This game is already finished."),
+    PlayStatus.ACTIVE: N_("This game is already active."),
+}
 
 
 class EditRefused(Exception):  # noqa: N818 - raised as "the edit is refused"
@@ -69,8 +76,10 @@ class Author:
 
     @property
     def label(self) -> str:
-        """How the history names them."""
-        return f"{self.name} (device {self.device})" if self.name else f"device {self.device}"
+        """How the history names them, in the reader's language."""
+        if self.name:
+            return _("%(name)s (device %(device)s)", name=self.name, device=self.device)
+        return _("device %(device)s", device=self.device)
 
 
 @unit_of_work
@@ -114,13 +123,16 @@ def player_count_problems_for(game: Game, count: int) -> list[Problem]:
     """Whether this game can be played by that many people."""
     if game.min_players <= count <= game.max_players:
         return []
-    message = (
-        f"{game.name} is for {game.min_players} to {game.max_players} players; "
-        f"this table has {count}."
+    message = _(
+        "%(game)s is for %(min)s to %(max)s players; this table has %(count)s.",
+        game=_(game.name),
+        min=game.min_players,
+        max=game.max_players,
+        count=count,
     )
     # A count the rulebook does not give is ours: the refusal says so where it is met.
     if game.player_count_reading:
-        message = f"{message} {game.player_count_reading}"
+        message = sentences(message, _(game.player_count_reading))
     return [Problem("game", message)]
 
 
@@ -136,9 +148,9 @@ def next_in_series(play: Play) -> Play:
     """Start the next game of the play's series once this one is finished; commits."""
     series = play.series
     if series is None or not play.finished or len(series.plays) >= series.length:
-        raise EditRefused([Problem("series", "There is no next game in this series.")])
+        raise EditRefused([Problem("series", _("There is no next game in this series."))])
     if any(not p.finished for p in series.plays):
-        raise EditRefused([Problem("series", "Finish the current game of the series first.")])
+        raise EditRefused([Problem("series", _("Finish the current game of the series first."))])
     return start_play(play.table, series.game, series=series)
 
 
@@ -181,7 +193,7 @@ def _with_value(state: dict[str, Any], parts: Sequence[str | int], value: Any) -
 def _parts(path: str) -> list[str | int]:
     parts = parse_path(path)
     if parts is None:
-        raise EditRefused([Problem(path, "This is not a field of the game.")])
+        raise EditRefused([Problem(path, _(NOT_A_FIELD))])
     return parts
 
 
@@ -288,17 +300,24 @@ def _current(state: dict[str, Any], parts: Sequence[str | int], path: str) -> An
     try:
         return value_at(state, parts)
     except (LookupError, TypeError):
-        raise EditRefused([Problem(path, "This is not a field of the game.")]) from None
+        raise EditRefused([Problem(path, _(NOT_A_FIELD))]) from None
 
 
 def _conflict_message(
     game: Game, state: Mapping[str, Any], parts: Sequence[str | int], current: Any
 ) -> str:
-    shown = "nothing" if current is None else current
-    return (
-        f"Someone changed {describe_path(game, state, parts)} at the same time: "
-        f"it is now {display_value(game, parts, shown)}. Check it and try again."
+    shown = _nothing_or(current)
+    return _(
+        "Someone changed %(field)s at the same time: it is now %(value)s. Check it and try again.",
+        field=describe_path(game, state, parts),
+        value=display_value(game, parts, shown),
     )
+
+
+def _nothing_or(value: Any) -> Any:
+    """A value to show, or the word for none."""
+    # TRANSLATORS: a field's value when it holds none ("it is now nothing").
+    return _("nothing") if value is None else value
 
 
 def undo(play: Play, *, target: int | None = None, author: Author) -> Edit:
@@ -327,7 +346,7 @@ def undo(play: Play, *, target: int | None = None, author: Author) -> Edit:
 
     edit = _write(play, kind=EditKind.UNDO, plan=plan, author=author, undoes=lambda: undoing)
     if edit is None:  # pragma: no cover - an undo always changes the values back
-        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
+        raise EditRefused([Problem("undo", _(NOTHING_TO_UNDO))])
     return edit
 
 
@@ -358,34 +377,45 @@ def _checked_undo_target(edits: Sequence[Edit], target: int | None) -> Edit:
     if chosen is not None and target in (None, chosen.number):
         return chosen
     if target is None:
-        raise EditRefused([Problem("undo", NOTHING_TO_UNDO)])
+        raise EditRefused([Problem("undo", _(NOTHING_TO_UNDO))])
     meant = next((e for e in edits if e.number == target), None)
     undone = {e.undoes for e in edits if e.kind == EditKind.UNDO.value}
     if meant is None or meant.kind != EditKind.SET.value:
-        message = "That is not a change that can be undone. Refresh the page."
+        message = _("That is not a change that can be undone. Refresh the page.")
     elif target in undone:
-        message = "That change was already undone. Refresh the page to see the game as it is."
+        message = _("That change was already undone. Refresh the page to see the game as it is.")
     elif chosen is not None and chosen.number > target:
-        who = _whose(chosen)
-        message = f"{who} change came after the one you meant to undo: undo it first, or refresh."
+        message = _came_after(chosen)
     else:  # pragma: no cover - a target newer than the newest edit cannot be offered
-        message = "The game changed since this page was shown. Refresh it and try again."
+        message = _("The game changed since this page was shown. Refresh it and try again.")
     raise EditConflict("undo", None, message)
 
 
-def _whose(edit: Edit) -> str:
-    """ "Ben's", or "Another phone's" for a phone that gave no name."""
-    return f"{edit.author}'s" if edit.author else f"Another phone's (device {edit.device})"
+def _came_after(edit: Edit) -> str:
+    """That ``edit`` (Ben's, or a phone's that gave no name) is newer than the one an
+    Undo meant."""
+    if edit.author:
+        return _(
+            "%(name)s's change came after the one you meant to undo: undo it first, or refresh.",
+            name=edit.author,
+        )
+    return _(
+        "Another phone's (device %(device)s) change came after the one you meant to undo: "
+        "undo it first, or refresh.",
+        device=edit.device,
+    )
 
 
 def _changed_since_message(play: Play, change: Change, current: Any) -> str:
     game = game_of(play)
     parts = _parts(change.path)
     field = describe_path(game, play.state, parts)
-    shown = display_value(game, parts, "nothing" if current is None else current)
-    return (
-        f"{field} was changed again since (it is now {shown}), so this Undo would overwrite "
-        "that change. Refresh the page and check it."
+    shown = display_value(game, parts, _nothing_or(current))
+    return _(
+        "%(field)s was changed again since (it is now %(value)s), so this Undo would "
+        "overwrite that change. Refresh the page and check it.",
+        field=field,
+        value=shown,
     )
 
 
@@ -508,7 +538,7 @@ def _write(
         planned = plan(play.state)
         where = planned[0].path if planned else ""
         if play.finished:
-            raise EditRefused([Problem(where, FINISHED_MESSAGE)])
+            raise EditRefused([Problem(where, _(FINISHED_MESSAGE))])
         if play.version >= caps.MAX_EDITS_PER_PLAY:
             raise EditRefused([Problem(where, caps.too_many_edits())])
         changes = [c for c in planned if c.previous != c.value]
@@ -669,7 +699,7 @@ def table_outcomes(
 def play_again(play: Play) -> Play:
     """Start the same game with the same options after a finished single game; commits."""
     if not play.finished or play.series is not None:
-        raise EditRefused([Problem("again", "Finish this game first to play it again.")])
+        raise EditRefused([Problem("again", _("Finish this game first to play it again."))])
     return start_play(play.table, play.game, options=play.options)
 
 
@@ -688,7 +718,7 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
     for _attempt in range(MAX_WRITE_ATTEMPTS):
         db.session.refresh(play)
         if play.status == status.value:
-            raise EditRefused([Problem("status", f"This game is already {status.value}.")])
+            raise EditRefused([Problem("status", _(ALREADY[status]))])
         if play.version >= caps.MAX_EDITS_PER_PLAY + caps.STATUS_CHANGES_PAST_CAP:
             raise EditRefused([Problem("status", caps.too_many_status_changes())])
         finished_at = utcnow() if finished else None

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.games import GAMES, Game, text
 from companion.games.problems import InvalidStateError
+from companion.games.text import _
 from companion.models import Play
 
 
@@ -23,8 +24,20 @@ def game_of(play: Play) -> Game:
     return GAMES[play.game]
 
 
-#: How the pages introduce an impossible table (the API refuses it with a 422).
+#: How the pages introduce an impossible table (the API refuses it with a 422), in
+#: English: :func:`impossible_table` says it in the reader's language.
 IMPOSSIBLE_TABLE = "Not a table the rules allow: "
+
+
+def impossible_table(problem: str) -> str:
+    """A problem that makes a table impossible, as the pages warn of it, in the reader's
+    language (``problem`` already is).
+
+    >>> impossible_table("Only 8 Hoopoe cards exist.")
+    'Not a table the rules allow: Only 8 Hoopoe cards exist.'
+    """
+    # TRANSLATORS: a warning under the standings; the problem is a whole sentence.
+    return _("Not a table the rules allow: %(problem)s", problem=problem)
 
 
 def result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -43,7 +56,7 @@ def result_json(game: Game, state: Mapping[str, Any]) -> dict[str, Any] | None:
     if problems:
         result["warnings"] = [
             *result["warnings"],
-            *(IMPOSSIBLE_TABLE + p.message for p in problems),
+            *(impossible_table(p.message) for p in problems),
         ]
     return result
 

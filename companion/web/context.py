@@ -9,6 +9,7 @@ from http import HTTPStatus
 
 from flask import abort, g, request, session
 
+from companion.games.text import N_, _
 from companion.services import plays, tables
 from companion.services.tables import TableAccess
 
@@ -18,7 +19,7 @@ FLASHES_KEY = "_flashes"
 VISITOR_KEY = "visitor"
 NAMES_KEY = "names"
 DEVICE_ID_BYTES = 2
-READ_ONLY_MESSAGE = "This is the read-only link: it cannot change anything."
+READ_ONLY_MESSAGE = N_("This is the read-only link: it cannot change anything.")
 #: Where a request keeps the table it opened (see :func:`note_table`).
 TABLE_ACCESS_KEY = "table_access"
 
@@ -49,7 +50,7 @@ def open_for_edit(token: str) -> TableAccess:
     """The table of an edit link; a read-only link gets 403, whatever it asks for."""
     table_access = open_table(token)
     if not table_access.can_edit:
-        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
+        abort(HTTPStatus.FORBIDDEN, _(READ_ONLY_MESSAGE))
     return table_access
 
 
@@ -99,8 +100,9 @@ def table_label(table_access: TableAccess) -> str:
     """How pages name a table: by its join code for phones that can edit, else by its
     players (the read-only link must never show the code, which leads to edit access)."""
     if table_access.can_edit:
-        return f"Table {tables.join_code_of(table_access.table)}"
-    return "Table of " + ", ".join(table_access.table.player_names)
+        return _("Table %(code)s", code=tables.join_code_of(table_access.table))
+    # TRANSLATORS: a table named by its players, their names joined by commas.
+    return _("Table of %(players)s", players=", ".join(table_access.table.player_names))
 
 
 def token_of(table_access: TableAccess) -> str:

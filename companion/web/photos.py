@@ -19,10 +19,12 @@ from functools import partial
 from http import HTTPStatus
 
 from flask import Blueprint, abort, request
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response
 
+from companion.games.text import _, sentences
 from companion.models import Photo
 from companion.services import caps, photo_store, photos
 from companion.services.photo_images import EMPTY, MAX_BYTES, PhotoRefused
@@ -45,7 +47,9 @@ JPEG = "image/jpeg"
 class PhotoForm(FlaskForm):
     """A photo of the table, taken with the camera or picked from the phone."""
 
-    photo = FileField("Photo of the table", validators=[FileRequired(EMPTY)])
+    photo = FileField(
+        lazy_gettext("Photo of the table"), validators=[FileRequired(lazy_gettext(EMPTY))]
+    )
 
 
 @bp.app_template_global()
@@ -66,7 +70,7 @@ def add(token: str, play_id: int) -> Response:
     opened = load_play(token, play_id, edit=True)
     form = PhotoForm()
     if not form.validate():
-        return _refused(opened, " ".join(form.photo.errors) or EMPTY)
+        return _refused(opened, sentences(*map(str, form.photo.errors)) or _(EMPTY))
     # One byte more than the cap is enough to know the file is too large.
     data = form.photo.data.read(MAX_BYTES + 1)
     try:

@@ -18,14 +18,15 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from companion.games.problems import Problem, problem_messages
+from companion.games.text import N_, _, sentences
 from companion.services import plays, tables
 from companion.web.context import READ_ONLY_MESSAGE, note_table, seat_of
 from companion.web.play.panel import OpenPlay, play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
-CONTENTION_MESSAGE = "Many phones are editing at once; try again."
-INVALID_MESSAGE = "This action is not valid."
+CONTENTION_MESSAGE = N_("Many phones are editing at once; try again.")
+INVALID_MESSAGE = N_("This action is not valid.")
 
 
 def load_play(
@@ -39,7 +40,7 @@ def load_play(
         abort(404)
     table_access, play = found
     if edit and not table_access.can_edit:  # whatever play it asks for
-        abort(HTTPStatus.FORBIDDEN, READ_ONLY_MESSAGE)
+        abort(HTTPStatus.FORBIDDEN, _(READ_ONLY_MESSAGE))
     if play is None or game not in (None, play.game):
         abort(404)
     note_table(table_access)
@@ -70,14 +71,14 @@ def run(
         if at_problem_paths:
             errors = {p.path: RuledMessage.of(p.message, [p]) for p in refused.problems}
         else:
-            message = " ".join(problem_messages(refused.problems))
+            message = sentences(*problem_messages(refused.problems))
             errors = {key: RuledMessage.of(message, refused.problems)}
         status = UNPROCESSABLE
     except plays.EditConflict as clash:
         errors = {clash.path if at_problem_paths else key: clash.message}
         status, conflict = CONFLICT, clash
     except plays.WriteContention:
-        errors, status = {key: CONTENTION_MESSAGE}, CONFLICT
+        errors, status = {key: _(CONTENTION_MESSAGE)}, CONFLICT
     else:
         errors, status = {}, HTTPStatus.OK
     # Only a clash is shown this once: an answer without one is the play as every phone
@@ -133,14 +134,17 @@ def act(
 
 
 def form_errors(form: FlaskForm) -> str:
-    """Every error message of a form in one sentence (nested fields included)."""
+    """Every error message of a form, one sentence after the other (nested fields
+    included)."""
     messages = [m for errors in form.errors.values() for m in _flatten(errors)]
-    return " ".join(messages) or INVALID_MESSAGE
+    return sentences(*messages) or _(INVALID_MESSAGE)
 
 
 def _flatten(errors: Any) -> list[str]:
-    if isinstance(errors, str):
-        return [errors]
+    """The messages of a form's errors, nested or not; a message may be lazy (a
+    ``lazy_gettext`` of a field's validator), which is read in the reader's language."""
     if isinstance(errors, Mapping):
         errors = list(errors.values())
-    return [m for item in errors for m in _flatten(item)] if isinstance(errors, list) else []
+    if isinstance(errors, list | tuple):
+        return [m for item in errors for m in _flatten(item)]
+    return [str(errors)] if errors else []
