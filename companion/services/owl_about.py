@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.games import owl_about as oa
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.text import _, ngettext, sentences
 from companion.models import Play
 from companion.services import plays
 from companion.services.plays import Author, EditConflict, EditRefused
@@ -39,10 +40,13 @@ def _last_round(play: Play, *, expected: int) -> tuple[int, dict[str, Any]]:
         raise EditConflict(
             "rounds",
             len(rounds),
-            f"The table has moved on to round {len(rounds)} meanwhile. Check it and try again.",
+            _(
+                "The table has moved on to round %(round)s meanwhile. Check it and try again.",
+                round=len(rounds),
+            ),
         )
     if not rounds:
-        raise _refused("rounds", "Start round 1 first.")
+        raise _refused("rounds", _("Start round 1 first."))
     return len(rounds) - 1, rounds[-1]
 
 
@@ -56,15 +60,17 @@ def play_card(
     complete trick the card opens the next one, led by the trick's taker.
     """
     if code not in oa.DECK:
-        raise _refused("card", f"There is no card {code!r}; pick 1 to 10 or Night 4 to 7.")
+        raise _refused(
+            "card", _("There is no card %(card)s; pick 1 to 10 or Night 4 to 7.", card=repr(code))
+        )
     index, round_ = _last_round(play, expected=rounds_seen)
     tricks = round_.get("tricks")
     if tricks is None or not round_.get("open"):
-        raise _refused("card", "This round is not being played card by card.")
+        raise _refused("card", _("This round is not being played card by card."))
     view = board(play).current
     current = view.current if view is not None else None
     if current is None:
-        raise _refused("card", "Every trick of this round has been played.")
+        raise _refused("card", _("Every trick of this round has been played."))
     path = f"rounds[{index}].tricks"
     if trick == len(tricks) - 1 and current.number == len(tricks):
         cards = list(tricks[trick]["cards"])
@@ -83,18 +89,24 @@ def play_card(
         return
     now = list(tricks[trick]["cards"]) if trick < len(tricks) else []
     _same_cards(now, seen, round_number=index + 1, trick=trick)
-    raise _refused("card", "This trick is over; play in the current one.")
+    raise _refused("card", _("This trick is over; play in the current one."))
 
 
 def _same_cards(now: list[str], seen: Sequence[str], *, round_number: int, trick: int) -> None:
     if now != list(seen):
-        down = ", ".join(oa.card(c).label for c in now) or "no card"
-        raise EditConflict(
-            f"rounds[{round_number - 1}].tricks[{trick}].cards",
-            now,
-            f"Another phone played in this trick first: now {down}. "
-            "Check whose turn it is and tap again.",
+        message = (
+            _(
+                "Another phone played in this trick first: now %(cards)s. "
+                "Check whose turn it is and tap again.",
+                cards=", ".join(oa.card(c).label for c in now),
+            )
+            if now
+            else _(
+                "Another phone played in this trick first: now no card. "
+                "Check whose turn it is and tap again."
+            )
         )
+        raise EditConflict(f"rounds[{round_number - 1}].tricks[{trick}].cards", now, message)
 
 
 def start_round(play: Play, *, rounds_seen: int, lead: str, author: Author) -> None:
@@ -105,10 +117,10 @@ def start_round(play: Play, *, rounds_seen: int, lead: str, author: Author) -> N
         raise EditConflict(
             "rounds",
             rounds,
-            f"Round {len(rounds)} was started on another phone meanwhile.",
+            _("Round %(round)s was started on another phone meanwhile.", round=len(rounds)),
         )
     if lead not in state["players"]:
-        raise _refused("lead", "Pick who leads from the players at the table.")
+        raise _refused("lead", _("Pick who leads from the players at the table."))
     now = board(play)
     if not now.can_start_round:
         message = _no_round_reason(now)
@@ -119,8 +131,8 @@ def start_round(play: Play, *, rounds_seen: int, lead: str, author: Author) -> N
 
 def _no_round_reason(now: oa.Board) -> str:
     if now.ended_after is not None:
-        return "The game is over: no further round is played."
-    return "Finish the tricks of this round first."
+        return _("The game is over: no further round is played.")
+    return _("Finish the tricks of this round first.")
 
 
 def set_lead(play: Play, *, rounds_seen: int, lead: str, author: Author) -> None:
@@ -128,9 +140,11 @@ def set_lead(play: Play, *, rounds_seen: int, lead: str, author: Author) -> None
     index, round_ = _last_round(play, expected=rounds_seen)
     tricks = round_.get("tricks") or []
     if lead not in play.state["players"]:
-        raise _refused("lead", "Pick who leads from the players at the table.")
+        raise _refused("lead", _("Pick who leads from the players at the table."))
     if len(tricks) != 1 or tricks[0]["cards"]:
-        raise _refused("lead", "Only the first trick's lead can be chosen, before its first card.")
+        raise _refused(
+            "lead", _("Only the first trick's lead can be chosen, before its first card.")
+        )
     path = f"rounds[{index}].tricks[0].lead"
     plays.replace_value(play, path=path, value=lead, expected=tricks[0]["lead"], author=author)
 
@@ -142,16 +156,16 @@ def override_winner(
     cards decide again). Only the last complete trick, before the next one has a card."""
     index, round_ = _last_round(play, expected=rounds_seen)
     if play.state.get("mode") != oa.Mode.ADVANCED:
-        raise _refused("winner", "Only special effects change a trick's taker: advanced mode.")
+        raise _refused("winner", _("Only special effects change a trick's taker: advanced mode."))
     if winner is not None and winner not in play.state["players"]:
-        raise _refused("winner", "Pick a player at the table.")
+        raise _refused("winner", _("Pick a player at the table."))
     tricks = round_.get("tricks") or []
     count = len(play.state["players"])
     if not (0 <= trick < len(tricks)) or len(tricks[trick]["cards"]) != count:
-        raise _refused("winner", "Only a complete trick has a taker.")
+        raise _refused("winner", _("Only a complete trick has a taker."))
     if trick != len(tricks) - 1:
         raise _refused(
-            "winner", "The next trick has started; undo its cards to change this taker."
+            "winner", _("The next trick has started; undo its cards to change this taker.")
         )
     # Replace the whole trick: the winner field may not exist yet. Still one edit.
     value = {**tricks[trick], "winner": winner}
@@ -162,7 +176,7 @@ def override_winner(
 def add_penalty(play: Play, *, player: str, author: Author) -> None:
     """A wrong card: +1 VP for ``player`` in the last round (any time in the game)."""
     if player not in play.state["players"]:
-        raise _refused("penalty", "Pick a player at the table.")
+        raise _refused("penalty", _("Pick a player at the table."))
 
     def change(round_: Mapping[str, Any]) -> dict[str, int]:
         penalties = dict(round_.get("penalties", {}))
@@ -171,8 +185,14 @@ def add_penalty(play: Play, *, player: str, author: Author) -> None:
         if chart is not None and penalties[player] > chart.hand_cards:
             raise _refused(
                 "penalty",
-                f"{player} already has {chart.hand_cards} penalties this round: one per "
-                "card played is the most. Undo one if it was tapped by mistake.",
+                ngettext(
+                    "%(player)s already has %(num)s penalty this round: one per card played "
+                    "is the most. Undo one if it was tapped by mistake.",
+                    "%(player)s already has %(num)s penalties this round: one per card played "
+                    "is the most. Undo one if it was tapped by mistake.",
+                    chart.hand_cards,
+                    player=player,
+                ),
             )
         return penalties
 
@@ -182,7 +202,7 @@ def add_penalty(play: Play, *, player: str, author: Author) -> None:
 def set_hand(play: Play, *, player: str, raw: str, author: Author) -> None:
     """Enter (or clear, with an empty text) the hand a player holds after the draft."""
     if player not in play.state["players"]:
-        raise _refused("hand", "Pick a player at the table.")
+        raise _refused("hand", _("Pick a player at the table."))
     where = "hand"
     try:
         hand = oa.parse_hand(raw, where=where)
@@ -191,7 +211,7 @@ def set_hand(play: Play, *, player: str, raw: str, author: Author) -> None:
 
     def change(round_: Mapping[str, Any]) -> dict[str, list[str]]:
         if round_.get("tricks") is None:
-            raise _refused(where, "Hands are entered for rounds played card by card.")
+            raise _refused(where, _("Hands are entered for rounds played card by card."))
         hands = dict(round_.get("hands") or {})
         if hand:
             hands[player] = hand
@@ -212,7 +232,7 @@ def _update_last_round(
     """
     rounds = play.state.get("rounds", [])
     if not rounds:
-        raise _refused("rounds", "Start round 1 first.")
+        raise _refused("rounds", _("Start round 1 first."))
     index = len(rounds) - 1
     if key in rounds[index]:
         # The play is read fresh before each build: the rest of the round is current too.
@@ -248,13 +268,13 @@ def enter_trophies(
     state = play.state
     rounds = list(state.get("rounds", []))
     if len(rounds) != rounds_seen:
-        raise EditConflict("rounds", rounds, "The rounds changed on another phone meanwhile.")
+        raise EditConflict("rounds", rounds, _("The rounds changed on another phone meanwhile."))
     counts = {name: trophies.get(name, 0) for name in state["players"]}
     chart = oa.PLAYER_CHART.get(len(counts))
     impossible = oa.trophy_total_problem(counts, chart=chart) if chart is not None else None
     if impossible is not None:
         # The API scores such a round with a warning; a table typing it in has mistyped.
-        raise _refused("trophies", f"{impossible} Check the counts.")
+        raise _refused("trophies", sentences(impossible, _("Check the counts.")))
     if round_index == len(rounds) - 1 and _replaceable(rounds[-1]):
         last = rounds[-1]
         value = {"tricks": None, "trophies": counts, "penalties": last.get("penalties", {})}
@@ -262,7 +282,7 @@ def enter_trophies(
         plays.replace_value(play, path=path, value=value, expected=last, author=author)
         return
     if round_index != len(rounds):
-        raise _refused("trophies", "Cards of this round are down already: undo them first.")
+        raise _refused("trophies", _("Cards of this round are down already: undo them first."))
     now = board(play)
     if not now.can_start_round:
         message = _no_round_reason(now)

@@ -6,15 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games import odd_world as engine
+from companion.games.text import _
 from companion.web.game_pages import GamePages, PlayPage
 
 
 def context(page: PlayPage) -> dict[str, Any]:
-    """The birds and the steppers' top, and the points each display makes now (its
-    heading shows them)."""
+    """The birds (named in the reader's language) and the steppers' top, and the points
+    each display makes now (its heading shows them)."""
     result = page.view.result
     return {
-        "birds": engine.BIRDS,
+        "birds": {key: _(name) for key, name in engine.BIRDS.items()},
         "most_cards": engine.CARDS_PER_BIRD,
         "points": {s["player"]: s["score"] for s in result["standings"]} if result else {},
     }

@@ -15,9 +15,9 @@ from werkzeug.wrappers import Response
 
 from companion.games import owl_about as oa
 from companion.games.problems import InvalidStateError, listed_problems
+from companion.games.text import N_, _, sentences
 from companion.web import security
 from companion.web.game_pages import GameTool
-from companion.web.owl_about.forms import MODE_LABELS
 from companion.web.owl_about.view import PICKER
 from companion.web.responses import page_or_fragment
 
@@ -25,11 +25,20 @@ CHECKER_PAGE = "games/owl-about/checker.html"
 CHECKER_FRAGMENT = "games/owl-about/_checker.html"
 CHECKER_PLAYERS = tuple(range(oa.MIN_PLAYERS, oa.MAX_PLAYERS + 1))
 DEFAULT_CHECKER_PLAYERS = 4
+#: Each mode as the checker's picker names it (translated where shown).
+CHECKER_MODES: dict[oa.Mode, str] = {
+    oa.Mode.BASIC: N_("Basic"),
+    oa.Mode.QUICK: N_("Quick"),
+    oa.Mode.ADVANCED: N_("Advanced"),
+}
 
 
 def _seat_names(count: int) -> list[str]:
-    """The checker's players: the lead, then clockwise."""
-    return ["Lead", *(f"Player {i}" for i in range(2, count + 1))]
+    """The checker's players: the lead, then clockwise (in the reader's language)."""
+    # TRANSLATORS: the trick checker's name for the player who leads the trick.
+    lead = _("Lead")
+    # TRANSLATORS: the trick checker's names for the players after the lead.
+    return [lead, *(_("Player %(number)s", number=i) for i in range(2, count + 1))]
 
 
 @dataclass
@@ -48,11 +57,15 @@ def _checker_input(args: Mapping[str, str]) -> CheckerInput:
     count_text = args.get("players", str(DEFAULT_CHECKER_PLAYERS))
     count = int(count_text) if count_text.isdigit() else 0
     if count not in CHECKER_PLAYERS:
-        errors["players"] = "Owl About is for 3 to 6 players."
+        errors["players"] = _(
+            "Owl About is for %(least)s to %(most)s players.",
+            least=oa.MIN_PLAYERS,
+            most=oa.MAX_PLAYERS,
+        )
         count = DEFAULT_CHECKER_PLAYERS
     mode = args.get("mode", oa.Mode.BASIC.value)
     if mode not in set(oa.Mode):
-        errors["mode"] = "Pick basic, quick or advanced."
+        errors["mode"] = _("Pick basic, quick or advanced.")
         mode = oa.Mode.BASIC.value
     cards = [c.upper() for c in args.get("cards", "").replace(",", " ").split()]
     if args.get("card"):
@@ -96,7 +109,7 @@ def _checker_errors(invalid: InvalidStateError, names: Sequence[str]) -> dict[st
         for i, name in enumerate(names):
             if problem.path.startswith((f"hands.{name}", f"hand-{i}")):
                 key = f"hand-{i}"
-        errors[key] = f"{errors[key]} {problem.message}" if key in errors else problem.message
+        errors[key] = sentences(errors[key], problem.message) if key in errors else problem.message
     return errors
 
 
@@ -127,7 +140,7 @@ def check() -> Response:
         left=left,
         picker=PICKER,
         cards=oa.CARDS,
-        modes=MODE_LABELS,
+        modes={mode: _(label) for mode, label in CHECKER_MODES.items()},
         counts=CHECKER_PLAYERS,
     )
 
@@ -137,6 +150,6 @@ TOOL = GameTool(
     endpoint="owl_about.check",
     path="check",
     view=check,
-    title="Owl About: who takes this trick?",
-    short="Owl About trick checker",
+    title=N_("Owl About: who takes this trick?"),
+    short=N_("Owl About trick checker"),
 )

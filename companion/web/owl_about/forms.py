@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import (
     FieldList,
@@ -18,14 +19,15 @@ from wtforms.validators import InputRequired, NumberRange, Optional, ValidationE
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from companion.games import owl_about as oa
+from companion.games.text import _, ngettext
 from companion.web.game_pages import OptionsForm
 
 MODE_LABELS = {
-    oa.Mode.BASIC: "Basic",
-    oa.Mode.QUICK: "Quick (all play at once)",
-    oa.Mode.ADVANCED: "Advanced (special effects)",
+    oa.Mode.BASIC: lazy_gettext("Basic"),
+    oa.Mode.QUICK: lazy_gettext("Quick (all play at once)"),
+    oa.Mode.ADVANCED: lazy_gettext("Advanced (special effects)"),
 }
-MODE_HINT = (
+MODE_HINT = lazy_gettext(
     "Basic: follow speed, highest FP takes the trick. Quick: everyone plays at once; a "
     "shared highest FP gives way to the next highest (by the app's reading, down to an FP "
     "nobody else has), else the lead wins. Advanced: basic plus the cards' special "
@@ -34,9 +36,13 @@ MODE_HINT = (
 #: The rulebook's advanced variants, each on its own (``night-collection``, both night
 #: collections at once, stays an API name only).
 VARIANT_LABELS = {
-    oa.Variant.SAME_SPEED: "Same speed: +1 VP for taking a trick of equal speeds",
-    oa.Variant.NIGHT_COLLECTION_3: "Night Collection 3: 3 night cards in a round, no VP for it",
-    oa.Variant.NIGHT_COLLECTION_4: "Night Collection 4: all 4 night cards, your total back to 0",
+    oa.Variant.SAME_SPEED: lazy_gettext("Same speed: +1 VP for taking a trick of equal speeds"),
+    oa.Variant.NIGHT_COLLECTION_3: lazy_gettext(
+        "Night Collection 3: 3 night cards in a round, no VP for it"
+    ),
+    oa.Variant.NIGHT_COLLECTION_4: lazy_gettext(
+        "Night Collection 4: all 4 night cards, your total back to 0"
+    ),
 }
 
 
@@ -47,26 +53,27 @@ class OwlAboutOptions(OptionsForm):
     """Mode, advanced variants and the target VP (blank: the player chart's)."""
 
     mode = SelectField(
-        "Mode",
+        lazy_gettext("Mode"),
         description=MODE_HINT,
         choices=[SelectChoice(m.value, label) for m, label in MODE_LABELS.items()],
         default=oa.Mode.BASIC.value,
     )
     variants = SelectMultipleField(
-        "Variants (advanced mode only)",
+        lazy_gettext("Variants (advanced mode only)"),
         choices=[SelectChoice(v.value, label) for v, label in VARIANT_LABELS.items()],
         option_widget=CheckboxInput(),
         widget=ListWidget(prefix_label=False),
         validate_choice=True,
     )
     target = IntegerField(
-        "Target VP",
+        lazy_gettext("Target VP"),
         validators=[
             Optional(),
             NumberRange(
                 min=oa.MIN_TARGET,
                 max=oa.MAX_TARGET,
-                message=f"Enter a target from {oa.MIN_TARGET} to {oa.MAX_TARGET} VP.",
+                # NumberRange fills in its bounds.
+                message=lazy_gettext("Enter a target from %(min)s to %(max)s VP."),
             ),
         ],
     )
@@ -74,7 +81,7 @@ class OwlAboutOptions(OptionsForm):
     def validate_variants(self, field: Any) -> None:
         """Variants belong to the advanced mode."""
         if field.data and self.mode.data != oa.Mode.ADVANCED:
-            raise ValidationError("Variants are only played in advanced mode.")
+            raise ValidationError(_("Variants are only played in advanced mode."))
 
     def options(self) -> dict[str, Any]:
         """The engine's options; a blank target takes the chart's default."""
@@ -84,13 +91,21 @@ class OwlAboutOptions(OptionsForm):
         return chosen
 
     def context(self) -> dict[str, Any]:
-        """The player chart, this table's row of it and the target it gives."""
+        """The player chart, this table's row of it and the target it gives (said in the
+        target's hint)."""
         count = len(self.table.players)
         row = oa.PLAYER_CHART.get(count)
         return {
             "chart": oa.player_chart(),
             "player_count": count,
-            "chart_target": row.target if row is not None else None,
+            "target_hint": ngettext(
+                "Leave blank for the chart's target with %(num)s player: %(target)s VP. The "
+                "game ends after the round in which someone reaches it; the fewest VP win.",
+                "Leave blank for the chart's target with %(num)s players: %(target)s VP. The "
+                "game ends after the round in which someone reaches it; the fewest VP win.",
+                count,
+                target=row.target if row is not None else "—",
+            ),
         }
 
 
@@ -103,12 +118,12 @@ class CardForm(FlaskForm):
     rounds = IntegerField(validators=[InputRequired()])
     trick = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     seen = HiddenField()
-    card = StringField(validators=[InputRequired("Pick a card.")])
+    card = StringField(validators=[InputRequired(lazy_gettext("Pick a card."))])
 
     def validate_card(self, field: Any) -> None:
         """A card of the deck."""
         if field.data not in oa.DECK:
-            raise ValidationError("Pick a card from 1 to 10 or Night 4 to 7.")
+            raise ValidationError(_("Pick a card from 1 to 10 or Night 4 to 7."))
 
     @property
     def seen_cards(self) -> list[str]:
@@ -120,7 +135,7 @@ class LeadForm(FlaskForm):
     """Who leads: a new round's first trick, or the first trick before its first card."""
 
     rounds = IntegerField(validators=[InputRequired()])
-    lead = StringField(validators=[InputRequired("Pick who leads.")])
+    lead = StringField(validators=[InputRequired(lazy_gettext("Pick who leads."))])
 
 
 class OverrideForm(FlaskForm):
@@ -134,14 +149,14 @@ class OverrideForm(FlaskForm):
 class PlayerForm(FlaskForm):
     """An action for one player (a penalty)."""
 
-    player = StringField(validators=[InputRequired("Pick a player.")])
+    player = StringField(validators=[InputRequired(lazy_gettext("Pick a player."))])
 
 
 class HandForm(FlaskForm):
     """A player's hand after the draft, typed as card codes."""
 
-    player = StringField(validators=[InputRequired("Pick a player.")])
-    hand = StringField("Hand")
+    player = StringField(validators=[InputRequired(lazy_gettext("Pick a player."))])
+    hand = StringField(lazy_gettext("Hand"))
 
 
 class TrophiesForm(FlaskForm):
@@ -152,8 +167,8 @@ class TrophiesForm(FlaskForm):
     trophies = FieldList(
         IntegerField(
             validators=[
-                InputRequired("Enter a number of trophies (0 or more)."),
-                NumberRange(min=0, message="Trophies cannot be negative."),
+                InputRequired(lazy_gettext("Enter a number of trophies (0 or more).")),
+                NumberRange(min=0, message=lazy_gettext("Trophies cannot be negative.")),
             ]
         )
     )

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 
 from companion.games import owl_about as oa
 from companion.games.problems import Problem
+from companion.games.text import _
 from companion.services import owl_about as service
 from companion.services import plays
 from companion.web.owl_about.forms import (
@@ -171,7 +172,8 @@ def trophies(token: str, play_id: int) -> Response:
     def enter() -> None:
         counts = list(form.trophies.data)
         if len(counts) != len(players):
-            raise plays.EditRefused([Problem("trophies", "Enter the trophies of every player.")])
+            message = _("Enter the trophies of every player.")
+            raise plays.EditRefused([Problem("trophies", message)])
         service.enter_trophies(
             opened.play,
             round_index=form.round.data or 0,

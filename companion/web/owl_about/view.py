@@ -5,17 +5,39 @@ The templates read these values; they never call the engine themselves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.games import owl_about as oa
+from companion.games.readings import Reading
+from companion.games.text import N_, _
 from companion.services import explain
 from companion.services import owl_about as service
 from companion.web.game_pages import PlayPage
 
 #: Cards in the order of the picker: day cards by speed, then the night cards.
 PICKER = tuple(oa.DECK)
+
+#: Each mode as the game's setup line names it (translated where shown).
+MODE_TITLES: dict[oa.Mode, str] = {
+    oa.Mode.BASIC: N_("Basic mode"),
+    oa.Mode.QUICK: N_("Quick mode"),
+    oa.Mode.ADVANCED: N_("Advanced mode"),
+}
+#: Each variant as the game's setup line names it: English shows its API name, other
+#: languages the variant's name (translated where shown).
+VARIANT_NAMES: dict[oa.Variant, str] = {
+    # TRANSLATORS: the Same speed variant of Owl About, in the line saying how the game is
+    # played ("Advanced mode · same-speed · target 15 VP"): its name in the glossary.
+    oa.Variant.SAME_SPEED: N_("same-speed"),
+    # TRANSLATORS: the Night Collection 3 variant of Owl About (see "same-speed").
+    oa.Variant.NIGHT_COLLECTION_3: N_("night-collection-3"),
+    # TRANSLATORS: the Night Collection 4 variant of Owl About (see "same-speed").
+    oa.Variant.NIGHT_COLLECTION_4: N_("night-collection-4"),
+    # TRANSLATORS: both Night Collection variants of Owl About at once (see "same-speed").
+    oa.Variant.NIGHT_COLLECTION: N_("night-collection"),
+}
 
 
 def private_player(page: PlayPage) -> str | None:
@@ -36,7 +58,7 @@ def private_player(page: PlayPage) -> str | None:
 def context(page: PlayPage) -> dict[str, Any]:
     """The board as this phone may show it, and what the play page decides from it:
     which round the trophy form fills, who leads next, who reached the target, the chart
-    of the totals."""
+    of the totals; the mode and variants named in the reader's language."""
     me = private_player(page)
     whole = service.board(page.play)
     # Everything the templates get is this phone's view: others' hands are not in it.
@@ -48,8 +70,16 @@ def context(page: PlayPage) -> dict[str, Any]:
     last = board.rounds[-1] if board.rounds else None
     most = max(last.trophies.values()) if last is not None and last.trophies else 0
     trophy_round = _trophy_round(state, board)
+    reached = (
+        [name for name, total in ended.totals.items() if total >= board.game.target]
+        if ended is not None
+        else []
+    )
+    most_names = [n for n, t in last.trophies.items() if t == most] if last is not None else []
     return {
         "b": board,
+        "mode_title": _(MODE_TITLES[board.game.mode]),
+        "variant_names": [_(VARIANT_NAMES[v]) for v in sorted(board.game.variants)],
         "players": players,
         "rounds_seen": len(state.get("rounds", [])),
         "suggested": board.next_lead(),
@@ -61,23 +91,26 @@ def context(page: PlayPage) -> dict[str, Any]:
         "shown_trophies": page.extra["trophies"]
         if "trophies" in page.errors and "trophies" in page.extra
         else _shown_trophies(state, trophy_round),
-        "reached": explain.names(
-            [name for name, total in ended.totals.items() if total >= board.game.target]
-        )
-        if ended is not None
-        else "",
+        "reached": explain.names(reached),
+        "reached_count": len(reached),
         "winners": explain.names(result["winners"]) if result else "",
         "most_trophies": most,
-        "most_names": explain.names([n for n, t in last.trophies.items() if t == most])
-        if last is not None
-        else "",
+        "most_names": explain.names(most_names),
+        "most_count": len(most_names),
         "hand_error": any(key.startswith("hand-") for key in page.errors),
         "chart": vp_chart(players, [r.totals for r in board.rounds], board.game.target)
         if board.rounds
         else None,
         "picker": PICKER,
         "cards": oa.CARDS,
+        "said_readings": said_readings,
     }
+
+
+def said_readings(readings: Iterable[Reading]) -> list[dict[str, str]]:
+    """The board's readings as the pages list them (``readings_list``): each one's
+    ``text`` in the reader's language, as the API says it."""
+    return [reading.to_json() for reading in readings]
 
 
 def _entered_hand(state: Mapping[str, Any], player: str | None) -> str:
