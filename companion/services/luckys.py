@@ -22,6 +22,7 @@ from companion.games import luckys
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.text import _
 from companion.models import Play, Table
 from companion.services import plays
 from companion.services.plays import Author, EditConflict, EditRefused
@@ -40,7 +41,7 @@ def _refused(path: str, message: str) -> EditRefused:
 def _player(play: Play, seat: int) -> str:
     players = play.state["players"]
     if not 0 <= seat < len(players):
-        raise _refused("player", "Pick one of the players.")
+        raise _refused("player", _("Pick one of the players."))
     return str(players[seat])
 
 
@@ -61,7 +62,7 @@ def _count_cell(deck: dict[str, Any], field: str) -> tuple[dict[str, Any], str]:
     """The object and key a count field lives in."""
     if field == "lucky":
         return deck, "lucky"
-    group, _, key = field.partition(".")
+    group, _dot, key = field.partition(".")
     if group == "junk" and key.isdigit():
         rows = deck.get("junk", [])
         if int(key) < len(rows):
@@ -69,7 +70,7 @@ def _count_cell(deck: dict[str, Any], field: str) -> tuple[dict[str, Any], str]:
     in_group = group in ("hirelings", "machines") and isinstance(deck.get(group), dict)
     if in_group and field in COUNT_FIELDS:
         return deck[group], key
-    raise _refused(field, "This cannot be changed here.")
+    raise _refused(field, _("This cannot be changed here."))
 
 
 def set_count(play: Play, *, seat: int, field: str, raw: str, base: str, author: Author) -> None:
@@ -83,19 +84,20 @@ def set_count(play: Play, *, seat: int, field: str, raw: str, base: str, author:
         cell, key = _count_cell(deck, field)
         current = cell.get(key, 0 if key != "count" else 1)
         if current != expected:
-            raise EditConflict(
-                field,
-                current,
-                f"Someone changed {luckys.GAME.describe_path(play.state, path)} at the same "
-                f"time: it is now {current}. Check it and try again.",
+            message = _(
+                "Someone changed %(field)s at the same time: it is now %(value)s. Check it and"
+                " try again.",
+                field=luckys.GAME.describe_path(play.state, path),
+                value=current,
             )
+            raise EditConflict(field, current, message)
         cell[key] = value
 
     _edit_deck(play, seat=seat, change=change, author=author)
 
 
 def _engine_path(name: str, field: str) -> list[str | int]:
-    group, _, key = field.partition(".")
+    group, _dot, key = field.partition(".")
     if group == "junk" and key.isdigit():
         return ["decks", name, "junk", int(key), "count"]
     return ["decks", name, *field.split(".")]
@@ -113,7 +115,7 @@ def _parse(path: list[str | int], raw: str) -> int:
 def add_junk(play: Play, *, seat: int, kind: str, vp: int, author: Author) -> None:
     """One more Junk card of this kind and printed VP (a row of its own per value)."""
     if kind not in f.JUNK:
-        raise _refused("junk", "Pick a kind of Junk.")
+        raise _refused("junk", _("Pick a kind of Junk."))
     if kind == f.JunkKind.CLOCKWORK_GIZMO:
         vp = f.GIZMO_VP
 
@@ -145,9 +147,8 @@ def remove_maven(play: Play, *, seat: int, index: int, name: str, author: Author
     def change(deck: dict[str, Any]) -> None:
         mavens = deck.get("mavens", [])
         if not 0 <= index < len(mavens) or mavens[index]["name"] != name:
-            raise EditConflict(
-                "maven", None, "That Maven was changed by another phone. Check it and try again."
-            )
+            message = _("That Maven was changed by another phone. Check it and try again.")
+            raise EditConflict("maven", None, message)
         del mavens[index]
 
     _edit_deck(play, seat=seat, change=change, author=author)
@@ -160,7 +161,7 @@ def reveal(play: Play, *, rounds_seen: int, cards_seen: int, code: str, author: 
     another phone's tap is refused with what is there now, never stored twice.
     """
     if code not in f.FATE:
-        raise _refused("fate", "Pick one of the 24 Fate cards.")
+        raise _refused("fate", _("Pick one of the 24 Fate cards."))
 
     def build(rounds: list[list[str]]) -> list[list[str]]:
         shown = len(rounds[-1]) if rounds else 0
@@ -168,12 +169,12 @@ def reveal(play: Play, *, rounds_seen: int, cards_seen: int, code: str, author: 
             raise EditConflict(
                 "fate",
                 rounds,
-                "Another phone revealed a Fate card first: check the round and try again.",
+                _("Another phone revealed a Fate card first: check the round and try again."),
             )
         if rounds and len(rounds[-1]) < f.FATE_PER_ROUND:
             rounds[-1].append(code)
         elif len(rounds) >= f.ROUNDS:
-            raise _refused("fate", "All 14 rounds are in: the game is over.")
+            raise _refused("fate", _("All 14 rounds are in: the game is over."))
         else:
             rounds.append([code])
         return rounds
@@ -184,7 +185,7 @@ def reveal(play: Play, *, rounds_seen: int, cards_seen: int, code: str, author: 
 def set_toad(play: Play, *, seat: int, author: Author) -> None:
     """Who holds the Feed the Toad! card before round 1 (chosen at random at the table)."""
     if play.state.get("rounds"):
-        raise _refused("toad", "The first holder can only change before round 1.")
+        raise _refused("toad", _("The first holder can only change before round 1."))
     plays.replace_value(play, path="toad", value=_player(play, seat), author=author)
 
 
@@ -202,7 +203,7 @@ def set_escape(play: Play, *, seat: int | None, by: str, author: Author) -> None
         plays.replace_value(play, path="escaped", value=None, author=author)
         return
     if by not in set(f.Escape):
-        raise _refused("escape", "Pick how they escaped.")
+        raise _refused("escape", _("Pick how they escaped."))
     value = {"player": _player(play, seat), "by": by}
     plays.replace_value(play, path="escaped", value=value, author=author)
 

@@ -19,6 +19,7 @@ from companion.games import oddville as engine
 from companion.games.grid import Cell
 from companion.games.oddville.facts import MAIN_SQUARE_AT
 from companion.games.problems import InvalidStateError, Problem
+from companion.games.text import _
 from companion.models import Edit, Play
 from companion.services import plays
 
@@ -36,25 +37,33 @@ def card_at(city: Sequence[Mapping[str, Any]], cell: Cell) -> int | None:
     return None
 
 
-def place_of(city: Sequence[Mapping[str, Any]], cell: Cell) -> str:
-    """A position as the page says it (columns from the city's leftmost card)."""
+def place_of(city: Sequence[Mapping[str, Any]], cell: Cell, *, capital: bool = False) -> str:
+    """A position as the page says it (columns from the city's leftmost card); ``capital``
+    to start a sentence with it."""
     cols = [c["at"][1] for c in city if isinstance(c.get("at"), list)] + [cell[1]]
-    return engine.place_words(cell, min(cols))
+    return engine.place_words(cell, min(cols), capital=capital)
 
 
 def _conflict(city: Sequence[Mapping[str, Any]], cell: Cell, now: str) -> plays.EditConflict:
     where = place_of(city, cell)
-    return plays.EditConflict(
-        CITY, city, f"Someone changed {where} at the same time: it now holds {now}. Try again."
+    message = _(
+        "Someone changed %(place)s at the same time: it now holds %(card)s. Try again.",
+        place=where,
+        card=now,
     )
+    return plays.EditConflict(CITY, city, message)
 
 
 def _holds(card: Mapping[str, Any] | None) -> str:
+    """What a place holds, in words (after "it now holds")."""
     if card is None:
-        return "no card"
+        # TRANSLATORS: what a place of the OddVille city holds, in "it now holds no card".
+        return _("no card")
     if card.get("card") == engine.MAIN_SQUARE:
-        return "the Main Square"
-    return "a card"
+        # TRANSLATORS: in "it now holds the Main Square".
+        return _("the Main Square")
+    # TRANSLATORS: in "it now holds a card".
+    return _("a card")
 
 
 def _check_base(city: Sequence[Mapping[str, Any]], cell: Cell, base: str | None) -> None:
@@ -84,7 +93,7 @@ def place_card(
         if index is None:
             return [*city, entry]
         if city[index].get("card") == engine.MAIN_SQUARE:
-            raise plays.EditRefused([Problem(CITY, "The Main Square stays where it is.")])
+            raise plays.EditRefused([Problem(CITY, _("The Main Square stays where it is."))])
         city[index] = entry
         return city
 
@@ -97,9 +106,9 @@ def remove_card(play: Play, *, at: Cell, author: plays.Author) -> Edit | None:
     def build(city: list[dict[str, Any]]) -> list[dict[str, Any]]:
         index = card_at(city, at)
         if index is None:
-            raise _conflict(city, at, "no card")
+            raise _conflict(city, at, _holds(None))
         if city[index].get("card") == engine.MAIN_SQUARE:
-            raise plays.EditRefused([Problem(CITY, "The Main Square cannot be removed.")])
+            raise plays.EditRefused([Problem(CITY, _("The Main Square cannot be removed."))])
         return city[:index] + city[index + 1 :]
 
     return plays.update_value(play, path=CITY, build=build, author=author)
@@ -111,12 +120,13 @@ def move_card(play: Play, *, source: Cell, target: Cell, author: plays.Author) -
     def build(city: list[dict[str, Any]]) -> list[dict[str, Any]]:
         index = card_at(city, source)
         if index is None:
-            raise _conflict(city, source, "no card")
+            raise _conflict(city, source, _holds(None))
         if city[index].get("card") == engine.MAIN_SQUARE:
-            raise plays.EditRefused([Problem(CITY, "The Main Square stays where it is.")])
+            raise plays.EditRefused([Problem(CITY, _("The Main Square stays where it is."))])
         if card_at(city, target) is not None:
-            where = place_of(city, target)
-            raise plays.EditRefused([Problem(CITY, f"{where.capitalize()} already holds a card.")])
+            where = place_of(city, target, capital=True)
+            message = _("%(place)s already holds a card.", place=where)
+            raise plays.EditRefused([Problem(CITY, message)])
         city[index] = {**city[index], "at": list(target)}
         return city
 
@@ -143,7 +153,7 @@ def set_character(
     """Give a character card to a player (``None``: nobody holds it); it leaves whoever
     held it before, since each character exists once."""
     if character not in engine.CHARACTERS:
-        raise plays.EditRefused([Problem("characters", "Pick one of the 12 characters.")])
+        raise plays.EditRefused([Problem("characters", _("Pick one of the 12 characters."))])
 
     def build(held: dict[str, list[str]]) -> dict[str, list[str]]:
         held = {name: [c for c in keys if c != character] for name, keys in held.items()}
@@ -183,7 +193,7 @@ def check_build(
     gains = [gain["words"] for gain in reply["bonuses"]]
     messages = [p["message"] for p in reply["problems"]]
     if reply["legal"]:
-        messages = ["Legal: this building follows every construction rule."]
+        messages = [_("Legal: this building follows every construction rule.")]
         rules = [LEGAL_RULE]
     verdict = BuildVerdict(
         reply["legal"], messages, gains, reply["warnings"], rules, reply.get("readings", [])
@@ -202,7 +212,7 @@ def build(
         nonlocal verdict
         if len(city) != built:
             raise plays.EditConflict(
-                CITY, city, "Another phone changed the city first: check the card again."
+                CITY, city, _("Another phone changed the city first: check the card again.")
             )
         state = {**play.state, CITY: city}
         verdict, after = check_build(state, card=card, rotated=rotated)
@@ -221,10 +231,12 @@ def take_back(play: Play, *, built: int, author: plays.Author) -> Edit | None:
     def build(city: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(city) != built:
             raise plays.EditConflict(
-                CITY, city, "Another phone changed the city first: look again before taking back."
+                CITY,
+                city,
+                _("Another phone changed the city first: look again before taking back."),
             )
         if not city or city[-1].get("card") == engine.MAIN_SQUARE:
-            raise plays.EditRefused([Problem(CITY, "There is no building to take back.")])
+            raise plays.EditRefused([Problem(CITY, _("There is no building to take back."))])
         return city[:-1]
 
     return plays.update_value(play, path=CITY, build=build, author=author)

@@ -5,26 +5,52 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wtforms import HiddenField, IntegerField, StringField
-from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, ValidationError
+from flask_babel import lazy_gettext
+from wtforms import Field, Form, HiddenField, IntegerField, StringField
+from wtforms.validators import (
+    AnyOf,
+    InputRequired,
+    Length,
+    NumberRange,
+    StopValidation,
+    ValidationError,
+)
 
 from companion.games.luckys import facts as f
 from companion.games.names import MAX_NAME_LENGTH
+from companion.games.text import N_, _
 from companion.services.luckys import COUNT_FIELDS
 from companion.web.forms import TextForm, split_tap
 
-PLAYER_RANGE = NumberRange(0, f.MAX_PLAYERS - 1, "Pick one of the players.")
+PLAYER_RANGE = NumberRange(0, f.MAX_PLAYERS - 1, lazy_gettext("Pick one of the players."))
 JUNK_FIELD = re.compile(r"junk\.[0-9]{1,2}")
+#: Refused next to a count that is not one of the tally's.
+NOT_HERE = N_("This cannot be changed here.")
+
+
+class Required(InputRequired):
+    """:class:`InputRequired` whose message is said in the reader's language when it is
+    raised: the messages of a form's errors are plain strings, as every other validator's
+    (which format theirs) already are."""
+
+    def __call__(self, form: Form, field: Field) -> None:
+        try:
+            super().__call__(form, field)
+        except StopValidation as stop:
+            raise StopValidation(*(str(arg) for arg in stop.args)) from None
 
 
 class PlayerForm(TextForm):
     """Whose deck (their seat, from 0)."""
 
-    player = IntegerField("Player", validators=[InputRequired("Pick a player."), PLAYER_RANGE])
+    player = IntegerField(
+        lazy_gettext("Player"),
+        validators=[Required(lazy_gettext("Pick a player.")), PLAYER_RANGE],
+    )
 
 
 #: A tap's one field: ``"<field> <value> <base>"`` (see ``CountForm``, ``split_tap``).
-TAP_MESSAGE = "Say which count to change, its new value and the value shown."
+TAP_MESSAGE = N_("Say which count to change, its new value and the value shown.")
 
 
 def _tap_parts(tap: str) -> tuple[str, str, str] | None:
@@ -42,8 +68,8 @@ class CountForm(PlayerForm):
     """
 
     tap = StringField()
-    field = HiddenField(validators=[InputRequired("Say which count to change.")])
-    value = StringField("Count")
+    field = HiddenField(validators=[Required(lazy_gettext("Say which count to change."))])
+    value = StringField(lazy_gettext("Count"))
     base = HiddenField()
 
     def read_tap(self) -> None:
@@ -63,80 +89,93 @@ class CountForm(PlayerForm):
     def validate_tap(self, tap: Any) -> None:
         """A tap, when sent, is three parts and names its count."""
         if tap.raw_data and _tap_parts(tap.data or "") is None:
-            raise ValidationError(TAP_MESSAGE)
+            raise ValidationError(_(TAP_MESSAGE))
 
     def validate_field(self, field: Any) -> None:
         """A count the tally has: Lucky, a Hireling, a Machine or a Junk row."""
         if field.data not in COUNT_FIELDS and not JUNK_FIELD.fullmatch(field.data or ""):
-            raise ValidationError("This cannot be changed here.")
+            raise ValidationError(_(NOT_HERE))
 
 
 class JunkForm(PlayerForm):
     """One more Junk card: its kind and printed VP."""
 
-    kind = StringField("Kind", validators=[AnyOf(list(f.JUNK), "Pick a kind of Junk.")])
+    kind = StringField(
+        lazy_gettext("Kind"),
+        validators=[AnyOf(list(f.JUNK), lazy_gettext("Pick a kind of Junk."))],
+    )
     vp = IntegerField(
-        "Printed VP",
+        lazy_gettext("Printed VP"),
         validators=[
-            InputRequired("Enter the VP printed on the card."),
-            NumberRange(min(f.JUNK_VP_RANGE), max(f.JUNK_VP_RANGE), "Enter 0 to 9 VP."),
+            Required(lazy_gettext("Enter the VP printed on the card.")),
+            NumberRange(
+                min(f.JUNK_VP_RANGE), max(f.JUNK_VP_RANGE), lazy_gettext("Enter 0 to 9 VP.")
+            ),
         ],
     )
+
+
+TYPE_NAME = N_("Type the Maven's name.")
 
 
 class MavenForm(PlayerForm):
     """A Maven by name, faction and printed VP (2-6)."""
 
     name = StringField(
-        "Maven's name",
+        lazy_gettext("Maven's name"),
         validators=[
-            InputRequired("Type the Maven's name."),
-            Length(max=MAX_NAME_LENGTH, message="Names have at most 40 characters."),
+            Required(lazy_gettext(TYPE_NAME)),
+            Length(max=MAX_NAME_LENGTH, message=lazy_gettext("Names have at most 40 characters.")),
         ],
     )
     faction = StringField(
-        "Faction",
-        validators=[AnyOf([x.value for x in f.Faction], "Pick Tinkerer, Wicked or Oddling.")],
+        lazy_gettext("Faction"),
+        validators=[
+            AnyOf([x.value for x in f.Faction], lazy_gettext("Pick Tinkerer, Wicked or Oddling."))
+        ],
     )
     vp = IntegerField(
-        "VP",
+        lazy_gettext("VP"),
         validators=[
-            InputRequired("Enter the Maven's VP (2 to 6)."),
-            NumberRange(2, 6, "A Maven is worth 2 to 6 VP."),
+            Required(lazy_gettext("Enter the Maven's VP (2 to 6).")),
+            NumberRange(2, 6, lazy_gettext("A Maven is worth 2 to 6 VP.")),
         ],
     )
 
     def validate_name(self, field: Any) -> None:
         """Not only spaces."""
         if not (field.data or "").strip():
-            raise ValidationError("Type the Maven's name.")
+            raise ValidationError(_(TYPE_NAME))
 
 
 class RemoveMavenForm(PlayerForm):
     """Take out the Maven the phone showed at ``index``."""
 
-    index = IntegerField(validators=[InputRequired(), NumberRange(0, 99)])
+    index = IntegerField(validators=[Required(), NumberRange(0, 99)])
     name = HiddenField()
 
 
 class FateForm(TextForm):
     """One Fate card tapped; the rounds and cards this phone showed."""
 
-    code = StringField("Fate card", validators=[AnyOf(list(f.FATE), "Pick a Fate card.")])
-    rounds = IntegerField(validators=[InputRequired(), NumberRange(0, f.ROUNDS)])
-    cards = IntegerField(validators=[InputRequired(), NumberRange(0, f.FATE_PER_ROUND)])
+    code = StringField(
+        lazy_gettext("Fate card"),
+        validators=[AnyOf(list(f.FATE), lazy_gettext("Pick a Fate card."))],
+    )
+    rounds = IntegerField(validators=[Required(), NumberRange(0, f.ROUNDS)])
+    cards = IntegerField(validators=[Required(), NumberRange(0, f.FATE_PER_ROUND)])
 
 
 class OptionalPlayerForm(TextForm):
     """A player's seat, or "" for nobody."""
 
-    player = StringField("Player")
+    player = StringField(lazy_gettext("Player"))
 
     def validate_player(self, field: Any) -> None:
         """Empty (nobody) or a seat number."""
         data = field.data or ""
         if data and not (data.isdigit() and int(data) < f.MAX_PLAYERS):
-            raise ValidationError("Pick one of the players.")
+            raise ValidationError(_("Pick one of the players."))
 
     @property
     def seat(self) -> int | None:
@@ -148,4 +187,7 @@ class OptionalPlayerForm(TextForm):
 class EscapeForm(OptionalPlayerForm):
     """Who escaped and how ("" for nobody)."""
 
-    by = StringField("How", validators=[AnyOf(["", *(e.value for e in f.Escape)], "Pick how.")])
+    by = StringField(
+        lazy_gettext("How"),
+        validators=[AnyOf(["", *(e.value for e in f.Escape)], lazy_gettext("Pick how."))],
+    )

@@ -20,6 +20,8 @@ from werkzeug.wrappers import Response
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee as r
 from companion.games.luckys.state import Table
+from companion.games.readings import readings_json
+from companion.games.text import N_, _, sentences
 from companion.services import luckys as service
 from companion.web.game_pages import GameTool
 from companion.web.luckys.routes import bp
@@ -29,6 +31,17 @@ from companion.web.responses import page_or_fragment
 PAGE = "games/luckys-misadventures/referee.html"
 FRAGMENT = "games/luckys-misadventures/_referee.html"
 MAX_TYPED = 99
+#: How a challenge ends, as the answer names it (English; translated where shown).
+OUTCOMES: dict[str, str] = {
+    # TRANSLATORS: a Lucky's challenge's outcome: nobody wins it.
+    r.Outcome.NO_WINNER.value: N_("No winner"),
+    # TRANSLATORS: a Lucky's challenge's outcome: players tie for the win.
+    r.Outcome.TIE.value: N_("Tie"),
+    # TRANSLATORS: a Lucky's challenge's outcome (the glossary's "minor victory").
+    r.Outcome.MINOR_VICTORY.value: N_("Minor victory"),
+    # TRANSLATORS: a Lucky's challenge's outcome (the glossary's "crushed it").
+    r.Outcome.CRUSHED_IT.value: N_("Crushed it"),
+}
 
 
 @dataclass
@@ -48,7 +61,7 @@ def _number(args: Mapping[str, str], name: str, query: Query, *, most: int = MAX
         if text.isdigit() and int(text) <= most:
             value = int(text)
         else:
-            query.errors[name] = f"Enter a whole number from 0 to {most}."
+            query.errors[name] = _("Enter a whole number from 0 to %(most)s.", most=most)
     step = args.get("step", "")
     if step in (f"{name}:+1", f"{name}:-1"):
         value = max(0, min(most, value + (1 if step.endswith("+1") else -1)))
@@ -59,7 +72,7 @@ def _number(args: Mapping[str, str], name: str, query: Query, *, most: int = MAX
 def _choice(args: Mapping[str, str], name: str, options: Sequence[str], query: Query) -> str:
     text = args.get(name, "")
     if text and text not in options:
-        query.errors[name] = "Pick one of the options."
+        query.errors[name] = _("Pick one of the options.")
         text = ""
     query.values[name] = text
     return text
@@ -89,11 +102,11 @@ def _buy(args: MultiDict[str, str], query: Query) -> r.BuyPoints | None:
         if word.isdigit() and int(word) <= r.MAX_ODDLING_POWER:
             oddlings.append(int(word))
         else:
-            query.errors["oddlings"] = "Type each Oddling's Buy Points as a number, e.g. 2 1."
+            query.errors["oddlings"] = _("Type each Oddling's Buy Points as a number, e.g. 2 1.")
     fate = [code for i in range(3) if (code := _choice(args, f"fate{i}", list(f.FATE), query))]
     problems = r.fate_problems(fate, whole=False)
     if problems:
-        query.errors["fate0"] = " ".join(p.message for p in problems)
+        query.errors["fate0"] = sentences(*(p.message for p in problems))
     if "buy" not in args or any(k in query.errors for k in ("rabbits", "oddlings", "fate0")):
         return None
     return r.buy_points(
@@ -129,7 +142,7 @@ def _escape(
     if table is not None and whose:
         problems = r.in_play_problems(cards, table, query.players[int(whose)])
         if problems:
-            query.errors["in_play"] = " ".join(p.message for p in problems)
+            query.errors["in_play"] = sentences(*(p.message for p in problems))
             return None
     return r.escape_checks(set(cards), pumpkin_ted_triggered=triggered)
 
@@ -140,8 +153,9 @@ def _answer(
     args = request.args
     query = Query(players)
     count = len(players)
+    challenge = _challenge(args, query)
     answers = {
-        "challenge": _challenge(args, query),
+        "challenge": challenge,
         "buy": _buy(args, query),
         "build": _build(args, query, built),
         "escape": _escape(args, query, table),
@@ -153,15 +167,19 @@ def _answer(
         q=query,
         count=count,
         answers=answers,
+        challenge_readings=readings_json(challenge.readings) if challenge else [],
         built=built,
         machines=f.MACHINES,
-        junk_kinds={k: name for k, (name, _) in f.JUNK.items()},
-        fate=f.FATE,
-        suits=f.SUIT_NAMES,
-        in_play=r.IN_PLAY_NAMES,
-        escape_names=f.ESCAPE_NAMES,
-        reminder=r.ESCAPE_REMINDER,
-        buy_reminder=r.BUY_REMINDER,
+        machine_names={key: _(m.name) for key, m in f.MACHINES.items()},
+        junk_kinds={k: f.junk_name(k) for k in f.JUNK},
+        fate_names={code: f.fate_name(code) for code in f.FATE},
+        suits={suit: _(name) for suit, name in f.SUIT_NAMES.items()},
+        challenges={c.value: _(f.FACTION_NAMES[f.Faction(c.value)]) for c in f.Challenge},
+        outcomes={key: _(name) for key, name in OUTCOMES.items()},
+        in_play={card: _(name) for card, name in r.IN_PLAY_NAMES.items()},
+        escape_names={key: _(name) for key, name in f.ESCAPE_NAMES.items()},
+        reminder=_(r.ESCAPE_REMINDER),
+        buy_reminder=_(r.BUY_REMINDER),
         **links,
     )
 
@@ -170,7 +188,8 @@ def referee() -> Response:
     """The tools without a table: players 2-4 named by seat."""
     text = request.args.get("players", "2")
     count = int(text) if text in {"2", "3", "4"} else 2
-    players = [f"Player {i}" for i in range(1, count + 1)]
+    # TRANSLATORS: a player named by seat on the referee page opened without a table.
+    players = [_("Player %(number)s", number=i) for i in range(1, count + 1)]
     return _answer(
         players,
         {},
@@ -202,6 +221,6 @@ TOOL = GameTool(
     endpoint="luckys.referee",
     path="referee",
     view=referee,
-    title="Lucky's Misadventures: challenges, buy points, Machines, escapes",
-    short="Lucky's referee",
+    title=N_("Lucky's Misadventures: challenges, buy points, Machines, escapes"),
+    short=N_("Lucky's referee"),
 )

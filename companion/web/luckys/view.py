@@ -10,23 +10,36 @@ from typing import Any
 from companion.games.luckys import facts as f
 from companion.games.luckys import referee
 from companion.games.luckys.scoring import TIEBREAKS
+from companion.games.readings import readings_json
+from companion.games.text import N_, _
 from companion.services import luckys as service
 from companion.services.tables import PlayGlance
 from companion.web.game_pages import PlayPage
 
 SUIT_ORDER = tuple(f.Suit)
-#: The Fate picker: one row per suit (values 1-6), then the majors.
-PICKER_ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    *((f.SUIT_NAMES[s], tuple(f"{s.value}-{v}" for v in f.MINOR_VALUES)) for s in SUIT_ORDER),
-    ("Major", tuple(f.MAJORS)),
+#: The majors' row of the Fate picker, by its name (English; translated where shown).
+# TRANSLATORS: the row of major arcana (the six trumps) in Lucky's Fate card picker.
+MAJOR = N_("Major")
+#: The Fate picker: one row per suit (values 1-6), then the majors: the row's key (its
+#: ids and classes), its name (English; translated where shown) and its cards.
+PICKER_ROWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    *(
+        (s.value, f.SUIT_NAMES[s], tuple(f"{s.value}-{v}" for v in f.MINOR_VALUES))
+        for s in SUIT_ORDER
+    ),
+    ("major", MAJOR, tuple(f.MAJORS)),
 )
 #: A mark for each suit, shown with its name and on its cards, so that a suit is never told
 #: by colour alone (the three suits also get different border styles).
 SUIT_MARKS = {"cups": "∪", "swords": "⚔", "wands": "⚚", "major": "★"}  # noqa: RUF001
+#: How someone escaped, as the escape's picker names it (English; translated where shown).
 ESCAPE_LABELS = {
-    f.Escape.TIME_MACHINE.value: "Time Machine + Reactor Pump",
-    f.Escape.THREE_SISTERS.value: "The Three Sisters",
-    f.Escape.PUMPKIN_TED.value: "Pumpkin Ted's portal",
+    # TRANSLATORS: a way out of Oddtopia, on the escape's picker (the two cards it needs).
+    f.Escape.TIME_MACHINE.value: N_("Time Machine + Reactor Pump"),
+    # TRANSLATORS: a way out of Oddtopia, on the escape's picker.
+    f.Escape.THREE_SISTERS.value: N_("The Three Sisters"),
+    # TRANSLATORS: a way out of Oddtopia, on the escape's picker.
+    f.Escape.PUMPKIN_TED.value: N_("Pumpkin Ted's portal"),
 }
 
 
@@ -84,16 +97,20 @@ def context(page: PlayPage) -> dict[str, Any]:
                 for seat, name in enumerate(players)
             ],
             "walk": walk,
+            # The current round's readings, said in the reader's language.
+            "round_readings": readings_json(current.fate.readings)
+            if (current := walk.current) and current.fate
+            else [],
             "rounds_seen": len(rounds),
             "cards_seen": len(rounds[-1]) if rounds else 0,
             "used": _used_this_half(rounds),
-            "picker": PICKER_ROWS,
+            "picker": [(key, _(name), codes) for key, name, codes in PICKER_ROWS],
             "fate": f.FATE,
-            "suits": f.SUIT_NAMES,
+            "fate_names": {code: f.fate_name(code) for code in f.FATE},
             "known_mavens": service.known_mavens(page.play.table),
-            "factions": f.FACTION_NAMES,
-            "junk_kinds": {k: name for k, (name, _) in f.JUNK.items()},
-            "escape_labels": ESCAPE_LABELS,
+            "factions": {key: _(name) for key, name in f.FACTION_NAMES.items()},
+            "junk_kinds": {k: f.junk_name(k) for k in f.JUNK},
+            "escape_labels": {key: _(label) for key, label in ESCAPE_LABELS.items()},
             "escaped": state.get("escaped"),
             "toad": state.get("toad") or players[0],
             "last_order": state.get("final_turn_order"),
@@ -144,9 +161,9 @@ def _deck(
         points=int(standing["score"]) if standing else 0,
         rank=int(standing["rank"]) if standing else None,
         tiebreaks=_tiebreak_words(standing),
-        lucky=CountRow("Lucky", "lucky", int(deck.get("lucky", 0)), 1, f.LUCKY_VP),
+        lucky=CountRow(_("Lucky"), "lucky", int(deck.get("lucky", 0)), 1, f.LUCKY_VP),
         hirelings=tuple(
-            CountRow(label, f"hirelings.{kind}", int(hirelings.get(kind, 0)), copies, 1)
+            CountRow(_(label), f"hirelings.{kind}", int(hirelings.get(kind, 0)), copies, 1)
             for kind, (label, _faction, copies) in f.HIRELINGS.items()
         ),
         junk=tuple(
@@ -161,7 +178,7 @@ def _deck(
         ),
         machines=tuple(
             CountRow(
-                m.name,
+                _(m.name),
                 f"machines.{key}",
                 int(machines.get(key, 0)),
                 m.copies,

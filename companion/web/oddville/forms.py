@@ -6,12 +6,14 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from flask_babel import lazy_gettext
 from wtforms import StringField
 from wtforms.validators import AnyOf, Optional
 
 from companion.games import oddville as engine
-from companion.games.oddville.facts import COLOURS
+from companion.games.oddville.facts import COLOUR_NAMES, COLOURS
 from companion.games.oddville.state import colours_for
+from companion.games.text import N_, _
 from companion.web.forms import TextForm
 from companion.web.game_pages import OptionsForm
 
@@ -27,13 +29,20 @@ class Tool(StrEnum):
     CHECK = "check"
 
 
+#: What each tool is called on the palette (English; translated where shown).
 TOOL_LABELS: dict[Tool, str] = {
-    Tool.PLACE: "Place / change",
-    Tool.PICK: "Copy a card",
-    Tool.MOVE: "Move",
-    Tool.REMOVE: "Remove",
-    Tool.BUILD: "Build (referee)",
-    Tool.CHECK: "Check only",
+    # TRANSLATORS: an OddVille palette tool: a tap places a card or changes the one there.
+    Tool.PLACE: N_("Place / change"),
+    # TRANSLATORS: an OddVille palette tool: a tap on a card copies it onto the palette.
+    Tool.PICK: N_("Copy a card"),
+    # TRANSLATORS: an OddVille palette tool: move a card to an empty place.
+    Tool.MOVE: N_("Move"),
+    # TRANSLATORS: an OddVille palette tool: take a card out of the city.
+    Tool.REMOVE: N_("Remove"),
+    # TRANSLATORS: an OddVille palette tool: build the card if the construction rules allow it.
+    Tool.BUILD: N_("Build (referee)"),
+    # TRANSLATORS: an OddVille palette tool: check a card against the rules, build nothing.
+    Tool.CHECK: N_("Check only"),
 }
 #: Tools of the construction referee: they need the card's four edges.
 REFEREE_TOOLS = frozenset({Tool.BUILD, Tool.CHECK})
@@ -86,21 +95,30 @@ class PaletteForm(TextForm):
     """The palette and a tapped place (``at``: ``row,col``; ``base``: what the phone showed
     there, ``empty`` or ``card``)."""
 
-    tool = StringField("Tool", validators=[Optional(), AnyOf([t.value for t in Tool])])
-    points = StringField("Points", validators=[Optional(), AnyOf(list(POINT_CHOICES))])
-    guild = StringField("Guild", validators=[Optional(), AnyOf(["", *engine.GUILDS])])
-    shield = StringField("Shield", validators=[Optional(), AnyOf(SHIELD_CHOICES)])
-    owner = StringField("Owner")
-    top = StringField("Top edge", validators=[Optional(), AnyOf(["", "H", "S"])])
-    right = StringField("Right edge", validators=[Optional(), AnyOf(["", "H", "S"])])
-    bottom = StringField("Bottom edge", validators=[Optional(), AnyOf(["", "H", "S"])])
-    left = StringField("Left edge", validators=[Optional(), AnyOf(["", "H", "S"])])
-    bonus = StringField(
-        "Bonus", validators=[Optional(), AnyOf(["", *[b.value for b in engine.Bonus]])]
+    tool = StringField(
+        lazy_gettext("Tool"), validators=[Optional(), AnyOf([t.value for t in Tool])]
     )
-    rotated = StringField("Turned", validators=[Optional(), AnyOf(["", "1"])])
-    at = StringField("Place")
-    base = StringField("Seen", validators=[Optional(), AnyOf(["empty", "card"])])
+    points = StringField(
+        lazy_gettext("Points"), validators=[Optional(), AnyOf(list(POINT_CHOICES))]
+    )
+    guild = StringField(
+        lazy_gettext("Guild"), validators=[Optional(), AnyOf(["", *engine.GUILDS])]
+    )
+    shield = StringField(lazy_gettext("Shield"), validators=[Optional(), AnyOf(SHIELD_CHOICES)])
+    owner = StringField(lazy_gettext("Owner"))
+    top = StringField(lazy_gettext("Top edge"), validators=[Optional(), AnyOf(["", "H", "S"])])
+    right = StringField(lazy_gettext("Right edge"), validators=[Optional(), AnyOf(["", "H", "S"])])
+    bottom = StringField(
+        lazy_gettext("Bottom edge"), validators=[Optional(), AnyOf(["", "H", "S"])]
+    )
+    left = StringField(lazy_gettext("Left edge"), validators=[Optional(), AnyOf(["", "H", "S"])])
+    bonus = StringField(
+        lazy_gettext("Bonus"),
+        validators=[Optional(), AnyOf(["", *[b.value for b in engine.Bonus]])],
+    )
+    rotated = StringField(lazy_gettext("Turned"), validators=[Optional(), AnyOf(["", "1"])])
+    at = StringField(lazy_gettext("Place"))
+    base = StringField(lazy_gettext("Seen"), validators=[Optional(), AnyOf(["empty", "card"])])
 
     def palette(self) -> dict[str, str]:
         """The palette fields this request sent (the rest stays as the phone had it).
@@ -121,7 +139,7 @@ class OddVilleOptionsForm(OptionsForm):
         super().__init__(*args, **kwargs)
         self.names = [p.name for p in self.table.players]
         if not self.is_submitted():
-            for seat, (_, field) in enumerate(self.colour_fields):
+            for seat, (_name, field) in enumerate(self.colour_fields):
                 field.data = COLOURS[seat]
 
     @property
@@ -133,18 +151,19 @@ class OddVilleOptionsForm(OptionsForm):
         """Known colours, each for one player."""
         valid: bool = super().validate(extra_validators)
         seen: set[str] = set()
-        for _, field in self.colour_fields:
+        for _name, field in self.colour_fields:
             if not field.data:
                 continue
             if field.data in seen:
-                field.errors = [f"Another player already has {field.data}."]
+                colour = _(COLOUR_NAMES[field.data])
+                field.errors = [_("Another player already has %(colour)s.", colour=colour)]
                 valid = False
             seen.add(field.data)
         return valid
 
     def context(self) -> dict[str, Any]:
-        """The colours to pick from."""
-        return {"colours": COLOURS}
+        """The colours to pick from, with their names in the reader's language."""
+        return {"colours": COLOURS, "colour_names": {c: _(COLOUR_NAMES[c]) for c in COLOURS}}
 
     def options(self) -> dict[str, Any]:
         """The colours by player."""
@@ -157,7 +176,11 @@ for _seat in range(len(COLOURS)):
         OddVilleOptionsForm,
         f"colour_{_seat}",
         StringField(
-            f"Seat {_seat + 1}",
-            validators=[Optional(), AnyOf(list(COLOURS), message=f"Pick {', '.join(COLOURS)}.")],
+            # TRANSLATORS: a seat at the table, counted from 1 (an OddVille colour picker).
+            lazy_gettext("Seat %(number)s", number=_seat + 1),
+            validators=[
+                Optional(),
+                AnyOf(list(COLOURS), message=lazy_gettext("Pick purple, blue, red, yellow.")),
+            ],
         ),
     )

@@ -15,6 +15,7 @@ from flask import Blueprint, request
 from werkzeug.wrappers import Response
 
 from companion.games import oddville as engine
+from companion.games.text import _
 from companion.services import oddville as service
 from companion.web.oddville.forms import (
     DEFAULT_PALETTE,
@@ -101,15 +102,17 @@ def tap(token: str, play_id: int) -> Response:
     opened = _load(token, play_id)
     form = PaletteForm()
     if not form.validate():
-        return refuse(opened, CITY_ERROR, "Pick a tool and what the card shows from the palette.")
+        return refuse(
+            opened, CITY_ERROR, _("Pick a tool and what the card shows from the palette.")
+        )
     palette = {**DEFAULT_PALETTE, **remembered(opened.play.id), **form.palette()}
     players = [str(p) for p in opened.play.state["players"]]
     if palette.get("owner") and palette["owner"] not in players:
-        return refuse(opened, CITY_ERROR, "Pick one of the players as the owner.")
+        return refuse(opened, CITY_ERROR, _("Pick one of the players as the owner."))
     match = AT_VALUE.fullmatch(form.at.data or "")
     if match is None:
         remember(opened.play.id, palette)
-        return refuse(opened, CITY_ERROR, "Tap a place of the city.")
+        return refuse(opened, CITY_ERROR, _("Tap a place of the city."))
     at = (int(match[1]), int(match[2]))
     base = match[3] or form.base.data or None
     tool = Tool(palette["tool"] or Tool.PLACE.value)
@@ -121,7 +124,7 @@ def tap(token: str, play_id: int) -> Response:
     if tool is Tool.PICK:
         if index is None:
             remember(opened.play.id, palette)
-            return refuse(opened, CITY_ERROR, "Tap a card to copy what it shows.")
+            return refuse(opened, CITY_ERROR, _("Tap a card to copy what it shows."))
         remember(opened.play.id, palette_from(city[index], palette))
         return play_response(opened)
     if tool is Tool.MOVE:
@@ -169,7 +172,7 @@ def _move(
     if index is not None or picked is None:
         if index is None:
             remember(opened.play.id, palette)
-            return refuse(opened, CITY_ERROR, "Tap the card to move first.")
+            return refuse(opened, CITY_ERROR, _("Tap the card to move first."))
         palette[MOVING_KEY] = f"{at[0]},{at[1]}"
         remember(opened.play.id, palette)
         return play_response(opened)
@@ -218,11 +221,11 @@ def square(token: str, play_id: int) -> Response:
     """Whose workers stand on the Main Square."""
     opened = _load(token, play_id)
     if not PaletteForm().validate():
-        return refuse(opened, SQUARE_ERROR, "Reload the page and try again.")
+        return refuse(opened, SQUARE_ERROR, _("Reload the page and try again."))
     players = [str(p) for p in opened.play.state["players"]]
     asked = request.form.getlist("owners")
     if any(name not in players for name in asked):
-        return refuse(opened, SQUARE_ERROR, "Pick players for the Main Square.")
+        return refuse(opened, SQUARE_ERROR, _("Pick players for the Main Square."))
     owners = [name for name in players if name in asked]
     author = opened.author
     return run(
@@ -237,12 +240,12 @@ def character(token: str, play_id: int) -> Response:
     """Who holds a character card (nobody, or one player)."""
     opened = _load(token, play_id)
     if not PaletteForm().validate():
-        return refuse(opened, CHARACTER_ERROR, "Reload the page and try again.")
+        return refuse(opened, CHARACTER_ERROR, _("Reload the page and try again."))
     key = request.form.get("character", "")
     holder = request.form.get("holder", "") or None
     players = [str(p) for p in opened.play.state["players"]]
     if key not in engine.CHARACTERS or (holder is not None and holder not in players):
-        return refuse(opened, CHARACTER_ERROR, "Pick a character and who holds it.")
+        return refuse(opened, CHARACTER_ERROR, _("Pick a character and who holds it."))
     author = opened.author
     return run(
         opened,

@@ -11,9 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import oddville as engine
-from companion.games.oddville.facts import COLOURS, KINDS
+from companion.games.oddville.facts import (
+    COLOUR_NAMES,
+    COLOURS,
+    KINDS,
+    SIDE_NAMES,
+    KindFacts,
+    guild_name,
+)
 from companion.games.oddville.state import colours_for
-from companion.services.results import IMPOSSIBLE_TABLE
+from companion.games.text import N_, _, ngettext
 from companion.web.game_pages import PlayPage
 from companion.web.oddville.forms import (
     DEFAULT_PALETTE,
@@ -28,7 +35,17 @@ from companion.web.oddville.palette import remembered
 
 #: Letters that mark a player's cards besides the colour.
 MARK_LENGTH = 3
-GUILD_LETTERS = {"mask": "Ma", "rooster": "Ro", "bells": "Be", "lily": "Li"}
+#: The letters a card shows for its guild (English; translated where shown).
+GUILD_LETTERS = {
+    # TRANSLATORS: two letters on an OddVille card for the guild Mask (its name's first two).
+    "mask": N_("Ma"),
+    # TRANSLATORS: two letters on an OddVille card for the guild Rooster.
+    "rooster": N_("Ro"),
+    # TRANSLATORS: two letters on an OddVille card for the guild Bells.
+    "bells": N_("Be"),
+    # TRANSLATORS: two letters on an OddVille card for the guild Lily.
+    "lily": N_("Li"),
+}
 MOVING_KEY = "moving"
 TIMES = "\u00d7"
 #: The Main Square's streets: left, right and below.
@@ -71,6 +88,24 @@ class PlayerRow:
     board: int
     on_square: bool
     score: int
+
+    @property
+    def colour_name(self) -> str:
+        """The player's colour in the reader's language."""
+        return _(COLOUR_NAMES[self.colour]) if self.colour in COLOUR_NAMES else self.colour
+
+    @property
+    def legend(self) -> str:
+        """The player as the city's legend lists them: colour, points, workers in the city."""
+        return _(
+            "%(name)s (%(colour)s): %(points)s, %(workers)s",
+            name=self.name,
+            colour=self.colour_name,
+            points=ngettext("%(num)s point", "%(num)s points", self.score),
+            workers=ngettext(
+                "%(num)s worker in the city", "%(num)s workers in the city", self.in_city
+            ),
+        )
 
 
 @dataclass
@@ -149,7 +184,8 @@ def _grid(
                 near = any(
                     (r + dr, c + dc) in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
                 )
-                line.append(Place(r, c, f"Empty place, {where}", open=editable and near))
+                label = _("Empty place, %(place)s", place=where)
+                line.append(Place(r, c, label, open=editable and near))
                 continue
             line.append(_card_place(r, c, where, card, scored.get((r, c)), colours, last))
         grid.append(line)
@@ -169,7 +205,11 @@ def _card_place(
     if card.get("card") == engine.MAIN_SQUARE:
         owners = [str(o) for o in card.get("owners") or []]
         marks = tuple(mark_of(o) for o in owners)
-        label = f"Main Square, {where}: {', '.join(owners) or 'no workers'}; 4 to each owner"
+        label = _(
+            "Main Square, %(place)s: %(owners)s; 4 to each owner",
+            place=where,
+            owners=", ".join(owners) or _("no workers"),
+        )
         # One owner: their colour; several: stripes (their marks say whose).
         colour = "square" if len(owners) > 1 else colours.get("".join(owners), "none")
         return Place(
@@ -178,10 +218,12 @@ def _card_place(
             label,
             card,
             icon="★",
-            letters="MS",
+            # TRANSLATORS: the letters on the Main Square's card in the OddVille city.
+            letters=_("MS"),
             marks=marks,
             colour=colour,
-            points="4 each",
+            # TRANSLATORS: the Main Square's points on its card: 4 to each of its owners.
+            points=_("4 each"),
             words=words,
             edges=MAIN_SQUARE_STREETS,
             square=True,
@@ -194,15 +236,11 @@ def _card_place(
     owner = card.get("owner")
     guild = str(card.get("guild") or "")
     shield = int(card.get("shield") or 0)
-    parts = [facts.name if facts else "Card", where, f"owner {owner or 'none'}"]
-    if guild:
-        parts.append(f"guild {engine.GUILDS.get(guild, guild)}")
-    if shield:
-        parts.append(f"shield {shield}")
     edges = str(card.get("edges") or "")
     streets = [side for side, edge in zip(EDGE_FIELDS, edges, strict=False) if edge == "S"]
+    parts = _card_words(facts, where, owner=owner, guild=guild, shield=shield)
     if len(edges) == len(EDGE_FIELDS):
-        parts.append(f"streets {', '.join(streets)}" if streets else "no streets")
+        parts.append(_streets_words(streets))
     if words:
         parts.append(words)
     return Place(
@@ -212,7 +250,7 @@ def _card_place(
         card,
         icon=facts.icon if facts else "?",
         letters=letters,
-        guild=GUILD_LETTERS.get(guild, ""),
+        guild=_(GUILD_LETTERS[guild]) if guild in GUILD_LETTERS else "",
         shield=shield,
         marks=(mark_of(str(owner)),) if owner else (),
         colour=colours.get(str(owner), "none") if owner else "none",
@@ -221,6 +259,30 @@ def _card_place(
         edges=" ".join(f"ov-st-{side}" for side in streets),
         last=(r, c) == last,
     )
+
+
+def _card_words(
+    facts: KindFacts | None, where: str, *, owner: object, guild: str, shield: int
+) -> list[str]:
+    """What a card is, where, whose, its guild and shield, for its button's name."""
+    # TRANSLATORS: a card in the OddVille city whose victory-point type is not entered.
+    parts = [_(facts.name) if facts else _("Card"), where]
+    # TRANSLATORS: whose worker stands on an OddVille card ("owner none": nobody's).
+    parts.append(_("owner %(player)s", player=owner) if owner else _("owner none"))
+    if guild:
+        parts.append(_("guild %(guild)s", guild=guild_name(guild)))
+    if shield:
+        parts.append(_("shield %(num)s", num=shield))
+    return parts
+
+
+def _streets_words(streets: Sequence[str]) -> str:
+    """The edges of a card that show a street, in words (\"streets top, left\")."""
+    if not streets:
+        return _("no streets")
+    sides = ", ".join(_(SIDE_NAMES[EDGE_FIELDS.index(side)]) for side in streets)
+    # TRANSLATORS: the edges of an OddVille card that show a street ("streets top, left").
+    return _("streets %(sides)s", sides=sides)
 
 
 def _players(
@@ -254,9 +316,9 @@ def _characters(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
         {
             "key": character.key,
-            "name": character.name,
+            "name": _(character.name),
             "points": character.points,
-            "power": character.power,
+            "power": _(character.power),
             "rule": character.rule,
             "holder": holders.get(character.key, ""),
         }
@@ -294,7 +356,9 @@ def problems_by_field(
         if problem.pending and not result.get("finished"):
             continue
         where = next((key for path, key in PROBLEM_FIELDS if path.match(problem.path)), "city")
-        shown = {"message": IMPOSSIBLE_TABLE + problem.message, "rule": problem.rule}
+        # TRANSLATORS: a warning under the standings; the problem is a whole sentence.
+        message = _("Not a table the rules allow: %(problem)s", problem=problem.message)
+        shown = {"message": message, "rule": problem.rule}
         found.setdefault(where, []).append(shown)
     return found
 
@@ -355,11 +419,29 @@ def context(page: PlayPage) -> dict[str, Any]:
     )
     return {
         "ov": view,
-        "ov_tools": TOOL_LABELS,
-        "ov_points": {key: (KINDS[kind], value) for key, (kind, value) in POINT_CHOICES.items()},
-        "ov_guilds": engine.GUILDS,
+        "ov_tools": {tool: _(label) for tool, label in TOOL_LABELS.items()},
+        "ov_points": {
+            key: (KINDS[kind], point_label(KINDS[kind], value))
+            for key, (kind, value) in POINT_CHOICES.items()
+        },
+        "ov_guilds": {key: _(name) for key, name in engine.GUILDS.items()},
         "ov_shields": SHIELD_CHOICES,
-        "ov_edges": EDGE_FIELDS,
-        "ov_bonuses": engine.BONUS_NAMES,
+        "ov_edges": {
+            side: _(name).capitalize() for side, name in zip(EDGE_FIELDS, SIDE_NAMES, strict=True)
+        },
+        "ov_bonuses": {key: _(name) for key, name in engine.BONUS_NAMES.items()},
         "ov_colours": COLOURS,
     }
+
+
+def point_label(facts: KindFacts, value: int | None) -> str:
+    """A victory-point choice on the palette: the type and its printed value ("Diamond 5"),
+    or the type's short name.
+
+    >>> point_label(KINDS[engine.Kind.DIAMOND], 5), point_label(KINDS[engine.Kind.ROW], None)
+    ('Diamond 5', '2 + row')
+    """
+    if value is None:
+        return _(facts.short)
+    # TRANSLATORS: an OddVille victory-point type and the value printed on the card.
+    return _("%(kind)s %(value)s", kind=_(facts.name), value=value)
