@@ -39,8 +39,9 @@ PSEUDO_LANGUAGE = "de"
 NAMES = ("Odd Companion", "English", "Deutsch", "Français", "Español")
 #: Addresses that serve no page.
 SKIPPED = (API_PREFIX, "/static", "/healthz", "/sw.js", "/manifest")
-#: Codes with a digit in them (a join code "AJ54CM", a card "N5"): not words.
-CODES = re.compile(r"\b\w*\d\w*\b")
+#: Codes with a digit in them (a card "N5", a join code "AJ54CM") or six capitals (a
+#: join code "JZPZSE"): not words.
+CODES = re.compile(r"\b\w*\d\w*\b|\b[A-Z]{6}\b")
 #: Attributes whose text a person reads or hears.
 READ_ATTRIBUTES = ("placeholder", "title", "aria-label", "alt")
 #: Elements whose text nobody reads.

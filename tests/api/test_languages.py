@@ -18,7 +18,10 @@ from support.client import csrf
 from support.pseudo import texts_at
 
 #: Where an answer holds words for people (``docs/api.md``, "Languages").
-WORDS = ("message", "label", "warnings", "text", "words", "messages", "place")
+WORDS = (
+    *("message", "label", "warnings", "text", "words", "messages", "place", "effects"),
+    *("reminder", "name", "missing"),
+)
 #: Strings under :data:`WORDS` that are identifiers: a tiebreaker's ``label`` (``decided_by``
 #: names it).
 IDENTIFIERS = re.compile(r"(^|\.)tiebreak\[\d+\]\.label$")

@@ -36,7 +36,6 @@ KEY_PHRASES = (
     "The app's reading",
     "Back to the game",
     "Not saved",
-    "points",
     "wins",
     "Tiebreak",
 )
