@@ -46,7 +46,8 @@ def create_table(client: FlaskClient, names: list[str]) -> TableLinks:
     edit = response.headers["Location"].rsplit("/t/", 1)[1]
     page = client.get(f"/t/{edit}").get_data(as_text=True)
     view = re.search(r'id="view-link" readonly value="[^"]*/t/([^"]+)"', page)
-    code = re.search(r'Table <span class="code">([A-Z0-9]+)</span>', page)
+    # The heading "Table AJ54CM", in whatever language the phone reads.
+    code = re.search(r'<h1>[^<]*<span class="code">([A-Z0-9]+)</span>', page)
     assert view
     assert code
     return TableLinks(edit=edit, view=view.group(1), code=code.group(1))

@@ -62,17 +62,18 @@ def owl_words_left(html: str, values: list[str]) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def language(client: FlaskClient) -> Iterator[str]:
-    """The pseudo-language, which the test client's phone asks for from now on."""
-    with pseudo_pages() as code:
-        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = code
-        yield code
-
-
-@pytest.fixture
 def links(client: FlaskClient) -> TableLinks:
     """A table of Miu, Carol, Romi and Tom."""
     return create_table(client, TABLE)
+
+
+@pytest.fixture
+def language(client: FlaskClient, links: TableLinks) -> Iterator[str]:  # noqa: ARG001
+    """The pseudo-language, which the test client's phone asks for from now on (once the
+    table is made: its links are read from its English page)."""
+    with pseudo_pages() as code:
+        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = code
+        yield code
 
 
 def page_of(client: FlaskClient, url: str) -> str:
