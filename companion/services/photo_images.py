@@ -117,8 +117,12 @@ def prepare(data: bytes) -> Prepared:
     if len(data) > MAX_BYTES:
         raise PhotoRefused(_(TOO_LARGE_WORDS, **TOO_LARGE_LIMIT))
     try:
-        with _opened(data) as image:
-            upright = _decoded(image)
+        with warnings.catch_warnings():
+            # A damaged EXIF block (Pillow warns "Corrupt EXIF data") only loses what the
+            # photo would be stripped of anyway; the orientation then stays as stored.
+            warnings.simplefilter("ignore", UserWarning)
+            with _opened(data) as image:
+                upright = _decoded(image)
     except PhotoRefused:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):

@@ -36,6 +36,16 @@ def _is_clean_jpeg(data: bytes) -> bool:
         )
 
 
+def test_a_photo_with_a_damaged_exif_block_is_kept_clean() -> None:
+    # Found by a random run: Pillow warns of the corrupt EXIF while opening the file.
+    image = io.BytesIO()
+    exif = b"Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x05\x01\x12\x00\x03"
+    Image.new("RGB", (20, 10)).save(image, "JPEG", exif=exif)
+    kept = photo_images.prepare(image.getvalue())
+    assert _is_clean_jpeg(kept.photo)
+    assert (kept.width, kept.height) == (20, 10)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     source=st.sampled_from(sorted(SOURCES)),
