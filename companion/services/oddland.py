@@ -104,7 +104,7 @@ def paint(
     """
     if terrain is not None and terrain not in engine.TERRAIN_LETTERS:
         raise plays.EditRefused([Problem("map", _("Pick forest, shore, water or mountain."))])
-    db.session.refresh(play)
+    plays.read_again(play)
     _refuse_play_along(play.state)
     state = play.state
     _check_base(state["map"], cell, base)
@@ -152,7 +152,7 @@ def paint_card(
                 )
             ]
         )
-    db.session.refresh(play)
+    plays.read_again(play)
     _refuse_play_along(play.state)
     cells = [grid.step(top_left, offset) for offset in CARD_OFFSETS]
     shift = grid.shift_for(cells)

@@ -27,7 +27,7 @@ from companion.games.text import N_, _
 from companion.models import Photo, Play, Table
 from companion.services import caps, photo_store, tables
 from companion.services.photo_images import PhotoRefused, Prepared, prepare
-from companion.services.plays import Author
+from companion.services.plays import Author, read_again
 from companion.services.units import unit_of_work
 
 __all__ = ["PhotoRefused", "add_photo", "in_group", "of_play", "of_plays", "remove_photo"]
@@ -108,7 +108,9 @@ def group_count(group_id: int) -> int:
 @unit_of_work
 def _record(play: Play, kept: Kept, *, author: Author) -> Photo:
     """The photo's row, and the table's version raised (its phones show it); commits.
-    Counted again: another photo may have been kept while this one was decoded."""
+    Counted again: another photo may have been kept while this one was decoded, and the
+    play read again: another phone may have deleted it meanwhile (``PlayGone``)."""
+    read_again(play)
     _refuse_past_caps(play)
     photo = new_row(play, kept.uid, kept.prepared, device=author.device, author=author.name)
     db.session.add(photo)

@@ -1,4 +1,4 @@
-"""Plays: starting games, applying single edits, undo, finishing and series.
+"""Plays: starting games, applying single edits, undo, finishing, series and deleting.
 
 Every change is one small edit in an append-only log, applied to the stored state with
 an optimistic version check: the state row is only written if nobody else wrote it in
@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Update, bindparam, inspect, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InvalidRequestError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from companion.database import is_contention
@@ -38,6 +38,9 @@ MAX_WRITE_ATTEMPTS = 25
 FINISHED_MESSAGE = N_("This game is finished. Reopen it to change anything.")
 NOTHING_TO_UNDO = N_("There is nothing to undo.")
 NOT_A_FIELD = N_("This is not a field of the game.")
+SERIES_DELETE_MESSAGE = N_(
+    "Only the newest game of a series can be deleted: delete the games after this one first."
+)
 #: Why a play cannot be finished, or reopened: it already is (by its new status).
 ALREADY = {
     PlayStatus.FINISHED: N_("This game is already finished."),
@@ -65,6 +68,19 @@ class EditConflict(Exception):  # noqa: N818 - raised as "the edit is in conflic
 
 class WriteContention(Exception):  # noqa: N818
     """The play kept changing under this edit; the phone should simply try again."""
+
+
+class PlayGone(Exception):  # noqa: N818 - raised as "the play is gone"
+    """Another phone deleted the play while this request worked on it; nothing stored."""
+
+
+def read_again(play: Play) -> None:
+    """Read ``play`` as it is stored now (another phone may have written it);
+    :class:`PlayGone` when it was deleted meanwhile."""
+    try:
+        db.session.refresh(play)
+    except InvalidRequestError as missing:  # its row is gone ("could not refresh")
+        raise PlayGone from missing
 
 
 @dataclass(frozen=True)
@@ -534,7 +550,7 @@ def _write(
         # The play was just read by this request, and the version check of the write
         # refuses it if another phone wrote since: only a retry reads it again.
         if attempt:
-            db.session.refresh(play)
+            read_again(play)
         planned = plan(play.state)
         where = planned[0].path if planned else ""
         if play.finished:
@@ -619,7 +635,7 @@ def _commit(
         else:
             along()
             db.session.commit()
-            db.session.refresh(play)
+            read_again(play)
     except OperationalError as error:
         # SQLite's lock stayed taken for longer than its busy timeout: nothing was written,
         # and the phone is asked to try again rather than shown a server error.
@@ -652,7 +668,7 @@ def as_stored(play: Play) -> None:
     if session.new or session.dirty or session.deleted:
         session.rollback()
     if inspect(play).expired_attributes:
-        session.refresh(play)
+        read_again(play)
 
 
 def _commit_keeping_loaded() -> None:
@@ -703,6 +719,31 @@ def play_again(play: Play) -> Play:
     return start_play(play.table, play.game, options=play.options)
 
 
+@unit_of_work
+def delete_play(play: Play) -> None:
+    """Delete a play for good (a game started by mistake, or entered twice) with its
+    edits, its photos (their files once committed) and its rows in the group's results:
+    the table's totals and the group's statistics and ratings stop counting it; commits.
+
+    In a series only its newest game can go, so that the others keep their numbers; the
+    series goes with its only game. :class:`EditRefused` for an older game of a series.
+    """
+    if not deletable(play):
+        raise EditRefused([Problem("delete", _(SERIES_DELETE_MESSAGE))])
+    series = play.series
+    groups.record_results(play, finished_at=None)
+    tables.bump(play.table)
+    db.session.delete(play)
+    if series is not None and len(series.plays) == 1:
+        db.session.delete(series)
+
+
+def deletable(play: Play) -> bool:
+    """Whether :func:`delete_play` would delete the play (rather than refuse)."""
+    series = play.series
+    return series is None or play.series_index == len(series.plays) - 1
+
+
 def newer_play(play: Play) -> Play | None:
     """The table's newest game when it was started after this one (phones still on this
     one are offered to open it)."""
@@ -716,7 +757,7 @@ def set_status(play: Play, *, finished: bool, author: Author) -> Edit:
     status = PlayStatus.FINISHED if finished else PlayStatus.ACTIVE
     kind = EditKind.FINISH if finished else EditKind.REOPEN
     for _attempt in range(MAX_WRITE_ATTEMPTS):
-        db.session.refresh(play)
+        read_again(play)
         if play.status == status.value:
             raise EditRefused([Problem("status", _(ALREADY[status]))])
         if play.version >= caps.MAX_EDITS_PER_PLAY + caps.STATUS_CHANGES_PAST_CAP:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, make_response, render_template, request
+from flask import Flask, Response, g, make_response, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, ServiceUnavailable
+from werkzeug.exceptions import HTTPException, NotFound, ServiceUnavailable
 
 from companion.database import is_contention
 from companion.games.text import N_
-from companion.services import units
+from companion.services import plays, units
 from companion.web.api import error_response
 
 API_PREFIX = "/api/"
@@ -23,6 +23,8 @@ API_CODES = {
     429: "too_many_requests",
 }
 TOO_MANY = 429
+GONE_MESSAGE = N_("This game was deleted.")
+OPEN_TABLE = N_("Open the table")
 TOO_MANY_MESSAGE = N_("Too many requests from your network. Wait a few minutes and try again.")
 BUSY_MESSAGE = N_("Many phones are saving at once, so this was not saved. Try again in a moment.")
 #: Seconds a client is asked to wait before it tries again after a busy refusal.
@@ -61,6 +63,16 @@ def register(app: Flask) -> None:
         busy = ServiceUnavailable(gettext(BUSY_MESSAGE), retry_after=BUSY_RETRY_SECONDS)
         return http_error(busy)
 
+    @app.errorhandler(plays.PlayGone)
+    def play_gone(_error: plays.PlayGone) -> Response:
+        """Another phone deleted the play while this request changed it: a 404 that
+        offers the table's page, as for a play deleted before the request came."""
+        units.discard()
+        token = (request.view_args or {}).get("token")
+        if isinstance(token, str):
+            offer_the_table(token)
+        return http_error(NotFound(gettext(GONE_MESSAGE)))
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
@@ -72,6 +84,12 @@ def register(app: Flask) -> None:
             response = make_response(_error_page(status, message), status)
         response.headers.extend(_kept_headers(error))
         return response
+
+
+def offer_the_table(token: str) -> None:
+    """Have the error page this request may end in offer the table's page (a play that
+    is not, or no longer, at the table the link opens)."""
+    g.error_way_back = (url_for("pages.table", token=token), gettext(OPEN_TABLE))
 
 
 def error_message(error: HTTPException) -> str:
@@ -89,7 +107,11 @@ def error_message(error: HTTPException) -> str:
 def _error_page(status: int, message: str) -> str:
     """The error page saying ``message`` (marked when it says nothing was saved)."""
     not_saved = message in [gettext(said) for said in SAYS_NOT_SAVED]
-    return render_template("error.html", status=status, message=message, not_saved=not_saved)
+    # A way back the request found before it failed (a table whose play is gone).
+    way_back = g.get("error_way_back")
+    return render_template(
+        "error.html", status=status, message=message, not_saved=not_saved, way_back=way_back
+    )
 
 
 def _kept_headers(error: HTTPException) -> list[tuple[str, str]]:

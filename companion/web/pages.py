@@ -42,11 +42,23 @@ from companion.web.forms import (
     SeatForm,
     StartPlayForm,
 )
-from companion.web.games import PAGES, tools
+from companion.web.games import PAGES, tools, translated
 from companion.web.limits import limiter
-from companion.web.play.actions import UNPROCESSABLE, load_play, refuse, run
-from companion.web.play.panel import kept_play, play_context, redirect_to_play, render_play
-from companion.web.responses import page_or_fragment, wants_fragment
+from companion.web.play.actions import (
+    UNPROCESSABLE,
+    PlayNotAtTable,
+    load_play,
+    refuse,
+    run,
+)
+from companion.web.play.panel import (
+    OpenPlay,
+    kept_play,
+    play_context,
+    redirect_to_play,
+    render_play,
+)
+from companion.web.responses import html_response, page_or_fragment, wants_fragment
 
 bp = Blueprint("pages", __name__)
 bp.add_app_template_global(table_label)
@@ -560,7 +572,14 @@ def poll(token: str, play_id: int) -> Response:
     answer = kept_play(token, play_id)
     if answer is not None:
         return answer
-    opened = load_play(token, play_id)
+    try:
+        opened = load_play(token, play_id)
+    except PlayNotAtTable:
+        if not wants_fragment():
+            raise
+        # A page's live update: the page showed this play, so another phone deleted it
+        # since. Its panel says so in place (nothing moves under a finger) and stops.
+        return html_response(render_template("_play_gone.html", token=token))
     return render_play(opened)
 
 
@@ -625,6 +644,47 @@ def reopen(token: str, play_id: int) -> Response:
         lambda: plays.set_status(opened.play, finished=False, author=opened.author),
         key="action",
     )
+
+
+@bp.route("/t/<token>/plays/<int:play_id>/delete", methods=["GET", "POST"])
+def delete_play(token: str, play_id: int) -> Response:
+    """Delete a game started by mistake: the page asks first (what goes with it), its
+    button deletes the game and opens the table page, which says so."""
+    opened = load_play(token, play_id, edit=True)
+    if request.method == "GET":
+        return _delete_page(opened)
+    name = _play_name(opened.play)
+    try:
+        plays.delete_play(opened.play)
+    except plays.EditRefused:  # an older game of a series: the page says why
+        return _delete_page(opened, status=UNPROCESSABLE)
+    flash(_("%(game)s deleted.", game=name))
+    return _go(url_for("pages.table", token=opened.token))
+
+
+def _delete_page(opened: OpenPlay, *, status: int = 200) -> Response:
+    """The page that asks before a game is deleted (or says why it cannot be)."""
+    play = opened.play
+    context = {
+        "table_access": opened.table_access,
+        "token": opened.token,
+        "play": play,
+        "game": GAMES[play.game],
+        "name": _play_name(play),
+        "deletable": plays.deletable(play),
+        "back": url_for("pages.play", token=opened.token, play_id=play.id, seat=opened.seat),
+        "action": None,
+    }
+    return html_response(render_template("delete.html", **context), status)
+
+
+def _play_name(play: Play) -> str:
+    """A play as the table page lists it ("Odd World · game 2 of 3")."""
+    name = translated(GAMES[play.game].name)
+    if play.series is None or play.series_index is None:
+        return name
+    number, length = play.series_index + 1, play.series.length
+    return _("%(game)s · game %(number)s of %(length)s", game=name, number=number, length=length)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/next")

@@ -24,6 +24,7 @@ KEY_PHRASES = (
     "Just watching",
     "Start the table",
     "Finish the game",
+    "Delete this game",
     "Final standings",
     "Play again",
     "Undo",

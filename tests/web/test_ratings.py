@@ -1,6 +1,6 @@
 """A group's skill ratings: openskill's Plackett-Luce model over the finished plays, from
 their places (ties, any number of players, fewest-points games), always the same as a
-replay from scratch whatever happened to the plays (finished, corrected, removed,
+replay from scratch whatever happened to the plays (finished, corrected, deleted,
 imported), shown on the leaderboards with uncertainty, provisional marks and a chart,
 and as a chance on the head-to-head page."""
 
@@ -184,9 +184,7 @@ def test_finishing_correcting_removing_and_importing_plays_give_a_replays_rating
         elif operation == "correct":
             _rescore(chooser.choice(finished), chooser)
         elif operation == "remove":
-            gone = finished.pop(chooser.randrange(len(finished)))
-            db.session.delete(gone)
-            db.session.commit()
+            plays.delete_play(finished.pop(chooser.randrange(len(finished))))
         else:
             document = transfer.export_group(group, complete=True)
             ((_kind, token),) = transfer.import_document(document)

@@ -1,7 +1,8 @@
 """The one way through the web layer for a play: load it, run an action, answer.
 
 In the spirit of flaskr's ``get_post``: :func:`load_play` opens a table by its link and
-finds one of its plays, or answers 404 (403 for a change through the read-only link).
+finds one of its plays, or answers 404 (403 for a change through the read-only link;
+a play the table no longer has offers the table's page).
 :func:`run` runs a service action and answers with the play: a refusal comes back as
 422 next to the part of the page it concerns, a clash with another phone as 409 with the
 fresh value. :func:`act` is both for an action with a form to check first.
@@ -15,18 +16,26 @@ from typing import Any
 
 from flask import abort
 from flask_wtf import FlaskForm
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from companion.games.problems import Problem, problem_messages
 from companion.games.text import N_, _, sentences
 from companion.services import plays, tables
 from companion.web.context import READ_ONLY_MESSAGE, note_table, seat_of
+from companion.web.errors import offer_the_table
 from companion.web.play.panel import OpenPlay, play_response
 
 UNPROCESSABLE = HTTPStatus.UNPROCESSABLE_ENTITY
 CONFLICT = HTTPStatus.CONFLICT
 CONTENTION_MESSAGE = N_("Many phones are editing at once; try again.")
 INVALID_MESSAGE = N_("This action is not valid.")
+NOT_AT_TABLE_MESSAGE = N_("This game is not at this table: it may have been deleted.")
+
+
+class PlayNotAtTable(NotFound):
+    """The link opens its table, but the table has no such play (any more): a 404 that
+    offers the table's page (``errors.offer_the_table``)."""
 
 
 def load_play(
@@ -42,7 +51,8 @@ def load_play(
     if edit and not table_access.can_edit:  # whatever play it asks for
         abort(HTTPStatus.FORBIDDEN, _(READ_ONLY_MESSAGE))
     if play is None or game not in (None, play.game):
-        abort(404)
+        offer_the_table(token)
+        raise PlayNotAtTable(_(NOT_AT_TABLE_MESSAGE))
     note_table(table_access)
     return OpenPlay(table_access, play, token, seat_of(table_access))
 

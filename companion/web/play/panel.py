@@ -227,6 +227,7 @@ def render_play(
             table_access=opened.table_access,
             token=opened.token,
             game=GAMES[opened.play.game],
+            play_id=opened.play.id,
         )
         before, after = page.split(PANEL_SLOT)
         return Frame(before, after, personal.csrf_token())
@@ -285,11 +286,12 @@ def _panel_key(glance: PlayGlance, token: str, seat: int | str) -> Hashable:
 
 def _frame_key(glance: PlayGlance, token: str) -> Hashable | None:
     """What the page around the panel shows: the game, the table's label (its players or
-    its join code) and links; ``None`` while a flashed message waits (shown this once)."""
+    its join code) and links, the play's own (deleting it); ``None`` while a flashed
+    message waits (shown this once)."""
     if FLASHES_KEY in session:
         return None
     table = (glance.table_id, glance.table_version, glance.join_generation, glance.access)
-    return (glance.game, table, token, language(), request.script_root)
+    return (glance.game, glance.id, table, token, language(), request.script_root)
 
 
 def play_response(
