@@ -57,6 +57,7 @@ def test_a_game_started_by_mistake_is_deleted_and_the_other_phone_follows(
     gone = other.locator("#play").get_by_role("status")
     expect_live(gone).to_contain_text("This game was deleted.")
     assert other.url == play_url  # told where it looks, not taken elsewhere
+    expect(other.get_by_role("link", name="Delete this game…")).to_be_hidden()
     assert_accessible(other)
     gone.get_by_role("link", name="Open the table").click()
     expect(other).not_to_have_url(re.compile(r"/plays/"))
