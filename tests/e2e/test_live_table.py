@@ -386,8 +386,11 @@ def test_a_live_update_older_than_a_tap_is_not_shown(phone: Phone, live_server: 
     ann.evaluate(NOTE_SHOWN_VERSIONS)
     route.fulfill(response=answer)
     ann.wait_for_function("() => !document.querySelector('[data-poll].htmx-request')")
-    # Read at once: the next live update would mend the page and hide a regression.
-    assert ann.evaluate("window.shownVersions") == [], "the older live update was shown"
+    # Read at once: the next live update would mend the page and hide a regression. A
+    # poll sent just before the tap's answer landed may bring the tap's own version
+    # (read after the tap was saved): swapping that in is right, and it happened in CI.
+    shown = [int(version) for version in ann.evaluate("window.shownVersions")]
+    assert all(version >= int(tapped or 0) for version in shown), "the older update was shown"
     assert ann.locator("#play-poll").get_attribute("data-version") == tapped
     expect(shoebill).to_have_value("1")
     expect(ann.get_by_label("Ben's Hoopoe", exact=True)).to_have_value("1")
