@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from flask import Flask
 
+from companion.games import GAMES
 from companion.games.text import _
+from companion.models import Play
 from companion.web import luckys, odd_world, oddland, oddville, owl_about
 from companion.web.game_pages import PAGES_KEY, GamePages, GameTool, game_css, play_rule, tool_rule
 
@@ -33,6 +35,16 @@ def translated(value: str) -> str:
     return _(value)
 
 
+def play_label(play: Play) -> str:
+    """A play as lists and notices name it, in the reader's language: the game, and its
+    place in a series ("Odd World · game 2 of 3")."""
+    name = translated(GAMES[play.game].name)
+    if play.series is None or play.series_index is None:
+        return name
+    number, length = play.series_index + 1, play.series.length
+    return _("%(game)s · game %(number)s of %(length)s", game=name, number=number, length=length)
+
+
 def tools() -> list[GameTool]:
     """Every game's referee tools, in the order of the games."""
     return [tool for pages in PAGES.values() for tool in pages.tools]
@@ -48,6 +60,7 @@ def register(app: Flask) -> None:
     app.extensions[PAGES_KEY] = PAGES
     app.add_template_global(game_css)
     app.add_template_global(translated)
+    app.add_template_global(play_label)
     for slug, pages in PAGES.items():
         if pages.blueprint is not None:
             app.register_blueprint(pages.blueprint, url_prefix=play_rule(slug))

@@ -42,7 +42,7 @@ from companion.web.forms import (
     SeatForm,
     StartPlayForm,
 )
-from companion.web.games import PAGES, tools, translated
+from companion.web.games import PAGES, play_label, tools
 from companion.web.limits import limiter
 from companion.web.play.actions import (
     UNPROCESSABLE,
@@ -653,7 +653,7 @@ def delete_play(token: str, play_id: int) -> Response:
     opened = load_play(token, play_id, edit=True)
     if request.method == "GET":
         return _delete_page(opened)
-    name = _play_name(opened.play)
+    name = play_label(opened.play)
     try:
         plays.delete_play(opened.play)
     except plays.EditRefused:  # an older game of a series: the page says why
@@ -670,21 +670,12 @@ def _delete_page(opened: OpenPlay, *, status: int = 200) -> Response:
         "token": opened.token,
         "play": play,
         "game": GAMES[play.game],
-        "name": _play_name(play),
+        "name": play_label(play),
         "deletable": plays.deletable(play),
         "back": url_for("pages.play", token=opened.token, play_id=play.id, seat=opened.seat),
         "action": None,
     }
     return html_response(render_template("delete.html", **context), status)
-
-
-def _play_name(play: Play) -> str:
-    """A play as the table page lists it ("Odd World · game 2 of 3")."""
-    name = translated(GAMES[play.game].name)
-    if play.series is None or play.series_index is None:
-        return name
-    number, length = play.series_index + 1, play.series.length
-    return _("%(game)s · game %(number)s of %(length)s", game=name, number=number, length=length)
 
 
 @bp.post("/t/<token>/plays/<int:play_id>/next")
